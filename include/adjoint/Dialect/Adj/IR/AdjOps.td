@@ -1,0 +1,742 @@
+//===- AdjOps.td - Operations of the adj dialect -----------*- tablegen -*-===//
+//
+// Structure (functions, closures, calls, tuples, control flow), tensor
+// primitives, and the ops that automatic differentiation requests and emits.
+// Every op is pure. Tensor ops infer their result types (NumPy broadcasting)
+// and infer `!adj.any` when an operand is untyped.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_DIALECT_ADJ_IR_ADJOPS_TD
+#define ADJOINT_DIALECT_ADJ_IR_ADJOPS_TD
+
+include "adjoint/Dialect/Adj/IR/AdjDialect.td"
+include "adjoint/Dialect/Adj/IR/AdjTypes.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// An op whose result types are inferred from its operands and attributes.
+/// Inference is also its verifier; `!adj.any` is compatible with any type.
+class Adj_InferOp<string mnemonic, list<Trait> traits = []>
+    : Adj_Op<mnemonic, !listconcat(traits,
+                                   [Pure, InferTypeOpAdaptorWithIsCompatible])> {
+  let extraClassDefinition = [{
+    bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange l,
+                                            ::mlir::TypeRange r) {
+      return ::adjoint::adj::areCompatible(l, r);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Functions and closures
+//===----------------------------------------------------------------------===//
+
+def Adj_FuncOp : Adj_Op<"func", [
+    IsolatedFromAbove, FunctionOpInterface, Symbol]> {
+  let summary = "A top-level function (Myia's Graph)";
+  let description = [{
+    A named function. Functions refer to each other (and to themselves) by
+    symbol, so direct and mutual recursion need nothing special. Its body ends
+    with `adj.return`.
+
+    ```mlir
+    adj.func @square(%x: tensor<f32>) -> tensor<f32> {
+      %y = adj.mul %x, %x : tensor<f32>, tensor<f32>
+      adj.return %y : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    /// Returns the argument types of this function.
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    /// Returns the result types of this function.
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// Returns the region on the current operation that is callable.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+  }];
+}
+
+def Adj_LambdaOp : Adj_Op<"lambda", [Pure]> {
+  let summary = "A closure";
+  let description = [{
+    Makes a function value from its region. The region is not isolated from
+    above: the values of enclosing regions that it uses are its free
+    variables, captured when the closure is made.
+
+    ```mlir
+    %add_x = adj.lambda (%y: tensor<f32>) -> tensor<f32> {
+      %s = adj.add %x, %y : tensor<f32>, tensor<f32>
+      adj.return %s : tensor<f32>
+    }
+    ```
+  }];
+  let results = (outs Adj_FnType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    FnType getFnType() { return ::llvm::cast<FnType>(getResult().getType()); }
+  }];
+}
+
+def Adj_FuncRefOp : Adj_Op<"func_ref", [
+    Pure, ConstantLike, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "A top-level function as a value";
+  let description = [{
+    ```mlir
+    %f = adj.func_ref @square : !adj.fn<(tensor<f32>) -> tensor<f32>>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee);
+  let results = (outs Adj_FnLike:$result);
+  let assemblyFormat = "$callee attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Adj_CallOp : Adj_Op<"call", [Pure]> {
+  let summary = "Applies a function value to arguments";
+  let description = [{
+    The callee is any function value: a `adj.func_ref`, a closure, a function
+    passed in, returned or taken from a tuple. The argument and result types
+    come from the callee's type; an untyped callee spells them out.
+
+    ```mlir
+    %y = adj.call %f(%x) : !adj.fn<(tensor<f32>) -> tensor<f32>>
+    %z = adj.call %g(%x) : !adj.any (tensor<f32>) -> (!adj.any)
+    ```
+  }];
+  let arguments = (ins Adj_FnLike:$callee, Variadic<Adj_Value>:$args);
+  let results = (outs Variadic<Adj_Value>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Adj_ReturnOp : Adj_Op<"return", [
+    Pure, Terminator, ReturnLike, ParentOneOf<["FuncOp", "LambdaOp"]>]> {
+  let summary = "Returns from a function or a closure";
+  let arguments = (ins Variadic<Adj_Value>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tuples
+//===----------------------------------------------------------------------===//
+
+def Adj_TupleOp : Adj_InferOp<"tuple"> {
+  let summary = "Builds a tuple";
+  let description = [{
+    ```mlir
+    %t = adj.tuple %a, %f : tensor<f32>, !adj.fn<() -> tensor<f32>>
+    ```
+  }];
+  let arguments = (ins Variadic<Adj_Value>:$elements);
+  let results = (outs Adj_TupleType:$result);
+  let assemblyFormat = "($elements^ `:` type($elements))? attr-dict";
+  let hasFolder = 1;
+}
+
+def Adj_GetOp : Adj_InferOp<"get"> {
+  let summary = "Reads one element of a tuple";
+  let description = [{
+    ```mlir
+    %a = adj.get %t[0] : !adj.tuple<tensor<f32>, tensor<2xf32>>
+    ```
+  }];
+  let arguments = (ins Adj_TupleLike:$tuple, I64Attr:$index);
+  let results = (outs Adj_Value:$result);
+  let assemblyFormat = "$tuple `[` $index `]` attr-dict `:` type($tuple)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+def Adj_IfOp : Adj_Op<"if", [Pure, NoRegionArguments]> {
+  let summary = "A conditional: evaluates one of two regions";
+  let description = [{
+    Only the region selected by the rank-0 `i1` condition is evaluated, so a
+    recursive function can stop in the other one.
+
+    ```mlir
+    %r = adj.if %c : tensor<i1> -> (tensor<f32>) {
+      adj.yield %a : tensor<f32>
+    } else {
+      adj.yield %b : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$condition);
+  let results = (outs Variadic<Adj_Value>:$results);
+  let regions = (region SizedRegion<1>:$thenRegion,
+                        SizedRegion<1>:$elseRegion);
+  let assemblyFormat = [{
+    $condition `:` type($condition) (`->` `(` type($results)^ `)`)?
+    $thenRegion `else` $elseRegion attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Adj_ForOp : Adj_Op<"for", [Pure]> {
+  let summary = "A counted loop with loop-carried values";
+  let description = [{
+    Runs the body for `i = lb, lb + step, ...` while `i < ub` (`step > 0`).
+    The body's block arguments are the induction variable (a rank-0 `i64`
+    tensor) and the carried values; it yields the next carried values. The
+    loop's results are the last carried values (the initial ones when the
+    body never runs).
+
+    Adjoint has both structured loops and recursion: loops lower directly to
+    `scf` and vectorize, while recursion expresses what loops cannot. The
+    grad transform differentiates a loop by carrying the backpropagator
+    closure of the iterations so far, so no tape is needed.
+
+    ```mlir
+    %r = adj.for %lb to %ub step %s : tensor<i64>, tensor<i64>, tensor<i64>
+           iter_args(%x0 : tensor<f32>) -> tensor<f32> {
+    ^bb0(%i: tensor<i64>, %x: tensor<f32>):
+      %y = adj.mul %x, %x : tensor<f32>, tensor<f32>
+      adj.yield %y : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$lowerBound, Adj_TensorLike:$upperBound,
+                       Adj_TensorLike:$step, Variadic<Adj_Value>:$inits);
+  let results = (outs Variadic<Adj_Value>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $lowerBound `to` $upperBound `step` $step `:`
+    type($lowerBound) `,` type($upperBound) `,` type($step)
+    (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))?
+    $body attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Adj_WhileOp : Adj_Op<"while", [Pure]> {
+  let summary = "A loop that runs while a condition holds";
+  let description = [{
+    Evaluates `cond` on the carried values; while it yields true, `body` maps
+    the carried values to the next ones. Both regions take the carried values
+    as block arguments.
+
+    ```mlir
+    %r = adj.while (%x0 : tensor<f32>) -> tensor<f32> cond {
+    ^bb0(%x: tensor<f32>):
+      %c = adj.cmp lt, %x, %ten : tensor<f32>, tensor<f32>
+      adj.yield %c : tensor<i1>
+    } do {
+    ^bb0(%x: tensor<f32>):
+      %y = adj.add %x, %x : tensor<f32>, tensor<f32>
+      adj.yield %y : tensor<f32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Adj_Value>:$inits);
+  let results = (outs Variadic<Adj_Value>:$results);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`(` $inits^ `:` type($inits) `)` `->` type($results))?
+    `cond` $cond `do` $body attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Adj_YieldOp : Adj_Op<"yield", [
+    Pure, Terminator, ReturnLike,
+    ParentOneOf<["IfOp", "ForOp", "WhileOp"]>]> {
+  let summary = "Ends a region of adj.if, adj.for or adj.while";
+  let arguments = (ins Variadic<Adj_Value>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise tensor primitives
+//===----------------------------------------------------------------------===//
+
+/// f(lhs, rhs) with NumPy broadcasting; both operands have one element type.
+class Adj_BinaryOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+  let summary = doc;
+  let arguments = (ins Adj_TensorLike:$lhs, Adj_TensorLike:$rhs);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+def Adj_AddOp : Adj_BinaryOp<"add", "Elementwise lhs + rhs">;
+def Adj_SubOp : Adj_BinaryOp<"sub", "Elementwise lhs - rhs">;
+def Adj_MulOp : Adj_BinaryOp<"mul", "Elementwise lhs * rhs">;
+def Adj_DivOp : Adj_BinaryOp<"div", "Elementwise lhs / rhs (truncating for integers)">;
+def Adj_PowOp : Adj_BinaryOp<"pow", "Elementwise lhs ** rhs (floating point)">;
+def Adj_MaximumOp : Adj_BinaryOp<"maximum", "Elementwise max(lhs, rhs)">;
+def Adj_MinimumOp : Adj_BinaryOp<"minimum", "Elementwise min(lhs, rhs)">;
+
+/// f(x) elementwise; the result has the operand's type.
+class Adj_UnaryOp<string mnemonic, string doc, bit floatOnly = 1>
+    : Adj_InferOp<mnemonic> {
+  let summary = doc;
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let extraClassDeclaration = "static constexpr bool kFloatOnly = " #
+                              !if(floatOnly, "true", "false") # ";";
+}
+
+def Adj_NegOp : Adj_UnaryOp<"neg", "Elementwise -x", 0>;
+def Adj_ExpOp : Adj_UnaryOp<"exp", "Elementwise e**x">;
+def Adj_LogOp : Adj_UnaryOp<"log", "Elementwise natural logarithm">;
+def Adj_TanhOp : Adj_UnaryOp<"tanh", "Elementwise hyperbolic tangent">;
+def Adj_SigmoidOp : Adj_UnaryOp<"sigmoid", "Elementwise 1 / (1 + e**-x)">;
+def Adj_ReluOp : Adj_UnaryOp<"relu", "Elementwise max(x, 0)", 0>;
+def Adj_SqrtOp : Adj_UnaryOp<"sqrt", "Elementwise square root">;
+def Adj_RsqrtOp : Adj_UnaryOp<"rsqrt", "Elementwise 1 / sqrt(x)">;
+def Adj_AbsOp : Adj_UnaryOp<"abs", "Elementwise |x|", 0>;
+def Adj_SignOp : Adj_UnaryOp<"sign", "Elementwise -1, 0 or 1", 0>;
+def Adj_SinOp : Adj_UnaryOp<"sin", "Elementwise sine">;
+def Adj_CosOp : Adj_UnaryOp<"cos", "Elementwise cosine">;
+def Adj_ErfOp : Adj_UnaryOp<"erf", "Elementwise error function">;
+
+def Adj_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
+    I32EnumAttrCase<"lt", 2>, I32EnumAttrCase<"le", 3>,
+    I32EnumAttrCase<"gt", 4>, I32EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::adjoint::adj";
+}
+
+def Adj_CmpOp : Adj_InferOp<"cmp"> {
+  let summary = "Elementwise comparison, giving i1";
+  let description = [{
+    ```mlir
+    %c = adj.cmp lt, %a, %b : tensor<3xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Adj_CmpPredicate:$predicate, Adj_TensorLike:$lhs,
+                       Adj_TensorLike:$rhs);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)
+  }];
+}
+
+def Adj_SelectOp : Adj_InferOp<"select"> {
+  let summary = "Elementwise cond ? a : b, with broadcasting";
+  let arguments = (ins Adj_TensorLike:$condition, Adj_TensorLike:$lhs,
+                       Adj_TensorLike:$rhs);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs attr-dict `:`
+    type($condition) `,` type($lhs) `,` type($rhs)
+  }];
+}
+
+def Adj_CastOp : Adj_Op<"cast", [Pure]> {
+  let summary = "Converts the element type";
+  let description = [{
+    Float to integer truncates toward zero; to i1 tests for non-zero.
+
+    ```mlir
+    %h = adj.cast %x : tensor<4xf32> to tensor<4xf16>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions and reductions
+//===----------------------------------------------------------------------===//
+
+def Adj_MatmulOp : Adj_InferOp<"matmul"> {
+  let summary = "Matrix product, batched over leading dimensions";
+  let description = [{
+    `[..., m, k] x [..., k, n] -> [..., m, n]`; both operands have rank at
+    least 2 and their batch dimensions broadcast (NumPy's `matmul`).
+  }];
+  let arguments = (ins Adj_TensorLike:$lhs, Adj_TensorLike:$rhs);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+class Adj_ReduceOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+  let summary = doc;
+  let description = [{
+    Reduces over `axes` (distinct, in range); `keepdims` keeps them as
+    size-1 dimensions.
+
+    ```mlir
+    %s = adj.}] # mnemonic # [{ %x axes = [1] keepdims : tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keepdims);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keepdims` $keepdims^)? attr-dict `:` type($input)
+  }];
+}
+
+def Adj_ReduceSumOp : Adj_ReduceOp<"reduce_sum", "Sum over axes">;
+def Adj_ReduceMaxOp : Adj_ReduceOp<"reduce_max", "Maximum over axes">;
+def Adj_ReduceMeanOp : Adj_ReduceOp<"reduce_mean", "Mean over axes">;
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+def Adj_BroadcastToOp : Adj_Op<"broadcast_to", [Pure]> {
+  let summary = "Broadcasts to a shape (NumPy rules)";
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Adj_ReshapeOp : Adj_Op<"reshape", [Pure]> {
+  let summary = "Changes the shape, keeping the row-major order of elements";
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Adj_TransposeOp : Adj_InferOp<"transpose"> {
+  let summary = "Permutes dimensions: result dim i is input dim perm[i]";
+  let arguments = (ins Adj_TensorLike:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input `perm` `=` $perm attr-dict `:` type($input)";
+}
+
+def Adj_SliceOp : Adj_InferOp<"slice"> {
+  let summary = "A strided box: input[start:limit:stride] per dimension";
+  let arguments = (ins Adj_TensorLike:$input, DenseI64ArrayAttr:$start,
+                       DenseI64ArrayAttr:$limit, DenseI64ArrayAttr:$stride);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $input `start` `=` $start `limit` `=` $limit `stride` `=` $stride
+    attr-dict `:` type($input)
+  }];
+}
+
+def Adj_ConcatOp : Adj_InferOp<"concat"> {
+  let summary = "Joins tensors along an axis";
+  let arguments = (ins Variadic<Adj_TensorLike>:$inputs, I64Attr:$axis);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$inputs `axis` `=` $axis attr-dict `:` type($inputs)";
+}
+
+def Adj_PadOp : Adj_InferOp<"pad"> {
+  let summary = "Pads with a constant: low[i] before and high[i] after dim i";
+  let arguments = (ins Adj_TensorLike:$input, DenseI64ArrayAttr:$low,
+                       DenseI64ArrayAttr:$high, F64Attr:$value);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $input `low` `=` $low `high` `=` $high `value` `=` $value
+    attr-dict `:` type($input)
+  }];
+}
+
+def Adj_GatherOp : Adj_InferOp<"gather"> {
+  let summary = "Takes slices of a table along an axis (embedding lookup)";
+  let description = [{
+    `result[i..., j...]` with `table: [A..., N, B...]` and integer
+    `indices: [I...]` is `table[A..., indices[I...], B...]`, of shape
+    `[A..., I..., B...]`. An index outside `[0, N)` is an error.
+
+    ```mlir
+    %e = adj.gather %table[%ids] axis = 0 : tensor<100x16xf32>, tensor<4x8xi64>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$table, Adj_TensorLike:$indices,
+                       I64Attr:$axis);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $table `[` $indices `]` `axis` `=` $axis attr-dict `:`
+    type($table) `,` type($indices)
+  }];
+}
+
+def Adj_ScatterAddOp : Adj_InferOp<"scatter_add"> {
+  let summary = "Adds slices into a tensor at indices (the adjoint of gather)";
+  let description = [{
+    Returns `target` with `updates[A..., I..., B...]` added to
+    `target[A..., indices[I...], B...]`; repeated indices accumulate.
+
+    ```mlir
+    %g = adj.scatter_add %zeros[%ids], %upd axis = 0
+         : tensor<100x16xf32>, tensor<4x8xi64>, tensor<4x8x16xf32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$target, Adj_TensorLike:$indices,
+                       Adj_TensorLike:$updates, I64Attr:$axis);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $target `[` $indices `]` `,` $updates `axis` `=` $axis attr-dict `:`
+    type($target) `,` type($indices) `,` type($updates)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling (NCHW)
+//===----------------------------------------------------------------------===//
+
+def Adj_Conv2DOp : Adj_InferOp<"conv2d"> {
+  let summary = "2-D convolution (cross-correlation), NCHW input, OIHW filter";
+  let description = [{
+    `input: [N, C, H, W]`, `filter: [O, C / groups, KH, KW]`, result
+    `[N, O, OH, OW]` with `OH = (H + top + bottom - dh * (KH - 1) - 1) / sh + 1`.
+    `padding` is `[top, bottom, left, right]` (zeros). `C` and `O` are
+    multiples of `groups`.
+
+    ```mlir
+    %y = adj.conv2d %x, %w stride = [1, 1] padding = [1, 1, 1, 1]
+         dilation = [1, 1] groups = 1 : tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input, Adj_TensorLike:$filter,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $input `,` $filter `stride` `=` $stride `padding` `=` $padding
+    `dilation` `=` $dilation `groups` `=` $groups attr-dict `:`
+    type($input) `,` type($filter)
+  }];
+}
+
+class Adj_PoolOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+  let summary = doc;
+  let description = [{
+    Windows of `kernel` size moved by `stride` over an NCHW input padded by
+    `padding = [top, bottom, left, right]`. Max pooling pads with -inf;
+    average pooling pads with zeros and divides by the window size
+    (PyTorch's `count_include_pad=True`).
+  }];
+  let arguments = (ins Adj_TensorLike:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $input `kernel` `=` $kernel `stride` `=` $stride `padding` `=` $padding
+    attr-dict `:` type($input)
+  }];
+}
+
+def Adj_MaxPool2DOp : Adj_PoolOp<"max_pool2d", "2-D max pooling, NCHW">;
+def Adj_AvgPool2DOp : Adj_PoolOp<"avg_pool2d", "2-D average pooling, NCHW">;
+
+//===----------------------------------------------------------------------===//
+// Tensor creation
+//===----------------------------------------------------------------------===//
+
+def Adj_ConstantOp : Adj_Op<"constant", [Pure, ConstantLike,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor";
+  let description = [{
+    ```mlir
+    %c = adj.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Adj_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Adj_FillOp : Adj_Op<"fill", [Pure]> {
+  let summary = "A tensor with every element equal to a value";
+  let arguments = (ins F64Attr:$value);
+  let results = (outs Adj_Tensor:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Adj_IotaOp : Adj_Op<"iota", [Pure]> {
+  let summary = "Each element is its index along `axis`";
+  let arguments = (ins I64Attr:$axis);
+  let results = (outs Adj_Tensor:$result);
+  let assemblyFormat = "`axis` `=` $axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+class Adj_RandomOp<string mnemonic, string doc, string p0, string p1>
+    : Adj_Op<mnemonic, [Pure]> {
+  let summary = doc;
+  let description = [{
+    Deterministic in the seed (a rank-0 i64 tensor): element `i` (row-major)
+    is a function of `(seed, i)` only, so the interpreter and compiled code
+    draw the same numbers. Bits: `splitmix64(seed * 0x9E3779B97F4A7C15 + k)`;
+    a uniform in [0, 1) is the top 53 bits times 2^-53. Uniform element `i`
+    uses `k = i`; normal element `i` uses Box-Muller,
+    `sqrt(-2 log(1 - u(2i))) * cos(2 pi u(2i + 1))`.
+
+    ```mlir
+    %r = adj.}] # mnemonic # " %seed " # p0 # " = 0.0 " # p1 # [{ = 1.0 : tensor<i64> to tensor<4x4xf32>
+    ```
+  }];
+  let arguments = !dag(ins, [Adj_TensorLike, F64Attr, F64Attr],
+                       ["seed", p0, p1]);
+  let results = (outs Adj_Tensor:$result);
+  let assemblyFormat = "$seed `" # p0 # "` `=` $" # p0 # " `" # p1 #
+                       "` `=` $" # p1 # " attr-dict `:` type($seed) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Adj_RandomNormalOp : Adj_RandomOp<"random_normal",
+    "Normal samples with a mean and a standard deviation", "mean", "std">;
+def Adj_RandomUniformOp : Adj_RandomOp<"random_uniform",
+    "Uniform samples in [low, high)", "low", "high">;
+
+//===----------------------------------------------------------------------===//
+// Automatic differentiation: requests (expanded by -adj-grad)
+//===----------------------------------------------------------------------===//
+
+class Adj_ADRequestOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+  let summary = doc;
+  let arguments = (ins Adj_FnLike:$fn, OptionalAttr<DenseI64ArrayAttr>:$wrt);
+  let results = (outs Adj_FnLike:$result);
+  let assemblyFormat = "$fn (`wrt` `=` $wrt^)? attr-dict `:` type($fn)";
+}
+
+def Adj_GradOp : Adj_ADRequestOp<"grad", "The gradient of a function"> {
+  let description = [{
+    For `f: (A...) -> R` with one result, `grad(f): (A...) -> (sens(A_i)...)`
+    for each `i` in `wrt` (all arguments when absent). The output
+    sensitivity is ones of R's shape; with the `custom_sens` unit attribute
+    it is a trailing extra argument of type `sens(R)`.
+
+    ```mlir
+    %g = adj.grad %f wrt = [0] : !adj.fn<(tensor<f32>, tensor<f32>) -> tensor<f32>>
+    ```
+  }];
+  let arguments = (ins Adj_FnLike:$fn, OptionalAttr<DenseI64ArrayAttr>:$wrt,
+                       UnitAttr:$custom_sens);
+  let assemblyFormat = [{
+    $fn (`wrt` `=` $wrt^)? (`custom_sens` $custom_sens^)? attr-dict `:` type($fn)
+  }];
+}
+
+def Adj_ValueAndGradOp : Adj_ADRequestOp<"value_and_grad",
+    "A function's value and its gradient"> {
+  let description = [{
+    Like `adj.grad`, but the resulting function returns `(R, sens(A_i)...)`.
+  }];
+  let arguments = (ins Adj_FnLike:$fn, OptionalAttr<DenseI64ArrayAttr>:$wrt,
+                       UnitAttr:$custom_sens);
+  let assemblyFormat = [{
+    $fn (`wrt` `=` $wrt^)? (`custom_sens` $custom_sens^)? attr-dict `:` type($fn)
+  }];
+}
+
+def Adj_VjpOp : Adj_ADRequestOp<"vjp",
+    "A function's value and its pullback (reverse mode)"> {
+  let description = [{
+    For `f: (A...) -> (R...)`, `vjp(f): (A...) -> (R..., pullback)` where
+    `pullback: (sens(R)...) -> (sens(A_i)...)` for each `i` in `wrt`.
+  }];
+}
+
+def Adj_JvpOp : Adj_ADRequestOp<"jvp",
+    "A function's value and its directional derivative (forward mode)"> {
+  let description = [{
+    For `f: (A...) -> (R...)`, `jvp(f): (A..., sens(A_i)...) -> (R...,
+    sens(R)...)`: tangents for each `i` in `wrt` (all when absent) follow the
+    primal arguments; arguments not in `wrt` have zero tangents.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Automatic differentiation: sensitivities and environments
+//===----------------------------------------------------------------------===//
+
+def Adj_ZerosLikeOp : Adj_InferOp<"zeros_like"> {
+  let summary = "The zero sensitivity of a value";
+  let description = [{
+    Zeros for a tensor, a tuple of zeros for a tuple, the empty environment
+    for a function or an environment: a value of type `sens(T)`.
+  }];
+  let arguments = (ins Adj_Value:$input);
+  let results = (outs Adj_Value:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Adj_GradAddOp : Adj_InferOp<"grad_add"> {
+  let summary = "Adds two sensitivities of the same type";
+  let description = [{
+    Elementwise for tensors, per element for tuples, `adj.env_add` for
+    environments: the accumulation of the sensitivities of a value that has
+    several uses.
+  }];
+  let arguments = (ins Adj_Value:$lhs, Adj_Value:$rhs);
+  let results = (outs Adj_Value:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+def Adj_EnvNewOp : Adj_Op<"env_new", [Pure, ConstantLike]> {
+  let summary = "The empty environment";
+  let results = (outs Adj_EnvType:$result);
+  let assemblyFormat = "attr-dict";
+  let hasFolder = 1;
+}
+
+def Adj_EnvGetOp : Adj_Op<"env_get", [Pure]> {
+  let summary = "Reads the sensitivity stored under a key";
+  let description = [{
+    Returns the value under `key`, or the zero of the result type when the
+    key is absent.
+
+    ```mlir
+    %dx = adj.env_get %env[3] : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Adj_EnvLike:$env, I64Attr:$key);
+  let results = (outs Adj_Value:$result);
+  let assemblyFormat = [{
+    $env `[` $key `]` attr-dict `:` type($env) `->` type($result)
+  }];
+}
+
+def Adj_EnvSetOp : Adj_Op<"env_set", [Pure]> {
+  let summary = "An environment with one key set (the input is unchanged)";
+  let arguments = (ins Adj_EnvLike:$env, I64Attr:$key, Adj_Value:$value);
+  let results = (outs Adj_EnvType:$result);
+  let assemblyFormat = [{
+    $env `[` $key `]` `,` $value attr-dict `:` type($env) `,` type($value)
+  }];
+}
+
+def Adj_EnvAddOp : Adj_Op<"env_add", [Pure]> {
+  let summary = "The key-wise sum of two environments";
+  let arguments = (ins Adj_EnvLike:$lhs, Adj_EnvLike:$rhs);
+  let results = (outs Adj_EnvType:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+#endif // ADJOINT_DIALECT_ADJ_IR_ADJOPS_TD

@@ -1,0 +1,23 @@
+//===- Passes.h - Passes over the adj dialect -------------------*- C++ -*-===//
+//
+// Declarations and registration of the adj passes (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_DIALECT_ADJ_TRANSFORMS_PASSES_H
+#define ADJOINT_DIALECT_ADJ_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace adjoint::adj {
+
+#define GEN_PASS_DECL
+#include "adjoint/Dialect/Adj/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "adjoint/Dialect/Adj/Transforms/Passes.h.inc"
+
+} // namespace adjoint::adj
+
+#endif // ADJOINT_DIALECT_ADJ_TRANSFORMS_PASSES_H

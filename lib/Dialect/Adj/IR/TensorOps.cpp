@@ -1,0 +1,763 @@
+//===- TensorOps.cpp - Shape rules of the adj tensor primitives -----------===//
+//
+// Result-type inference of the tensor primitives and AD ops. Inference is
+// also their verifier: a failure is a diagnostic that names the op and the
+// shapes involved. An !adj.any operand makes the result !adj.any; the type
+// inference pass refines it later.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Dialect/Adj/IR/Shapes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace adjoint::adj;
+
+using Loc = std::optional<Location>;
+using Results = SmallVectorImpl<Type>;
+
+static constexpr int64_t kDyn = ShapedType::kDynamic;
+
+/// Pushes !adj.any and returns true when one of `types` is !adj.any.
+static bool inferAnyIfUntyped(MLIRContext *ctx, TypeRange types,
+                              Results &results) {
+  if (!llvm::any_of(types, [](Type t) { return isa<AnyType>(t); }))
+    return false;
+  results.push_back(AnyType::get(ctx));
+  return true;
+}
+
+static std::string describe(Type type) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << type;
+  return out;
+}
+
+/// The element type shared by all `types`, or a diagnostic.
+static FailureOr<Type> commonElementType(Loc loc, StringRef op,
+                                         TypeRange types) {
+  Type element = cast<RankedTensorType>(types.front()).getElementType();
+  for (Type t : types.drop_front())
+    if (cast<RankedTensorType>(t).getElementType() != element)
+      return emitOptionalError(loc, "adj.", op,
+                               ": operands must have one element type, got ",
+                               types.front(), " and ", t);
+  return element;
+}
+
+static bool isInteger(Type element) { return isa<IntegerType>(element); }
+static bool isBool(Type element) { return element.isInteger(1); }
+
+static LogicalResult requireFloat(Loc loc, StringRef op, Type tensor) {
+  if (isa<FloatType>(cast<RankedTensorType>(tensor).getElementType()))
+    return success();
+  return emitOptionalError(loc, "adj.", op,
+                           ": expected a floating-point tensor, got ", tensor);
+}
+
+static LogicalResult requireNotBool(Loc loc, StringRef op, Type tensor) {
+  if (!isBool(cast<RankedTensorType>(tensor).getElementType()))
+    return success();
+  return emitOptionalError(loc, "adj.", op, ": i1 tensors are not supported");
+}
+
+/// NumPy broadcasting of several tensor shapes.
+static FailureOr<Shape> broadcastAll(Loc loc, StringRef op, TypeRange types) {
+  Shape shape(cast<RankedTensorType>(types.front()).getShape());
+  for (Type t : types.drop_front()) {
+    auto next = broadcastShapes(shape, cast<RankedTensorType>(t).getShape());
+    if (!next)
+      return emitOptionalError(
+          loc, "adj.", op, ": shapes ", formatShape(shape), " and ",
+          formatShape(cast<RankedTensorType>(t).getShape()),
+          " do not broadcast");
+    shape = *next;
+  }
+  return shape;
+}
+
+/// Checks that `axis` indexes a dimension of a rank-`rank` tensor.
+static LogicalResult checkAxis(Loc loc, StringRef op, int64_t axis,
+                               int64_t rank) {
+  if (axis >= 0 && axis < rank)
+    return success();
+  return emitOptionalError(loc, "adj.", op, ": axis ", axis,
+                           " is out of range for rank ", rank);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+/// Binary arithmetic: one element type, broadcast shapes.
+template <typename OpTy>
+static LogicalResult inferBinary(MLIRContext *ctx, Loc loc,
+                                 typename OpTy::Adaptor adaptor,
+                                 Results &results) {
+  StringRef name = OpTy::getOperationName().drop_front(4);
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  FailureOr<Type> element = commonElementType(loc, name, types);
+  if (failed(element))
+    return failure();
+  bool floatOnly = std::is_same_v<OpTy, PowOp>;
+  bool minMax = std::is_same_v<OpTy, MaximumOp> ||
+                std::is_same_v<OpTy, MinimumOp>;
+  if (floatOnly && failed(requireFloat(loc, name, types.front())))
+    return failure();
+  if (!minMax && failed(requireNotBool(loc, name, types.front())))
+    return failure();
+  FailureOr<Shape> shape = broadcastAll(loc, name, types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, *element));
+  return success();
+}
+
+#define ADJ_BINARY_INFER(OpTy)                                                 \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
+                                       Adaptor adaptor, Results &results) {    \
+    return inferBinary<OpTy>(ctx, loc, adaptor, results);                      \
+  }
+ADJ_BINARY_INFER(AddOp)
+ADJ_BINARY_INFER(SubOp)
+ADJ_BINARY_INFER(MulOp)
+ADJ_BINARY_INFER(DivOp)
+ADJ_BINARY_INFER(PowOp)
+ADJ_BINARY_INFER(MaximumOp)
+ADJ_BINARY_INFER(MinimumOp)
+#undef ADJ_BINARY_INFER
+
+/// Unary elementwise: the result has the operand's type.
+template <typename OpTy>
+static LogicalResult inferUnary(MLIRContext *ctx, Loc loc,
+                                typename OpTy::Adaptor adaptor,
+                                Results &results) {
+  StringRef name = OpTy::getOperationName().drop_front(4);
+  Type type = adaptor.getInput().getType();
+  if (inferAnyIfUntyped(ctx, type, results))
+    return success();
+  if (OpTy::kFloatOnly && failed(requireFloat(loc, name, type)))
+    return failure();
+  if (failed(requireNotBool(loc, name, type)))
+    return failure();
+  results.push_back(type);
+  return success();
+}
+
+#define ADJ_UNARY_INFER(OpTy)                                                  \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
+                                       Adaptor adaptor, Results &results) {    \
+    return inferUnary<OpTy>(ctx, loc, adaptor, results);                       \
+  }
+ADJ_UNARY_INFER(NegOp)
+ADJ_UNARY_INFER(ExpOp)
+ADJ_UNARY_INFER(LogOp)
+ADJ_UNARY_INFER(TanhOp)
+ADJ_UNARY_INFER(SigmoidOp)
+ADJ_UNARY_INFER(ReluOp)
+ADJ_UNARY_INFER(SqrtOp)
+ADJ_UNARY_INFER(RsqrtOp)
+ADJ_UNARY_INFER(AbsOp)
+ADJ_UNARY_INFER(SignOp)
+ADJ_UNARY_INFER(SinOp)
+ADJ_UNARY_INFER(CosOp)
+ADJ_UNARY_INFER(ErfOp)
+#undef ADJ_UNARY_INFER
+
+LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                      Adaptor adaptor, Results &results) {
+  SmallVector<Type> types{adaptor.getLhs().getType(),
+                          adaptor.getRhs().getType()};
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  if (failed(commonElementType(loc, "cmp", types)))
+    return failure();
+  FailureOr<Shape> shape = broadcastAll(loc, "cmp", types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, IntegerType::get(ctx, 1)));
+  return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                         Adaptor adaptor, Results &results) {
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  if (!isBool(cast<RankedTensorType>(types[0]).getElementType()))
+    return emitOptionalError(loc, "adj.select: condition must be i1, got ",
+                             types[0]);
+  FailureOr<Type> element = commonElementType(loc, "select", types.drop_front());
+  if (failed(element))
+    return failure();
+  FailureOr<Shape> shape = broadcastAll(loc, "select", types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, *element));
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  auto in = dyn_cast<RankedTensorType>(getInput().getType());
+  auto out = dyn_cast<RankedTensorType>(getType());
+  if (in && out && !areCompatible(in.clone(out.getElementType()), out))
+    return emitOpError("changes the shape: ")
+           << formatShape(in.getShape()) << " to "
+           << formatShape(out.getShape());
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions and reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                         Adaptor adaptor, Results &results) {
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  FailureOr<Type> element = commonElementType(loc, "matmul", types);
+  if (failed(element) || failed(requireNotBool(loc, "matmul", types[0])))
+    return failure();
+  ArrayRef<int64_t> a = cast<RankedTensorType>(types[0]).getShape();
+  ArrayRef<int64_t> b = cast<RankedTensorType>(types[1]).getShape();
+  if (a.size() < 2 || b.size() < 2)
+    return emitOptionalError(loc, "adj.matmul: operands need rank >= 2, got ",
+                             formatShape(a), " and ", formatShape(b));
+  int64_t k1 = a[a.size() - 1], k2 = b[b.size() - 2];
+  if (k1 != k2 && k1 != kDyn && k2 != kDyn)
+    return emitOptionalError(loc, "adj.matmul: contracted dimensions differ: ",
+                             formatShape(a), " x ", formatShape(b));
+  auto batch = broadcastShapes(a.drop_back(2), b.drop_back(2));
+  if (!batch)
+    return emitOptionalError(loc, "adj.matmul: batch dimensions of ",
+                             formatShape(a), " and ", formatShape(b),
+                             " do not broadcast");
+  Shape shape = *batch;
+  shape.push_back(a[a.size() - 2]);
+  shape.push_back(b[b.size() - 1]);
+  results.push_back(RankedTensorType::get(shape, *element));
+  return success();
+}
+
+/// Reductions drop (or keep as 1) the dimensions in `axes`.
+template <typename OpTy>
+static LogicalResult inferReduce(MLIRContext *ctx, Loc loc,
+                                 typename OpTy::Adaptor adaptor,
+                                 Results &results) {
+  StringRef name = OpTy::getOperationName().drop_front(4);
+  Type type = adaptor.getInput().getType();
+  if (inferAnyIfUntyped(ctx, type, results))
+    return success();
+  auto tensor = cast<RankedTensorType>(type);
+  if (std::is_same_v<OpTy, ReduceMeanOp> &&
+      failed(requireFloat(loc, name, type)))
+    return failure();
+  if (std::is_same_v<OpTy, ReduceSumOp> &&
+      failed(requireNotBool(loc, name, type)))
+    return failure();
+  llvm::SmallSet<int64_t, 4> seen;
+  for (int64_t axis : adaptor.getAxes()) {
+    if (failed(checkAxis(loc, name, axis, tensor.getRank())))
+      return failure();
+    if (!seen.insert(axis).second)
+      return emitOptionalError(loc, "adj.", name, ": axis ", axis,
+                               " is repeated");
+  }
+  Shape shape;
+  for (int64_t d = 0; d < tensor.getRank(); ++d) {
+    if (!seen.contains(d))
+      shape.push_back(tensor.getDimSize(d));
+    else if (adaptor.getKeepdims())
+      shape.push_back(1);
+  }
+  results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
+  return success();
+}
+
+#define ADJ_REDUCE_INFER(OpTy)                                                 \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
+                                       Adaptor adaptor, Results &results) {    \
+    return inferReduce<OpTy>(ctx, loc, adaptor, results);                      \
+  }
+ADJ_REDUCE_INFER(ReduceSumOp)
+ADJ_REDUCE_INFER(ReduceMaxOp)
+ADJ_REDUCE_INFER(ReduceMeanOp)
+#undef ADJ_REDUCE_INFER
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastToOp::verify() {
+  auto in = dyn_cast<RankedTensorType>(getInput().getType());
+  auto out = dyn_cast<RankedTensorType>(getType());
+  if (!in || !out)
+    return success();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("changes the element type from ")
+           << in.getElementType() << " to " << out.getElementType();
+  if (!broadcastsTo(in.getShape(), out.getShape()))
+    return emitOpError("cannot broadcast ")
+           << formatShape(in.getShape()) << " to "
+           << formatShape(out.getShape());
+  return success();
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() &&
+      cast<RankedTensorType>(getType()).hasStaticShape())
+    return getInput();
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = dyn_cast<RankedTensorType>(getInput().getType());
+  auto out = dyn_cast<RankedTensorType>(getType());
+  if (!in || !out)
+    return success();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("changes the element type from ")
+           << in.getElementType() << " to " << out.getElementType();
+  if (in.hasStaticShape() && out.hasStaticShape() &&
+      in.getNumElements() != out.getNumElements())
+    return emitOpError("cannot reshape ")
+           << formatShape(in.getShape()) << " (" << in.getNumElements()
+           << " elements) to " << formatShape(out.getShape()) << " ("
+           << out.getNumElements() << " elements)";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() &&
+      cast<RankedTensorType>(getType()).hasStaticShape())
+    return getInput();
+  return {};
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                            Adaptor adaptor,
+                                            Results &results) {
+  Type type = adaptor.getInput().getType();
+  if (inferAnyIfUntyped(ctx, type, results))
+    return success();
+  auto tensor = cast<RankedTensorType>(type);
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  SmallVector<bool> used(tensor.getRank(), false);
+  bool valid = static_cast<int64_t>(perm.size()) == tensor.getRank();
+  for (int64_t p : perm) {
+    if (!valid || p < 0 || p >= tensor.getRank() || used[p]) {
+      valid = false;
+      break;
+    }
+    used[p] = true;
+  }
+  if (!valid)
+    return emitOptionalError(loc, "adj.transpose: ", formatShape(perm),
+                             " is not a permutation of the dimensions of ",
+                             formatShape(tensor.getShape()));
+  Shape shape;
+  for (int64_t p : perm)
+    shape.push_back(tensor.getDimSize(p));
+  results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                        Adaptor adaptor, Results &results) {
+  Type type = adaptor.getInput().getType();
+  if (inferAnyIfUntyped(ctx, type, results))
+    return success();
+  auto tensor = cast<RankedTensorType>(type);
+  ArrayRef<int64_t> start = adaptor.getStart(), limit = adaptor.getLimit(),
+                    stride = adaptor.getStride();
+  int64_t rank = tensor.getRank();
+  if (static_cast<int64_t>(start.size()) != rank ||
+      static_cast<int64_t>(limit.size()) != rank ||
+      static_cast<int64_t>(stride.size()) != rank)
+    return emitOptionalError(loc, "adj.slice: start, limit and stride need ",
+                             rank, " entries for ",
+                             formatShape(tensor.getShape()));
+  Shape shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = tensor.getDimSize(d);
+    if (start[d] < 0 || limit[d] < start[d] ||
+        (size != kDyn && limit[d] > size) || stride[d] < 1)
+      return emitOptionalError(
+          loc, "adj.slice: dimension ", d, " of ",
+          formatShape(tensor.getShape()), ": [", start[d], ":", limit[d], ":",
+          stride[d], "] is not a valid slice");
+    shape.push_back((limit[d] - start[d] + stride[d] - 1) / stride[d]);
+  }
+  results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                         Adaptor adaptor, Results &results) {
+  TypeRange types = adaptor.getInputs().getTypes();
+  if (types.empty())
+    return emitOptionalError(loc, "adj.concat: needs at least one input");
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  FailureOr<Type> element = commonElementType(loc, "concat", types);
+  if (failed(element))
+    return failure();
+  auto first = cast<RankedTensorType>(types.front());
+  int64_t axis = adaptor.getAxis();
+  if (failed(checkAxis(loc, "concat", axis, first.getRank())))
+    return failure();
+  Shape shape(first.getShape());
+  for (Type t : types.drop_front()) {
+    auto tensor = cast<RankedTensorType>(t);
+    bool same = tensor.getRank() == first.getRank();
+    for (int64_t d = 0; same && d < first.getRank(); ++d) {
+      int64_t a = shape[d], b = tensor.getDimSize(d);
+      if (d == axis)
+        shape[d] = (a == kDyn || b == kDyn) ? kDyn : a + b;
+      else if (a != b && a != kDyn && b != kDyn)
+        same = false;
+    }
+    if (!same)
+      return emitOptionalError(loc, "adj.concat: cannot join ",
+                               formatShape(first.getShape()), " and ",
+                               formatShape(tensor.getShape()), " along axis ",
+                               axis);
+  }
+  results.push_back(RankedTensorType::get(shape, *element));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                      Adaptor adaptor, Results &results) {
+  Type type = adaptor.getInput().getType();
+  if (inferAnyIfUntyped(ctx, type, results))
+    return success();
+  auto tensor = cast<RankedTensorType>(type);
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  if (static_cast<int64_t>(low.size()) != tensor.getRank() ||
+      static_cast<int64_t>(high.size()) != tensor.getRank())
+    return emitOptionalError(loc, "adj.pad: low and high need ",
+                             tensor.getRank(), " entries for ",
+                             formatShape(tensor.getShape()));
+  Shape shape;
+  for (int64_t d = 0; d < tensor.getRank(); ++d) {
+    if (low[d] < 0 || high[d] < 0)
+      return emitOptionalError(loc, "adj.pad: padding must not be negative");
+    int64_t size = tensor.getDimSize(d);
+    shape.push_back(size == kDyn ? kDyn : size + low[d] + high[d]);
+  }
+  results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
+  return success();
+}
+
+/// The shape of gather's result (and of scatter_add's updates).
+static FailureOr<Shape> gatherShape(Loc loc, StringRef op,
+                                    RankedTensorType table,
+                                    RankedTensorType indices, int64_t axis) {
+  if (failed(checkAxis(loc, op, axis, table.getRank())))
+    return failure();
+  Type ie = indices.getElementType();
+  if (!isInteger(ie) || isBool(ie))
+    return emitOptionalError(loc, "adj.", op,
+                             ": indices must be i32 or i64, got ", indices);
+  Shape shape(table.getShape().take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, table.getShape().drop_front(axis + 1));
+  return shape;
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                         Adaptor adaptor, Results &results) {
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  auto table = cast<RankedTensorType>(types[0]);
+  FailureOr<Shape> shape =
+      gatherShape(loc, "gather", table, cast<RankedTensorType>(types[1]),
+                  adaptor.getAxis());
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, table.getElementType()));
+  return success();
+}
+
+LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                             Adaptor adaptor,
+                                             Results &results) {
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  auto target = cast<RankedTensorType>(types[0]);
+  auto updates = cast<RankedTensorType>(types[2]);
+  if (failed(requireNotBool(loc, "scatter_add", target)))
+    return failure();
+  FailureOr<Shape> shape =
+      gatherShape(loc, "scatter_add", target,
+                  cast<RankedTensorType>(types[1]), adaptor.getAxis());
+  if (failed(shape))
+    return failure();
+  if (!areCompatible(RankedTensorType::get(*shape, target.getElementType()),
+                     updates))
+    return emitOptionalError(loc, "adj.scatter_add: updates must be ",
+                             formatShape(*shape), " of ",
+                             target.getElementType(), ", got ", updates);
+  results.push_back(target);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+/// Checks the window attributes shared by conv2d and pooling.
+static LogicalResult checkWindow(Loc loc, StringRef op,
+                                 ArrayRef<int64_t> stride,
+                                 ArrayRef<int64_t> padding,
+                                 ArrayRef<int64_t> dilation) {
+  if (stride.size() != 2 || dilation.size() != 2 || padding.size() != 4)
+    return emitOptionalError(loc, "adj.", op,
+                             ": stride and dilation need 2 entries and "
+                             "padding 4 ([top, bottom, left, right])");
+  for (int64_t s : llvm::concat<const int64_t>(stride, dilation))
+    if (s < 1)
+      return emitOptionalError(loc, "adj.", op,
+                               ": stride and dilation must be positive");
+  for (int64_t p : padding)
+    if (p < 0)
+      return emitOptionalError(loc, "adj.", op,
+                               ": padding must not be negative");
+  return success();
+}
+
+/// The spatial output sizes of a 2-D window op.
+static FailureOr<std::pair<int64_t, int64_t>>
+windowOutput(Loc loc, StringRef op, RankedTensorType input, int64_t kh,
+             int64_t kw, ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+             ArrayRef<int64_t> dilation) {
+  auto oh = windowOutputSize(input.getDimSize(2), kh, stride[0], dilation[0],
+                             padding[0], padding[1]);
+  auto ow = windowOutputSize(input.getDimSize(3), kw, stride[1], dilation[1],
+                             padding[2], padding[3]);
+  if (!oh || !ow)
+    return emitOptionalError(loc, "adj.", op, ": a ", kh, "x", kw,
+                             " window does not fit in ",
+                             formatShape(input.getShape()), " with padding ",
+                             formatShape(padding));
+  return std::make_pair(*oh, *ow);
+}
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                         Adaptor adaptor, Results &results) {
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (inferAnyIfUntyped(ctx, types, results))
+    return success();
+  auto input = cast<RankedTensorType>(types[0]);
+  auto filter = cast<RankedTensorType>(types[1]);
+  FailureOr<Type> element = commonElementType(loc, "conv2d", types);
+  if (failed(element) || failed(requireFloat(loc, "conv2d", input)))
+    return failure();
+  if (input.getRank() != 4 || filter.getRank() != 4)
+    return emitOptionalError(loc,
+                             "adj.conv2d: input [N, C, H, W] and filter "
+                             "[O, C/groups, KH, KW] must have rank 4, got ",
+                             formatShape(input.getShape()), " and ",
+                             formatShape(filter.getShape()));
+  if (failed(checkWindow(loc, "conv2d", adaptor.getStride(),
+                         adaptor.getPadding(), adaptor.getDilation())))
+    return failure();
+  int64_t groups = adaptor.getGroups();
+  int64_t c = input.getDimSize(1), o = filter.getDimSize(0);
+  if (groups < 1 || (c != kDyn && c % groups) || (o != kDyn && o % groups) ||
+      (c != kDyn && filter.getDimSize(1) != kDyn &&
+       filter.getDimSize(1) != c / groups))
+    return emitOptionalError(
+        loc, "adj.conv2d: input ", formatShape(input.getShape()),
+        " and filter ", formatShape(filter.getShape()),
+        " do not match with groups = ", groups);
+  if (filter.isDynamicDim(2) || filter.isDynamicDim(3))
+    return emitOptionalError(loc, "adj.conv2d: the filter size must be static");
+  auto out = windowOutput(loc, "conv2d", input, filter.getDimSize(2),
+                          filter.getDimSize(3), adaptor.getStride(),
+                          adaptor.getPadding(), adaptor.getDilation());
+  if (failed(out))
+    return failure();
+  results.push_back(RankedTensorType::get(
+      {input.getDimSize(0), o, out->first, out->second}, *element));
+  return success();
+}
+
+template <typename OpTy>
+static LogicalResult inferPool(MLIRContext *ctx, Loc loc,
+                               typename OpTy::Adaptor adaptor,
+                               Results &results) {
+  StringRef name = OpTy::getOperationName().drop_front(4);
+  Type type = adaptor.getInput().getType();
+  if (inferAnyIfUntyped(ctx, type, results))
+    return success();
+  auto input = cast<RankedTensorType>(type);
+  if (failed(requireFloat(loc, name, type)))
+    return failure();
+  if (input.getRank() != 4)
+    return emitOptionalError(loc, "adj.", name,
+                             ": input must be [N, C, H, W], got ",
+                             formatShape(input.getShape()));
+  ArrayRef<int64_t> kernel = adaptor.getKernel();
+  int64_t ones[] = {1, 1};
+  if (kernel.size() != 2 || kernel[0] < 1 || kernel[1] < 1)
+    return emitOptionalError(loc, "adj.", name,
+                             ": kernel needs 2 positive entries");
+  if (failed(checkWindow(loc, name, adaptor.getStride(), adaptor.getPadding(),
+                         ones)))
+    return failure();
+  auto out = windowOutput(loc, name, input, kernel[0], kernel[1],
+                          adaptor.getStride(), adaptor.getPadding(), ones);
+  if (failed(out))
+    return failure();
+  results.push_back(RankedTensorType::get(
+      {input.getDimSize(0), input.getDimSize(1), out->first, out->second},
+      input.getElementType()));
+  return success();
+}
+
+LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                            Adaptor adaptor,
+                                            Results &results) {
+  return inferPool<MaxPool2DOp>(ctx, loc, adaptor, results);
+}
+
+LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                            Adaptor adaptor,
+                                            Results &results) {
+  return inferPool<AvgPool2DOp>(ctx, loc, adaptor, results);
+}
+
+//===----------------------------------------------------------------------===//
+// Automatic differentiation
+//===----------------------------------------------------------------------===//
+
+/// Validates `wrt` against `fn` and returns the chosen argument indices.
+static FailureOr<SmallVector<int64_t>>
+selectWrt(Loc loc, StringRef op, FnType fn,
+          std::optional<ArrayRef<int64_t>> wrt) {
+  int64_t n = fn.getInputs().size();
+  SmallVector<int64_t> chosen;
+  if (!wrt) {
+    for (int64_t i = 0; i < n; ++i)
+      chosen.push_back(i);
+    return chosen;
+  }
+  llvm::SmallSet<int64_t, 4> seen;
+  for (int64_t i : *wrt) {
+    if (i < 0 || i >= n)
+      return emitOptionalError(loc, "adj.", op, ": wrt index ", i,
+                               " is out of range for a function of ", n,
+                               " arguments");
+    if (!seen.insert(i).second)
+      return emitOptionalError(loc, "adj.", op, ": wrt index ", i,
+                               " is repeated");
+    chosen.push_back(i);
+  }
+  return chosen;
+}
+
+static SmallVector<Type> sensitivities(TypeRange types) {
+  SmallVector<Type> result;
+  for (Type t : types)
+    result.push_back(getSensitivityType(t));
+  return result;
+}
+
+/// The type of the function that an AD request returns.
+template <typename OpTy>
+static LogicalResult inferADRequest(MLIRContext *ctx, Loc loc,
+                                    typename OpTy::Adaptor adaptor,
+                                    Results &results) {
+  StringRef name = OpTy::getOperationName().drop_front(4);
+  Type type = adaptor.getFn().getType();
+  if (inferAnyIfUntyped(ctx, type, results))
+    return success();
+  auto fn = cast<FnType>(type);
+  auto chosen = selectWrt(loc, name, fn, adaptor.getWrt());
+  if (failed(chosen))
+    return failure();
+  SmallVector<Type> chosenInputs, inputs(fn.getInputs()), outputs;
+  for (int64_t i : *chosen)
+    chosenInputs.push_back(fn.getInputs()[i]);
+  SmallVector<Type> argSens = sensitivities(chosenInputs);
+  SmallVector<Type> resultSens = sensitivities(fn.getResults());
+  constexpr bool scalarLoss =
+      std::is_same_v<OpTy, GradOp> || std::is_same_v<OpTy, ValueAndGradOp>;
+  if constexpr (scalarLoss) {
+    if (fn.getResults().size() != 1)
+      return emitOptionalError(loc, "adj.", name,
+                               ": the function must have one result, it has ",
+                               fn.getResults().size());
+    if (adaptor.getCustomSens())
+      inputs.push_back(resultSens.front());
+    if (std::is_same_v<OpTy, ValueAndGradOp>)
+      outputs.push_back(fn.getResults().front());
+    llvm::append_range(outputs, argSens);
+  } else if constexpr (std::is_same_v<OpTy, VjpOp>) {
+    llvm::append_range(outputs, fn.getResults());
+    outputs.push_back(FnType::get(ctx, resultSens, argSens));
+  } else {
+    llvm::append_range(inputs, argSens);
+    llvm::append_range(outputs, fn.getResults());
+    llvm::append_range(outputs, resultSens);
+  }
+  results.push_back(FnType::get(ctx, inputs, outputs));
+  return success();
+}
+
+#define ADJ_AD_INFER(OpTy)                                                     \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
+                                       Adaptor adaptor, Results &results) {    \
+    return inferADRequest<OpTy>(ctx, loc, adaptor, results);                   \
+  }
+ADJ_AD_INFER(GradOp)
+ADJ_AD_INFER(ValueAndGradOp)
+ADJ_AD_INFER(VjpOp)
+ADJ_AD_INFER(JvpOp)
+#undef ADJ_AD_INFER
+
+LogicalResult ZerosLikeOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                            Adaptor adaptor,
+                                            Results &results) {
+  results.push_back(getSensitivityType(adaptor.getInput().getType()));
+  return success();
+}
+
+/// Whether values of `type` can be added as sensitivities.
+static bool isSensitivity(Type type) {
+  if (auto tuple = dyn_cast<adjoint::adj::TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), isSensitivity);
+  return !isa<FnType>(type);
+}
+
+LogicalResult GradAddOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                          Adaptor adaptor, Results &results) {
+  Type lhs = adaptor.getLhs().getType(), rhs = adaptor.getRhs().getType();
+  if (!areCompatible(lhs, rhs))
+    return emitOptionalError(loc, "adj.grad_add: ", lhs, " and ", rhs,
+                             " are different types");
+  if (!isSensitivity(lhs) || !isSensitivity(rhs))
+    return emitOptionalError(loc, "adj.grad_add: ",
+                             describe(isSensitivity(lhs) ? rhs : lhs),
+                             " is not a sensitivity type (functions have "
+                             "!adj.env sensitivities)");
+  results.push_back(isa<AnyType>(lhs) ? rhs : lhs);
+  return success();
+}

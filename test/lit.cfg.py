@@ -1,0 +1,16 @@
+# lit configuration of Adjoint's FileCheck tests.
+import os
+
+import lit.formats
+
+config.name = "Adjoint"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "python", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.adjoint_obj_root, "test")
+
+# Our tools first, then FileCheck, not and count from LLVM.
+config.environment["PATH"] = os.pathsep.join(
+    [config.adjoint_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
