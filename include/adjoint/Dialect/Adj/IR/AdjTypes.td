@@ -9,7 +9,6 @@
 #define ADJOINT_DIALECT_ADJ_IR_ADJTYPES_TD
 
 include "adjoint/Dialect/Adj/IR/AdjDialect.td"
-include "mlir/IR/BuiltinTypes.td"
 
 def Adj_FnType : Adj_Type<"Fn", "fn"> {
   let summary = "A function value: a top-level function or a closure";
