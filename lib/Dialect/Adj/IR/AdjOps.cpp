@@ -141,9 +141,20 @@ void LambdaOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult LambdaOp::verifyRegions() {
-  Block &entry = getBody().front();
-  return verifyTypesMatch(*this, "block arguments", entry.getArgumentTypes(),
-                          getFnType().getInputs());
+  // The custom form spells the inputs only once, as the block arguments, so
+  // they must be exactly the inputs of the closure's type (not merely
+  // compatible with them) for the printed form to parse back to this op.
+  TypeRange args = getBody().front().getArgumentTypes();
+  ArrayRef<Type> inputs = getFnType().getInputs();
+  if (args.size() != inputs.size())
+    return emitOpError() << "block arguments: expected " << inputs.size()
+                         << " values, got " << args.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(args, inputs)))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError() << "block argument #" << i << " has type "
+                           << std::get<0>(pair) << " but the closure type "
+                           << "has " << std::get<1>(pair);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,14 +203,26 @@ ParseResult CallOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseColonType(calleeType))
     return failure();
   SmallVector<Type> argTypes, resultTypes;
-  if (auto fnType = dyn_cast<FnType>(calleeType)) {
+  auto fnType = dyn_cast<FnType>(calleeType);
+  // An untyped callee spells out the argument and result types, and so does a
+  // typed one that is applied to values of merely compatible types.
+  Type explicitSig;
+  SMLoc sigLoc = parser.getCurrentLocation();
+  if (fnType) {
+    OptionalParseResult parsed = parser.parseOptionalType(explicitSig);
+    if (parsed.has_value() && failed(*parsed))
+      return failure();
+  } else if (isa<AnyType>(calleeType) && parser.parseType(explicitSig)) {
+    return failure();
+  }
+  if (fnType && !explicitSig) {
     llvm::append_range(argTypes, fnType.getInputs());
     llvm::append_range(resultTypes, fnType.getResults());
-  } else if (isa<AnyType>(calleeType)) {
-    // An untyped callee spells out the argument and result types.
-    FunctionType sig;
-    if (parser.parseType(sig))
-      return failure();
+  } else if (explicitSig) {
+    auto sig = dyn_cast<FunctionType>(explicitSig);
+    if (!sig)
+      return parser.emitError(sigLoc, "expected a function type, got ")
+             << explicitSig;
     llvm::append_range(argTypes, sig.getInputs());
     llvm::append_range(resultTypes, sig.getResults());
   } else {
@@ -217,7 +240,9 @@ void CallOp::print(OpAsmPrinter &p) {
   p << ' ' << getCallee() << '(' << getArgs() << ')';
   p.printOptionalAttrDict((*this)->getAttrs());
   p << " : " << getCallee().getType();
-  if (isa<AnyType>(getCallee().getType()))
+  auto fnType = dyn_cast<FnType>(getCallee().getType());
+  if (!fnType || TypeRange(getArgs().getTypes()) != fnType.getInputs() ||
+      TypeRange(getResultTypes()) != fnType.getResults())
     p << ' '
       << FunctionType::get(getContext(), getArgs().getTypes(),
                            getResultTypes());
@@ -271,7 +296,11 @@ LogicalResult GetOp::inferReturnTypes(MLIRContext *ctx,
     results.push_back(AnyType::get(ctx));
     return success();
   }
-  auto tuple = cast<TupleType>(type);
+  // The custom parser infers before the operand constraint is verified.
+  auto tuple = dyn_cast<TupleType>(type);
+  if (!tuple)
+    return emitOptionalError(loc, "adj.get: expected a tuple or !adj.any, got ",
+                             type);
   int64_t index = adaptor.getIndex();
   if (index < 0 || index >= static_cast<int64_t>(tuple.size()))
     return emitOptionalError(loc, "adj.get: index ", index,
@@ -290,9 +319,13 @@ OpFoldResult GetOp::fold(FoldAdaptor) {
 // Control flow
 //===----------------------------------------------------------------------===//
 
-/// The yield that ends `region`.
+/// The yield that ends `region`, or null. The op verifiers run before the
+/// blocks of their regions are checked for terminators, so a block may still
+/// be empty here.
 static YieldOp getYield(Region &region) {
-  return dyn_cast<YieldOp>(region.front().getTerminator());
+  if (region.empty() || region.front().empty())
+    return nullptr;
+  return dyn_cast<YieldOp>(&region.front().back());
 }
 
 LogicalResult IfOp::verify() {

@@ -8,6 +8,7 @@
 #include "adjoint/Dialect/Adj/IR/Shapes.h"
 
 #include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace adjoint::adj;
@@ -73,9 +74,15 @@ std::optional<int64_t> adjoint::adj::windowOutputSize(int64_t size,
                                                       int64_t padHigh) {
   if (size == kDyn)
     return kDyn;
-  int64_t span = dilation * (kernel - 1) + 1;
-  int64_t padded = size + padLow + padHigh;
-  if (padded < span)
+  if (kernel < 1)
+    return std::nullopt;
+  // Sizes come from user attributes: treat an overflowing window or padded
+  // size as a window that does not fit rather than wrap around.
+  int64_t span, padded;
+  if (llvm::MulOverflow(dilation, kernel - 1, span) ||
+      llvm::AddOverflow(span, int64_t(1), span) ||
+      llvm::AddOverflow(size, padLow, padded) ||
+      llvm::AddOverflow(padded, padHigh, padded) || padded < span)
     return std::nullopt;
   return (padded - span) / stride + 1;
 }

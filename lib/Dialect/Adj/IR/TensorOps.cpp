@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace adjoint::adj;
@@ -21,13 +22,35 @@ using Results = SmallVectorImpl<Type>;
 
 static constexpr int64_t kDyn = ShapedType::kDynamic;
 
-/// Pushes !adj.any and returns true when one of `types` is !adj.any.
-static bool inferAnyIfUntyped(MLIRContext *ctx, TypeRange types,
-                              Results &results) {
+/// Checks the kind of the operands before inference looks into them: the
+/// custom parser infers result types before the ODS type constraints have
+/// run, so an operand written as, say, `!adj.tuple<>` reaches inference.
+/// Returns success after pushing !adj.any when an operand is untyped, failure
+/// with a diagnostic when an operand is not a `KindT` (nor !adj.any), and
+/// std::nullopt when every operand is a `KindT`.
+template <typename KindT>
+static std::optional<LogicalResult>
+inferAnyOrCheck(MLIRContext *ctx, Loc loc, StringRef op, TypeRange types,
+                Results &results) {
+  for (Type t : types)
+    if (!isa<KindT, AnyType>(t))
+      return emitOptionalError(loc, "adj.", op, ": expected ",
+                               std::is_same_v<KindT, RankedTensorType>
+                                   ? "a ranked tensor"
+                                   : "a function value",
+                               " or !adj.any, got ", t);
   if (!llvm::any_of(types, [](Type t) { return isa<AnyType>(t); }))
-    return false;
+    return std::nullopt;
   results.push_back(AnyType::get(ctx));
-  return true;
+  return success();
+}
+
+/// inferAnyOrCheck for tensor operands.
+static std::optional<LogicalResult> inferAnyIfUntyped(MLIRContext *ctx,
+                                                      Loc loc, StringRef op,
+                                                      TypeRange types,
+                                                      Results &results) {
+  return inferAnyOrCheck<RankedTensorType>(ctx, loc, op, types, results);
 }
 
 static std::string describe(Type type) {
@@ -100,8 +123,8 @@ static LogicalResult inferBinary(MLIRContext *ctx, Loc loc,
                                  Results &results) {
   StringRef name = OpTy::getOperationName().drop_front(4);
   TypeRange types = adaptor.getOperands().getTypes();
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, name, types, results))
+    return *done;
   FailureOr<Type> element = commonElementType(loc, name, types);
   if (failed(element))
     return failure();
@@ -140,8 +163,8 @@ static LogicalResult inferUnary(MLIRContext *ctx, Loc loc,
                                 Results &results) {
   StringRef name = OpTy::getOperationName().drop_front(4);
   Type type = adaptor.getInput().getType();
-  if (inferAnyIfUntyped(ctx, type, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
+    return *done;
   if (OpTy::kFloatOnly && failed(requireFloat(loc, name, type)))
     return failure();
   if (failed(requireNotBool(loc, name, type)))
@@ -174,8 +197,8 @@ LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                       Adaptor adaptor, Results &results) {
   SmallVector<Type> types{adaptor.getLhs().getType(),
                           adaptor.getRhs().getType()};
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "cmp", types, results))
+    return *done;
   if (failed(commonElementType(loc, "cmp", types)))
     return failure();
   FailureOr<Shape> shape = broadcastAll(loc, "cmp", types);
@@ -188,8 +211,8 @@ LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
 LogicalResult SelectOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                          Adaptor adaptor, Results &results) {
   TypeRange types = adaptor.getOperands().getTypes();
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "select", types, results))
+    return *done;
   if (!isBool(cast<RankedTensorType>(types[0]).getElementType()))
     return emitOptionalError(loc, "adj.select: condition must be i1, got ",
                              types[0]);
@@ -226,8 +249,8 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                          Adaptor adaptor, Results &results) {
   TypeRange types = adaptor.getOperands().getTypes();
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "matmul", types, results))
+    return *done;
   FailureOr<Type> element = commonElementType(loc, "matmul", types);
   if (failed(element) || failed(requireNotBool(loc, "matmul", types[0])))
     return failure();
@@ -259,8 +282,8 @@ static LogicalResult inferReduce(MLIRContext *ctx, Loc loc,
                                  Results &results) {
   StringRef name = OpTy::getOperationName().drop_front(4);
   Type type = adaptor.getInput().getType();
-  if (inferAnyIfUntyped(ctx, type, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
+    return *done;
   auto tensor = cast<RankedTensorType>(type);
   if (std::is_same_v<OpTy, ReduceMeanOp> &&
       failed(requireFloat(loc, name, type)))
@@ -351,8 +374,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                             Adaptor adaptor,
                                             Results &results) {
   Type type = adaptor.getInput().getType();
-  if (inferAnyIfUntyped(ctx, type, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "transpose", type, results))
+    return *done;
   auto tensor = cast<RankedTensorType>(type);
   ArrayRef<int64_t> perm = adaptor.getPerm();
   SmallVector<bool> used(tensor.getRank(), false);
@@ -378,8 +401,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                         Adaptor adaptor, Results &results) {
   Type type = adaptor.getInput().getType();
-  if (inferAnyIfUntyped(ctx, type, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "slice", type, results))
+    return *done;
   auto tensor = cast<RankedTensorType>(type);
   ArrayRef<int64_t> start = adaptor.getStart(), limit = adaptor.getLimit(),
                     stride = adaptor.getStride();
@@ -399,7 +422,11 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
           loc, "adj.slice: dimension ", d, " of ",
           formatShape(tensor.getShape()), ": [", start[d], ":", limit[d], ":",
           stride[d], "] is not a valid slice");
-    shape.push_back((limit[d] - start[d] + stride[d] - 1) / stride[d]);
+    // ceil((limit - start) / stride), written so that a huge stride cannot
+    // overflow.
+    shape.push_back(limit[d] == start[d]
+                        ? 0
+                        : (limit[d] - start[d] - 1) / stride[d] + 1);
   }
   results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
   return success();
@@ -410,8 +437,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   TypeRange types = adaptor.getInputs().getTypes();
   if (types.empty())
     return emitOptionalError(loc, "adj.concat: needs at least one input");
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "concat", types, results))
+    return *done;
   FailureOr<Type> element = commonElementType(loc, "concat", types);
   if (failed(element))
     return failure();
@@ -425,9 +452,15 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
     bool same = tensor.getRank() == first.getRank();
     for (int64_t d = 0; same && d < first.getRank(); ++d) {
       int64_t a = shape[d], b = tensor.getDimSize(d);
-      if (d == axis)
-        shape[d] = (a == kDyn || b == kDyn) ? kDyn : a + b;
-      else if (a != b && a != kDyn && b != kDyn)
+      if (d == axis) {
+        int64_t sum;
+        if (a == kDyn || b == kDyn)
+          shape[d] = kDyn;
+        else if (llvm::AddOverflow(a, b, sum))
+          same = false;
+        else
+          shape[d] = sum;
+      } else if (a != b && a != kDyn && b != kDyn)
         same = false;
     }
     if (!same)
@@ -443,8 +476,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
 LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                       Adaptor adaptor, Results &results) {
   Type type = adaptor.getInput().getType();
-  if (inferAnyIfUntyped(ctx, type, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "pad", type, results))
+    return *done;
   auto tensor = cast<RankedTensorType>(type);
   ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
   if (static_cast<int64_t>(low.size()) != tensor.getRank() ||
@@ -456,8 +489,12 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   for (int64_t d = 0; d < tensor.getRank(); ++d) {
     if (low[d] < 0 || high[d] < 0)
       return emitOptionalError(loc, "adj.pad: padding must not be negative");
-    int64_t size = tensor.getDimSize(d);
-    shape.push_back(size == kDyn ? kDyn : size + low[d] + high[d]);
+    int64_t size = tensor.getDimSize(d), padded = kDyn;
+    if (size != kDyn && (llvm::AddOverflow(size, low[d], padded) ||
+                         llvm::AddOverflow(padded, high[d], padded)))
+      return emitOptionalError(loc, "adj.pad: dimension ", d,
+                               " overflows int64");
+    shape.push_back(padded);
   }
   results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
   return success();
@@ -482,8 +519,8 @@ static FailureOr<Shape> gatherShape(Loc loc, StringRef op,
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                          Adaptor adaptor, Results &results) {
   TypeRange types = adaptor.getOperands().getTypes();
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "gather", types, results))
+    return *done;
   auto table = cast<RankedTensorType>(types[0]);
   FailureOr<Shape> shape =
       gatherShape(loc, "gather", table, cast<RankedTensorType>(types[1]),
@@ -498,8 +535,8 @@ LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                              Adaptor adaptor,
                                              Results &results) {
   TypeRange types = adaptor.getOperands().getTypes();
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "scatter_add", types, results))
+    return *done;
   auto target = cast<RankedTensorType>(types[0]);
   auto updates = cast<RankedTensorType>(types[2]);
   if (failed(requireNotBool(loc, "scatter_add", target)))
@@ -562,8 +599,8 @@ windowOutput(Loc loc, StringRef op, RankedTensorType input, int64_t kh,
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                          Adaptor adaptor, Results &results) {
   TypeRange types = adaptor.getOperands().getTypes();
-  if (inferAnyIfUntyped(ctx, types, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "conv2d", types, results))
+    return *done;
   auto input = cast<RankedTensorType>(types[0]);
   auto filter = cast<RankedTensorType>(types[1]);
   FailureOr<Type> element = commonElementType(loc, "conv2d", types);
@@ -605,8 +642,8 @@ static LogicalResult inferPool(MLIRContext *ctx, Loc loc,
                                Results &results) {
   StringRef name = OpTy::getOperationName().drop_front(4);
   Type type = adaptor.getInput().getType();
-  if (inferAnyIfUntyped(ctx, type, results))
-    return success();
+  if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
+    return *done;
   auto input = cast<RankedTensorType>(type);
   if (failed(requireFloat(loc, name, type)))
     return failure();
@@ -687,8 +724,8 @@ static LogicalResult inferADRequest(MLIRContext *ctx, Loc loc,
                                     Results &results) {
   StringRef name = OpTy::getOperationName().drop_front(4);
   Type type = adaptor.getFn().getType();
-  if (inferAnyIfUntyped(ctx, type, results))
-    return success();
+  if (auto done = inferAnyOrCheck<FnType>(ctx, loc, name, type, results))
+    return *done;
   auto fn = cast<FnType>(type);
   auto chosen = selectWrt(loc, name, fn, adaptor.getWrt());
   if (failed(chosen))

@@ -22,14 +22,18 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 /// An op whose result types are inferred from its operands and attributes.
-/// Inference is also its verifier; `!adj.any` is compatible with any type.
+/// Inference is also its verifier. The result types must be exactly the
+/// inferred ones, not merely compatible (`!adj.any` or a dynamic size where
+/// inference knows better, or the reverse): the custom form does not print
+/// them, so any other type would silently change when the op is printed and
+/// parsed back.
 class Adj_InferOp<string mnemonic, list<Trait> traits = []>
     : Adj_Op<mnemonic, !listconcat(traits,
                                    [Pure, InferTypeOpAdaptorWithIsCompatible])> {
   let extraClassDefinition = [{
     bool $cppClass::isCompatibleReturnTypes(::mlir::TypeRange l,
                                             ::mlir::TypeRange r) {
-      return ::adjoint::adj::areCompatible(l, r);
+      return l == r;
     }
   }];
 }
@@ -150,11 +154,15 @@ def Adj_TupleOp : Adj_InferOp<"tuple"> {
   let description = [{
     ```mlir
     %t = adj.tuple %a, %f : tensor<f32>, !adj.fn<() -> tensor<f32>>
+    %e = adj.tuple()
     ```
   }];
   let arguments = (ins Variadic<Adj_Value>:$elements);
   let results = (outs Adj_TupleType:$result);
-  let assemblyFormat = "($elements^ `:` type($elements))? attr-dict";
+  // The empty tuple is spelled `()`: with nothing after `adj.tuple`, the
+  // result of the next op (`%x = ...`) would be parsed as an element.
+  let assemblyFormat =
+      "($elements^ `:` type($elements)) : (`(` `)`)? attr-dict";
   let hasFolder = 1;
 }
 
