@@ -27,6 +27,10 @@ struct Options {
 /// Runs the functions of one module. The module must verify and outlive the
 /// interpreter. AD requests (adj.grad, ...) must have been expanded by
 /// -adj-grad first; evaluating one is an error.
+///
+/// Each call evaluates on a thread of its own whose stack is sized from
+/// Options::maxCallDepth, so deep recursion ends in an adjoint::Error rather
+/// than a stack overflow. One Interpreter runs one call at a time.
 class Interpreter {
 public:
   explicit Interpreter(mlir::ModuleOp module, Options options = {});

@@ -22,6 +22,7 @@
 namespace mlir {
 class Type;
 class MLIRContext;
+class Operation;
 } // namespace mlir
 
 namespace adjoint::interp {
@@ -77,6 +78,17 @@ private:
   std::shared_ptr<std::vector<uint8_t>> storage_;
 };
 
+/// The numbers adj.random_uniform draws: element i (row-major) is
+/// low + (high - low) * u(i), u(k) = (splitmix64(seed * 0x9E3779B97F4A7C15
+/// + k) >> 11) * 2^-53, rounded to `dtype` (a float type, or an integer type
+/// into which the values are truncated).
+Tensor randomUniform(DType dtype, std::vector<int64_t> shape, int64_t seed,
+                     double low, double high);
+/// The numbers adj.random_normal draws: element i is mean + std *
+/// sqrt(-2 log(1 - u(2i))) * cos(2 pi u(2i + 1)) (Box-Muller).
+Tensor randomNormal(DType dtype, std::vector<int64_t> shape, int64_t seed,
+                    double mean, double std);
+
 struct TupleValue;
 struct FunctionValue;
 struct EnvValue;
@@ -87,6 +99,10 @@ public:
   Value() = default;
   Value(Tensor tensor) : v_(std::move(tensor)) {}
   static Value tuple(std::vector<Value> elements);
+  /// A function value (a closure or a function reference).
+  static Value function(FunctionValue function);
+  /// An environment value.
+  static Value env(EnvValue env);
 
   bool isTensor() const { return std::holds_alternative<Tensor>(v_); }
   bool isTuple() const;
@@ -119,6 +135,16 @@ struct TupleValue {
 /// A sensitivity environment: free-variable key -> sensitivity.
 struct EnvValue {
   std::map<int64_t, Value> entries;
+};
+
+/// A function value: an adj.lambda with the values of its free variables
+/// (a closure), or an adj.func (a function reference, no captures).
+struct FunctionValue {
+  /// The adj.lambda or adj.func op; owned by the interpreted module.
+  mlir::Operation *callee = nullptr;
+  /// For a closure, the values of the lambda's free variables in the order
+  /// the interpreter lists them (first use in the region); empty otherwise.
+  std::vector<Value> captures;
 };
 
 } // namespace adjoint::interp

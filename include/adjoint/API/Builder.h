@@ -1,0 +1,581 @@
+//===- Builder.h - Build adj programs from C++ ------------------*- C++ -*-===//
+//
+// Writes adj programs without MLIR boilerplate: a Module owns its context
+// and its ModuleOp, functions are defined by C++ lambdas over Values, and
+// Values have arithmetic operators. Every op is type-checked as it is built:
+// a shape or type error throws adjoint::Error naming the op and the shapes,
+// and the failed op is erased, so the module stays valid.
+//
+//   api::Module m;
+//   api::Type x3 = api::Type::tensor(api::DType::F32, {3});
+//   api::Type s = api::Type::scalar(api::DType::F32);
+//   api::Function loss = m.function("loss", {x3, s}, [&](api::Value x,
+//                                                        api::Value w) {
+//     api::Value scale = api::lambda(m, {x3}, [&](api::Value v) {
+//       return v * w;                       // w is captured (a free variable)
+//     });
+//     return api::sum(api::exp(scale(x)) + 1.0);
+//   });
+//   std::string ir = m.str();               // or m.op() for passes
+//
+// Regions (function bodies, closures, branches, loop bodies) are built by
+// calling the C++ lambda given for them with the region's arguments. Such a
+// lambda takes one `Value` per argument (or one `std::vector<Value>`) and
+// returns a `Value` or a `Values`. A closure body that uses a Value of an
+// enclosing region makes it a free variable of the closure.
+//
+// A Module must outlive the Values and Functions made from it. Values stay
+// valid while their op exists: a region whose lambda throws is erased, and
+// Values made inside it must not be used afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_API_BUILDER_H
+#define ADJOINT_API_BUILDER_H
+
+#include "adjoint/API/Type.h"
+#include "adjoint/Support/Error.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace adjoint::adj {
+class FuncOp;
+} // namespace adjoint::adj
+
+namespace adjoint::api {
+
+namespace detail {
+struct ModuleState;
+} // namespace detail
+
+class Module;
+class Values;
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+/// An SSA value of a module being built: a tensor, a function value or a
+/// tuple. Cheap to copy. A default-constructed Value is empty; using it
+/// throws adjoint::Error.
+class Value {
+public:
+  Value() = default;
+  Value(detail::ModuleState *state, mlir::Value value)
+      : state_(state), value_(value) {}
+
+  /// Whether this Value refers to an SSA value.
+  explicit operator bool() const { return static_cast<bool>(value_); }
+
+  /// The underlying MLIR value.
+  mlir::Value mlir() const { return value_; }
+  /// Its type.
+  Type type() const;
+  /// Tensor shortcuts; they throw adjoint::Error for non-tensors.
+  DType dtype() const { return type().dtype(); }
+  std::vector<int64_t> shape() const { return type().shape(); }
+  int64_t rank() const { return type().rank(); }
+
+  /// Whether both refer to the same SSA value (`==` builds a comparison).
+  bool is(const Value &other) const { return value_ == other.value_; }
+
+  /// Calls this function value (see api::call).
+  template <typename... Args> Values operator()(Args &&...args) const;
+
+  /// The module state this value belongs to (for the implementation).
+  detail::ModuleState *state() const { return state_; }
+
+private:
+  detail::ModuleState *state_ = nullptr;
+  mlir::Value value_;
+};
+
+/// The results of an op with several results (calls, loops, conditionals).
+/// Converts to a Value when there is exactly one.
+class Values : public std::vector<Value> {
+public:
+  using std::vector<Value>::vector;
+  Values() = default;
+  Values(std::vector<Value> values) : std::vector<Value>(std::move(values)) {}
+
+  /// The only value; throws adjoint::Error unless there is exactly one.
+  operator Value() const;
+};
+
+//===----------------------------------------------------------------------===//
+// Regions built from C++ lambdas
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
+/// A region body: the region's arguments to the values it returns/yields.
+using BodyFn = std::function<std::vector<Value>(const std::vector<Value> &)>;
+
+/// Throws adjoint::Error: a body lambda takes `expected` Values but the
+/// region has `actual` arguments.
+[[noreturn]] void throwArityMismatch(size_t expected, size_t actual);
+
+inline std::vector<Value> toValues(Value v) { return {std::move(v)}; }
+inline std::vector<Value> toValues(std::vector<Value> v) { return v; }
+inline std::vector<Value> toValues(Values v) { return std::move(v); }
+
+/// The parameter count of a lambda's call operator.
+template <typename F> struct Arity : Arity<decltype(&F::operator())> {};
+template <typename C, typename R, typename... A>
+struct Arity<R (C::*)(A...) const> {
+  static constexpr size_t value = sizeof...(A);
+};
+template <typename C, typename R, typename... A> struct Arity<R (C::*)(A...)> {
+  static constexpr size_t value = sizeof...(A);
+};
+
+template <typename F, size_t... I>
+std::vector<Value> callWithValues(F &f, const std::vector<Value> &args,
+                                  std::index_sequence<I...>) {
+  return toValues(f(args[I]...));
+}
+
+/// Adapts a lambda taking either `std::vector<Value>` or one Value per region
+/// argument, and returning a Value or Values, to a BodyFn.
+template <typename F> BodyFn wrapBody(F &&f) {
+  using Fn = std::decay_t<F>;
+  if constexpr (std::is_invocable_v<Fn &, const std::vector<Value> &> &&
+                !std::is_invocable_v<Fn &, Value>) {
+    return [f = Fn(std::forward<F>(f))](
+               const std::vector<Value> &args) mutable {
+      return toValues(f(args));
+    };
+  } else {
+    constexpr size_t n = Arity<Fn>::value;
+    return [f = Fn(std::forward<F>(f))](
+               const std::vector<Value> &args) mutable {
+      if (args.size() != n)
+        throwArityMismatch(n, args.size());
+      return callWithValues(f, args, std::make_index_sequence<n>());
+    };
+  }
+}
+
+} // namespace detail
+
+//===----------------------------------------------------------------------===//
+// Functions and modules
+//===----------------------------------------------------------------------===//
+
+/// A top-level function (`adj.func`). Declared with its signature first, it
+/// can be referenced (for recursion) before its body is defined.
+class Function {
+public:
+  Function() = default;
+  Function(detail::ModuleState *state, adj::FuncOp op);
+
+  /// The symbol name.
+  std::string name() const;
+  /// Its type as a function value.
+  Type type() const;
+  /// Whether the body has been defined.
+  bool isDefined() const;
+  /// The adj.func op.
+  adj::FuncOp op() const;
+
+  /// Builds the body from `body`, called with the parameters; it returns the
+  /// results, which must match the declared result types. Throws
+  /// adjoint::Error when already defined or when the results do not match.
+  template <typename F> void define(F &&body) {
+    defineImpl(detail::wrapBody(std::forward<F>(body)));
+  }
+
+  /// `adj.func_ref`: this function as a value, in the region being built.
+  Value ref() const;
+
+  /// Calls the function from the region being built.
+  template <typename... Args> Values operator()(Args &&...args) const;
+
+private:
+  friend class Module;
+  /// With `inferResults`, the result types become those of the returned
+  /// values (Module::function); otherwise they must match the declaration.
+  void defineImpl(const detail::BodyFn &body, bool inferResults = false);
+
+  detail::ModuleState *state_ = nullptr;
+  mlir::Operation *op_ = nullptr;
+};
+
+/// An adj module being built. Owns its MLIRContext (with every dialect
+/// Adjoint uses loaded) and its ModuleOp. Movable, not copyable.
+class Module {
+public:
+  Module();
+  ~Module();
+  Module(Module &&) noexcept;
+  Module &operator=(Module &&) noexcept;
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  /// The module op.
+  mlir::ModuleOp op() const;
+  /// The owned context.
+  mlir::MLIRContext *context() const;
+
+  /// Declares `name` with a signature; define it later with
+  /// Function::define. Throws adjoint::Error if the name is taken.
+  Function declare(const std::string &name, std::vector<Type> inputs,
+                   std::vector<Type> results);
+
+  /// Defines `name` in one step; the result types are those of the values
+  /// `body` returns. (Use declare + define for recursion.)
+  template <typename F>
+  Function function(const std::string &name, std::vector<Type> inputs,
+                    F &&body) {
+    return functionImpl(name, std::move(inputs),
+                        detail::wrapBody(std::forward<F>(body)));
+  }
+
+  /// The function named `name`; throws adjoint::Error if there is none.
+  Function lookup(const std::string &name) const;
+
+  /// Checks the whole module with mlir::verify (and that every declared
+  /// function was defined); throws adjoint::Error with the diagnostics.
+  void verify() const;
+  /// Whether verify() would succeed.
+  bool isValid() const;
+
+  /// The module in MLIR's textual form.
+  std::string str() const;
+
+  /// The implementation state (shared by Values of this module).
+  detail::ModuleState *state() const { return state_.get(); }
+
+private:
+  Function functionImpl(const std::string &name, std::vector<Type> inputs,
+                        const detail::BodyFn &body);
+
+  std::unique_ptr<detail::ModuleState> state_;
+};
+
+//===----------------------------------------------------------------------===//
+// Tensor creation
+//===----------------------------------------------------------------------===//
+
+/// `adj.constant` from row-major `data` (converted to `dtype`; integer and
+/// i1 types need integral values). `data.size()` must match `shape`.
+Value constant(Module &m, llvm::ArrayRef<double> data,
+               std::vector<int64_t> shape, DType dtype = DType::F32);
+/// A rank-0 constant.
+Value scalar(Module &m, double value, DType dtype = DType::F32);
+/// `adj.fill`: every element equal to `value`.
+Value fill(Module &m, double value, std::vector<int64_t> shape,
+           DType dtype = DType::F32);
+Value zeros(Module &m, std::vector<int64_t> shape, DType dtype = DType::F32);
+Value ones(Module &m, std::vector<int64_t> shape, DType dtype = DType::F32);
+/// `adj.iota`: each element is its index along `axis` (negative counts from
+/// the end).
+Value iota(Module &m, std::vector<int64_t> shape, int64_t axis = 0,
+           DType dtype = DType::I64);
+/// `adj.random_normal` / `adj.random_uniform`, deterministic in `seed` (a
+/// rank-0 i64 Value).
+Value random_normal(Value seed, std::vector<int64_t> shape,
+                    DType dtype = DType::F32, double mean = 0.0,
+                    double std = 1.0);
+Value random_uniform(Value seed, std::vector<int64_t> shape,
+                     DType dtype = DType::F32, double low = 0.0,
+                     double high = 1.0);
+
+//===----------------------------------------------------------------------===//
+// Elementwise primitives (NumPy broadcasting)
+//===----------------------------------------------------------------------===//
+
+Value add(Value a, Value b);
+Value sub(Value a, Value b);
+Value mul(Value a, Value b);
+Value div(Value a, Value b);
+Value pow(Value a, Value b);
+Value pow(Value a, double b);
+Value maximum(Value a, Value b);
+Value maximum(Value a, double b);
+Value minimum(Value a, Value b);
+Value minimum(Value a, double b);
+
+Value neg(Value x);
+Value exp(Value x);
+Value log(Value x);
+Value tanh(Value x);
+Value sigmoid(Value x);
+Value relu(Value x);
+Value sqrt(Value x);
+Value rsqrt(Value x);
+Value abs(Value x);
+Value sign(Value x);
+Value sin(Value x);
+Value cos(Value x);
+Value erf(Value x);
+
+/// The predicates of `adj.cmp`.
+enum class Cmp { EQ, NE, LT, LE, GT, GE };
+/// `adj.cmp`: an i1 tensor of the broadcast shape.
+Value cmp(Cmp predicate, Value a, Value b);
+
+/// `adj.select`: `cond ? a : b` elementwise, broadcasting all three.
+Value select(Value cond, Value a, Value b);
+Value select(Value cond, Value a, double b);
+Value select(Value cond, double a, Value b);
+
+/// `adj.cast` to another element type (same shape).
+Value cast(Value x, DType dtype);
+
+/// Arithmetic and comparisons. A double operand becomes a rank-0 constant
+/// of the other operand's element type (`x * 2.0`).
+Value operator+(Value a, Value b);
+Value operator-(Value a, Value b);
+Value operator*(Value a, Value b);
+Value operator/(Value a, Value b);
+Value operator-(Value x);
+Value operator+(Value a, double b);
+Value operator-(Value a, double b);
+Value operator*(Value a, double b);
+Value operator/(Value a, double b);
+Value operator+(double a, Value b);
+Value operator-(double a, Value b);
+Value operator*(double a, Value b);
+Value operator/(double a, Value b);
+Value operator<(Value a, Value b);
+Value operator<=(Value a, Value b);
+Value operator>(Value a, Value b);
+Value operator>=(Value a, Value b);
+Value operator==(Value a, Value b);
+Value operator!=(Value a, Value b);
+Value operator<(Value a, double b);
+Value operator<=(Value a, double b);
+Value operator>(Value a, double b);
+Value operator>=(Value a, double b);
+Value operator==(Value a, double b);
+Value operator!=(Value a, double b);
+
+//===----------------------------------------------------------------------===//
+// Contractions and reductions
+//===----------------------------------------------------------------------===//
+
+/// `adj.matmul` (NumPy's `a @ b`): [..., m, k] x [..., k, n] -> [..., m, n].
+Value matmul(Value a, Value b);
+
+/// Reduction axes: all axes by default (`Axes()` or `{}`), one axis, or a
+/// list. Negative axes count from the end.
+class Axes {
+public:
+  Axes() = default;
+  Axes(int64_t axis) : axes_{axis}, all_(false) {}
+  Axes(std::initializer_list<int64_t> axes)
+      : axes_(axes), all_(axes.size() == 0) {}
+  Axes(std::vector<int64_t> axes) : axes_(std::move(axes)), all_(false) {}
+  static Axes all() { return Axes(); }
+
+  bool isAll() const { return all_; }
+  /// The axes normalized for a rank-`rank` tensor, sorted.
+  std::vector<int64_t> resolve(int64_t rank) const;
+
+private:
+  std::vector<int64_t> axes_;
+  bool all_ = true;
+};
+
+/// `adj.reduce_sum` / `adj.reduce_max` / `adj.reduce_mean`.
+Value sum(Value x, Axes axes = {}, bool keepdims = false);
+Value max(Value x, Axes axes = {}, bool keepdims = false);
+Value mean(Value x, Axes axes = {}, bool keepdims = false);
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+/// `adj.broadcast_to` (NumPy rules).
+Value broadcast_to(Value x, std::vector<int64_t> shape);
+/// `adj.reshape`; one dimension may be -1 (inferred from the element count).
+Value reshape(Value x, std::vector<int64_t> shape);
+/// `adj.transpose`: result dim i is input dim perm[i] (negative entries count
+/// from the end). Without `perm`, reverses the dimensions.
+Value transpose(Value x, std::vector<int64_t> perm);
+Value transpose(Value x);
+/// `adj.slice`: x[start:limit:stride] per dimension (stride 1 by default).
+Value slice(Value x, std::vector<int64_t> start, std::vector<int64_t> limit,
+            std::vector<int64_t> stride = {});
+/// `adj.concat` along `axis` (negative counts from the end).
+Value concat(const std::vector<Value> &xs, int64_t axis = 0);
+/// `adj.pad` with `value`: low[i] before and high[i] after dimension i.
+Value pad(Value x, std::vector<int64_t> low, std::vector<int64_t> high,
+          double value = 0.0);
+/// `adj.gather`: slices of `table` along `axis` at integer `indices`.
+Value gather(Value table, Value indices, int64_t axis = 0);
+/// `adj.scatter_add`: `target` with `updates` added at `indices`.
+Value scatter_add(Value target, Value indices, Value updates,
+                  int64_t axis = 0);
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling (NCHW)
+//===----------------------------------------------------------------------===//
+
+/// Options of conv2d; `padding` is [top, bottom, left, right].
+struct Conv2DOptions {
+  std::vector<int64_t> stride = {1, 1};
+  std::vector<int64_t> padding = {0, 0, 0, 0};
+  std::vector<int64_t> dilation = {1, 1};
+  int64_t groups = 1;
+};
+/// `adj.conv2d`: input [N, C, H, W], filter [O, C / groups, KH, KW].
+Value conv2d(Value input, Value filter, const Conv2DOptions &options = {});
+
+/// `adj.max_pool2d` / `adj.avg_pool2d` with a [KH, KW] kernel; the stride
+/// defaults to the kernel and the padding ([top, bottom, left, right]) to 0.
+Value max_pool2d(Value input, std::vector<int64_t> kernel,
+                 std::vector<int64_t> stride = {},
+                 std::vector<int64_t> padding = {0, 0, 0, 0});
+Value avg_pool2d(Value input, std::vector<int64_t> kernel,
+                 std::vector<int64_t> stride = {},
+                 std::vector<int64_t> padding = {0, 0, 0, 0});
+
+//===----------------------------------------------------------------------===//
+// Functions, closures, calls and tuples
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+Value lambdaImpl(Module &m, const std::vector<Type> &params,
+                 const BodyFn &body);
+} // namespace detail
+
+/// `adj.lambda`: a closure with parameters `params`, built in the region
+/// being built. Values of enclosing regions that `body` uses are captured.
+template <typename F>
+Value lambda(Module &m, const std::vector<Type> &params, F &&body) {
+  return detail::lambdaImpl(m, params, detail::wrapBody(std::forward<F>(body)));
+}
+
+/// `adj.call`: applies a function value; returns its results.
+Values call(Value fn, const std::vector<Value> &args);
+
+/// `adj.tuple` (at least one element; use the Module overload for `()`).
+Value make_tuple(const std::vector<Value> &elements);
+Value make_tuple(Module &m, const std::vector<Value> &elements);
+/// `adj.get`: element `index` of a tuple (negative counts from the end).
+Value get(Value tuple, int64_t index);
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+Values ifImpl(Value cond, const BodyFn &thenBody, const BodyFn &elseBody);
+Values forImpl(Value lb, Value ub, Value step, const std::vector<Value> &inits,
+               const BodyFn &body);
+Values whileImpl(const std::vector<Value> &inits, const BodyFn &cond,
+                 const BodyFn &body);
+Value indexScalar(Value like, int64_t value);
+} // namespace detail
+
+/// `adj.if`: `thenBody()` or `elseBody()` (lambdas without parameters) gives
+/// the results; both must yield the same types.
+template <typename T, typename E>
+Values if_(Value cond, T &&thenBody, E &&elseBody) {
+  return detail::ifImpl(cond, detail::wrapBody(std::forward<T>(thenBody)),
+                        detail::wrapBody(std::forward<E>(elseBody)));
+}
+
+/// `adj.for` for i = lb, lb + step, ... while i < ub (rank-0 i64 Values):
+/// `body(i, carried...)` returns the next carried values; the results are
+/// the last ones.
+template <typename F>
+Values for_(Value lb, Value ub, Value step, const std::vector<Value> &inits,
+            F &&body) {
+  return detail::forImpl(lb, ub, step, inits,
+                         detail::wrapBody(std::forward<F>(body)));
+}
+/// `adj.for` with constant bounds; `inits` must not be empty.
+template <typename F>
+Values for_(int64_t lb, int64_t ub, int64_t step,
+            const std::vector<Value> &inits, F &&body) {
+  if (inits.empty())
+    throw Error("adj.for: constant bounds need at least one carried value "
+                "(use the overload with Value bounds)");
+  return for_(detail::indexScalar(inits.front(), lb),
+              detail::indexScalar(inits.front(), ub),
+              detail::indexScalar(inits.front(), step), inits,
+              std::forward<F>(body));
+}
+
+/// `adj.while`: while `cond(carried...)` (a rank-0 i1) holds,
+/// `body(carried...)` gives the next carried values.
+template <typename C, typename F>
+Values while_(const std::vector<Value> &inits, C &&cond, F &&body) {
+  return detail::whileImpl(inits, detail::wrapBody(std::forward<C>(cond)),
+                           detail::wrapBody(std::forward<F>(body)));
+}
+
+//===----------------------------------------------------------------------===//
+// Automatic differentiation requests (expanded by -adj-grad)
+//===----------------------------------------------------------------------===//
+
+/// Which arguments to differentiate (all when `wrt` is unset) and, for grad
+/// and value_and_grad, whether the output sensitivity is an extra trailing
+/// argument instead of ones.
+struct ADOptions {
+  std::optional<std::vector<int64_t>> wrt;
+  bool customSens = false;
+};
+
+/// `adj.grad`: (A...) -> (sens(A_i)...).
+Value grad(Value fn, const ADOptions &options = {});
+/// `adj.value_and_grad`: (A...) -> (R, sens(A_i)...).
+Value value_and_grad(Value fn, const ADOptions &options = {});
+/// `adj.vjp`: (A...) -> (R..., pullback). customSens is not allowed.
+Value vjp(Value fn, const ADOptions &options = {});
+/// `adj.jvp`: (A..., tangents...) -> (R..., tangents of R...).
+Value jvp(Value fn, const ADOptions &options = {});
+
+//===----------------------------------------------------------------------===//
+// Composites (built from primitives; no dedicated ops)
+//===----------------------------------------------------------------------===//
+
+/// softmax(x)_i = exp(x_i - max(x)) / sum_j exp(x_j - max(x)) along `axis`.
+Value softmax(Value x, int64_t axis = -1);
+/// log_softmax(x)_i = (x_i - max(x)) - log(sum_j exp(x_j - max(x))).
+Value log_softmax(Value x, int64_t axis = -1);
+/// The mean negative log-likelihood of `logits` [..., C]:
+///  - integer `labels` [...] are class indices:
+///      mean(-log_softmax(logits)[..., labels])
+///  - floating `labels` [..., C] are target probabilities (e.g. one-hot):
+///      mean(-sum_c labels[..., c] * log_softmax(logits)[..., c])
+Value cross_entropy(Value logits, Value labels);
+/// Normalizes the last axis: (x - mean) / sqrt(var + eps) * gamma + beta,
+/// with the biased variance mean((x - mean)^2).
+Value layer_norm(Value x, Value gamma, Value beta, double eps = 1e-5);
+/// The exact GELU: 0.5 * x * (1 + erf(x / sqrt(2))).
+Value gelu(Value x);
+/// x @ W + b (and x @ W).
+Value linear(Value x, Value w, Value b);
+Value linear(Value x, Value w);
+
+//===----------------------------------------------------------------------===//
+// Template definitions
+//===----------------------------------------------------------------------===//
+
+template <typename... Args> Values Value::operator()(Args &&...args) const {
+  return call(*this, std::vector<Value>{Value(std::forward<Args>(args))...});
+}
+
+template <typename... Args> Values Function::operator()(Args &&...args) const {
+  return call(ref(), std::vector<Value>{Value(std::forward<Args>(args))...});
+}
+
+} // namespace adjoint::api
+
+#endif // ADJOINT_API_BUILDER_H

@@ -1,0 +1,256 @@
+//===- ControlFlow.cpp - Closures, calls, tuples, control flow and AD -----===//
+//
+// The ops with regions are built by running the user's C++ lambdas with the
+// insertion point inside the region. A region's result types are those of
+// the values its lambda returns, so ops whose result types depend on them
+// (adj.lambda, adj.if) get their types once the regions are built.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleState.h"
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using llvm::StringRef;
+using llvm::dyn_cast;
+using mlir::Operation;
+using mlir::Block;
+using mlir::Region;
+using mlir::RankedTensorType;
+using mlir::IntegerType;
+using namespace adjoint;
+using namespace adjoint::api;
+using namespace adjoint::api::detail;
+
+static std::vector<mlir::Type> typesOf(llvm::ArrayRef<Value> values) {
+  std::vector<mlir::Type> types;
+  for (const Value &v : values)
+    types.push_back(v.mlir().getType());
+  return types;
+}
+
+static std::string describe(llvm::ArrayRef<mlir::Type> types) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << '(';
+  llvm::interleaveComma(types, os);
+  os << ')';
+  return out;
+}
+
+static Block *addBlock(ModuleState &s, Region &region,
+                       llvm::ArrayRef<mlir::Type> argTypes) {
+  Block *block = new Block();
+  region.push_back(block);
+  for (mlir::Type t : argTypes)
+    block->addArgument(t, s.loc());
+  return block;
+}
+
+/// Runs `build`, erasing `op` if it throws.
+template <typename F> static void buildOrErase(Operation *op, F &&build) {
+  try {
+    build();
+  } catch (...) {
+    op->erase();
+    throw;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Closures and calls
+//===----------------------------------------------------------------------===//
+
+Value detail::lambdaImpl(Module &m, const std::vector<Type> &params,
+                         const BodyFn &body) {
+  ModuleState &s = *m.state();
+  std::vector<mlir::Type> inputs;
+  for (const Type &t : params)
+    inputs.push_back(s.mlirType(t));
+  // The results are known once the body is built; the type is set then.
+  OpSpec spec{"adj.lambda"};
+  spec.resultTypes =
+      std::vector<mlir::Type>{adj::FnType::get(&s.context, inputs, {})};
+  spec.numRegions = 1;
+  Operation *op = createOp(s, spec);
+  buildOrErase(op, [&] {
+    Block *block = addBlock(s, op->getRegion(0), inputs);
+    BodyFn typed = [&](const std::vector<Value> &args) {
+      std::vector<Value> results = body(args);
+      for (const Value &v : results)
+        if (!v || v.state() != &s)
+          return results; // adj.return reports the bad operand.
+      op->getResult(0).setType(
+          adj::FnType::get(&s.context, inputs, typesOf(results)));
+      return results;
+    };
+    buildRegion(s, block, typed, "adj.return");
+  });
+  verifyOrErase(s, op, {});
+  return s.wrap(op->getResult(0));
+}
+
+Values api::call(Value fn, const std::vector<Value> &args) {
+  ModuleState &s = stateOf("adj.call", fn);
+  auto fnType = dyn_cast<adj::FnType>(fn.mlir().getType());
+  if (!fnType)
+    throw Error("adj.call: the callee must be a function value, got " +
+                describeTypes(fn));
+  OpSpec spec{"adj.call", {fn}};
+  llvm::append_range(spec.operands, args);
+  spec.resultTypes = std::vector<mlir::Type>(fnType.getResults());
+  Operation *op = createOp(s, spec);
+  Values results;
+  for (mlir::Value r : op->getResults())
+    results.push_back(s.wrap(r));
+  return results;
+}
+
+//===----------------------------------------------------------------------===//
+// Tuples
+//===----------------------------------------------------------------------===//
+
+Value api::make_tuple(const std::vector<Value> &elements) {
+  if (elements.empty())
+    throw Error("adj.tuple: the empty tuple needs the Module overload");
+  return createValue(stateOf("adj.tuple", elements.front()),
+                     {"adj.tuple", elements});
+}
+
+Value api::make_tuple(Module &m, const std::vector<Value> &elements) {
+  return createValue(*m.state(), {"adj.tuple", elements});
+}
+
+Value api::get(Value tuple, int64_t index) {
+  ModuleState &s = stateOf("adj.get", tuple);
+  if (auto type = dyn_cast<adj::TupleType>(tuple.mlir().getType()))
+    if (index < 0)
+      index += static_cast<int64_t>(type.size());
+  OpSpec spec{"adj.get", {tuple}};
+  spec.attributes.push_back(
+      s.builder.getNamedAttr("index", s.builder.getI64IntegerAttr(index)));
+  return createValue(s, spec);
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+static Values resultsOf(ModuleState &s, Operation *op) {
+  Values results;
+  for (mlir::Value r : op->getResults())
+    results.push_back(s.wrap(r));
+  return results;
+}
+
+Values detail::ifImpl(Value cond, const BodyFn &thenBody,
+                      const BodyFn &elseBody) {
+  ModuleState &s = stateOf("adj.if", cond);
+  // The result types are those the branches yield: build the regions in a
+  // result-less adj.if, then move them into one with the right results.
+  OpSpec spec{"adj.if", {cond}};
+  spec.resultTypes = std::vector<mlir::Type>{};
+  spec.numRegions = 2;
+  Operation *draft = createOp(s, spec);
+  std::vector<Value> thenValues, elseValues;
+  buildOrErase(draft, [&] {
+    thenValues =
+        buildRegion(s, addBlock(s, draft->getRegion(0), {}), thenBody,
+                    "adj.yield");
+    elseValues =
+        buildRegion(s, addBlock(s, draft->getRegion(1), {}), elseBody,
+                    "adj.yield");
+  });
+  std::vector<mlir::Type> types = typesOf(thenValues);
+  if (types != typesOf(elseValues)) {
+    draft->erase();
+    throw Error("adj.if: the branches yield different types: " +
+                describe(types) + " and " + describe(typesOf(elseValues)));
+  }
+  spec.resultTypes = types;
+  spec.numRegions = 2;
+  Operation *op = createOp(s, spec);
+  op->getRegion(0).takeBody(draft->getRegion(0));
+  op->getRegion(1).takeBody(draft->getRegion(1));
+  draft->erase();
+  verifyOrErase(s, op, {cond});
+  return resultsOf(s, op);
+}
+
+Value detail::indexScalar(Value like, int64_t value) {
+  return makeConstant(stateOf("adj.for", like), {static_cast<double>(value)},
+                      {}, DType::I64, "adj.for");
+}
+
+Values detail::forImpl(Value lb, Value ub, Value step,
+                       const std::vector<Value> &inits, const BodyFn &body) {
+  ModuleState &s = stateOf("adj.for", lb);
+  OpSpec spec{"adj.for", {lb, ub, step}};
+  llvm::append_range(spec.operands, inits);
+  std::vector<mlir::Type> carried = typesOf(inits);
+  spec.resultTypes = carried;
+  spec.numRegions = 1;
+  Operation *op = createOp(s, spec);
+  buildOrErase(op, [&] {
+    std::vector<mlir::Type> argTypes{
+        RankedTensorType::get({}, IntegerType::get(&s.context, 64))};
+    llvm::append_range(argTypes, carried);
+    buildRegion(s, addBlock(s, op->getRegion(0), argTypes), body,
+                "adj.yield");
+  });
+  verifyOrErase(s, op, spec.operands);
+  return resultsOf(s, op);
+}
+
+Values detail::whileImpl(const std::vector<Value> &inits, const BodyFn &cond,
+                         const BodyFn &body) {
+  if (inits.empty())
+    throw Error("adj.while: needs at least one carried value");
+  ModuleState &s = stateOf("adj.while", inits.front());
+  OpSpec spec{"adj.while", inits};
+  std::vector<mlir::Type> carried = typesOf(inits);
+  spec.resultTypes = carried;
+  spec.numRegions = 2;
+  Operation *op = createOp(s, spec);
+  buildOrErase(op, [&] {
+    buildRegion(s, addBlock(s, op->getRegion(0), carried), cond, "adj.yield");
+    buildRegion(s, addBlock(s, op->getRegion(1), carried), body, "adj.yield");
+  });
+  verifyOrErase(s, op, inits);
+  return resultsOf(s, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Automatic differentiation requests
+//===----------------------------------------------------------------------===//
+
+static Value adRequest(StringRef op, Value fn, const ADOptions &options,
+                       bool allowCustomSens) {
+  ModuleState &s = stateOf(op, fn);
+  if (options.customSens && !allowCustomSens)
+    throw Error(op.str() + ": custom_sens applies to adj.grad and "
+                           "adj.value_and_grad only");
+  OpSpec spec{op, {fn}};
+  if (options.wrt)
+    spec.attributes.push_back(s.builder.getNamedAttr(
+        "wrt", s.builder.getDenseI64ArrayAttr(*options.wrt)));
+  if (options.customSens)
+    spec.attributes.push_back(
+        s.builder.getNamedAttr("custom_sens", s.builder.getUnitAttr()));
+  return createValue(s, spec);
+}
+
+Value api::grad(Value fn, const ADOptions &options) {
+  return adRequest("adj.grad", fn, options, true);
+}
+Value api::value_and_grad(Value fn, const ADOptions &options) {
+  return adRequest("adj.value_and_grad", fn, options, true);
+}
+Value api::vjp(Value fn, const ADOptions &options) {
+  return adRequest("adj.vjp", fn, options, false);
+}
+Value api::jvp(Value fn, const ADOptions &options) {
+  return adRequest("adj.jvp", fn, options, false);
+}

@@ -1,0 +1,157 @@
+//===- Creation.cpp - Tensor creation in the builder API ------------------===//
+//
+// Constants, fills, iota and seeded random tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleState.h"
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/APFloat.h"
+
+#include <cmath>
+
+using llvm::StringRef;
+using llvm::SmallVector;
+using llvm::cast;
+using llvm::dyn_cast;
+using mlir::RankedTensorType;
+using mlir::FloatType;
+using mlir::DenseElementsAttr;
+using namespace adjoint;
+using namespace adjoint::api;
+using namespace adjoint::api::detail;
+
+/// Formats a double the way a user wrote it ("2", "0.5").
+static std::string formatNumber(double value) {
+  std::string s = std::to_string(value);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.')
+    s.pop_back();
+  return s;
+}
+
+Value detail::makeConstant(ModuleState &state, llvm::ArrayRef<double> data,
+                           const std::vector<int64_t> &shape, DType dtype,
+                           StringRef op) {
+  checkInsideFunction(state, op);
+  Type type = Type::tensor(dtype, shape);
+  if (static_cast<int64_t>(data.size()) != type.numel())
+    throw Error(op.str() + ": " + std::to_string(data.size()) +
+                " values for shape " + formatShape(shape) + " (" +
+                std::to_string(type.numel()) + " elements)");
+  auto tensorType = cast<RankedTensorType>(state.mlirType(type));
+  mlir::Type element = tensorType.getElementType();
+  DenseElementsAttr attr;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    SmallVector<llvm::APFloat> values;
+    for (double d : data) {
+      llvm::APFloat f(d);
+      bool lost;
+      f.convert(floatType.getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(f);
+    }
+    attr = DenseElementsAttr::get(tensorType, values);
+  } else {
+    unsigned width = element.getIntOrFloatBitWidth();
+    SmallVector<llvm::APInt> values;
+    for (double d : data) {
+      bool valid = std::isfinite(d) && d == std::trunc(d) &&
+                   (width != 1 || d == 0 || d == 1) &&
+                   (width != 32 || (d >= INT32_MIN && d <= INT32_MAX)) &&
+                   std::fabs(d) < 9.3e18;
+      if (!valid)
+        throw Error(op.str() + ": " + formatNumber(d) +
+                    " is not a valid " + dtypeName(dtype) + " value");
+      values.push_back(width == 1 ? llvm::APInt(1, d != 0)
+                                  : llvm::APInt(width, static_cast<int64_t>(d),
+                                                /*isSigned=*/true));
+    }
+    attr = DenseElementsAttr::get(tensorType, values);
+  }
+  OpSpec spec{"adj.constant"};
+  spec.attributes.push_back(state.builder.getNamedAttr("value", attr));
+  spec.resultTypes = std::vector<mlir::Type>{tensorType};
+  return createValue(state, spec);
+}
+
+Value detail::scalarLike(const Value &like, double value, StringRef op) {
+  ModuleState &state = stateOf(op, like);
+  Type type = like.type();
+  if (!type.isTensor())
+    throw Error(op.str() + ": a number combines only with a tensor, got " +
+                type.str());
+  return makeConstant(state, {value}, {}, type.dtype(), op);
+}
+
+Value api::constant(Module &m, llvm::ArrayRef<double> data,
+                    std::vector<int64_t> shape, DType dtype) {
+  return makeConstant(*m.state(), data, shape, dtype);
+}
+
+Value api::scalar(Module &m, double value, DType dtype) {
+  return makeConstant(*m.state(), {value}, {}, dtype);
+}
+
+Value api::fill(Module &m, double value, std::vector<int64_t> shape,
+                DType dtype) {
+  ModuleState &s = *m.state();
+  OpSpec spec{"adj.fill"};
+  spec.attributes.push_back(
+      s.builder.getNamedAttr("value", s.builder.getF64FloatAttr(value)));
+  spec.resultTypes =
+      std::vector<mlir::Type>{s.mlirType(Type::tensor(dtype, shape))};
+  return createValue(s, spec);
+}
+
+Value api::zeros(Module &m, std::vector<int64_t> shape, DType dtype) {
+  return fill(m, 0.0, std::move(shape), dtype);
+}
+
+Value api::ones(Module &m, std::vector<int64_t> shape, DType dtype) {
+  return fill(m, 1.0, std::move(shape), dtype);
+}
+
+Value api::iota(Module &m, std::vector<int64_t> shape, int64_t axis,
+                DType dtype) {
+  ModuleState &s = *m.state();
+  if (axis < 0)
+    axis += static_cast<int64_t>(shape.size());
+  OpSpec spec{"adj.iota"};
+  spec.attributes.push_back(
+      s.builder.getNamedAttr("axis", s.builder.getI64IntegerAttr(axis)));
+  spec.resultTypes =
+      std::vector<mlir::Type>{s.mlirType(Type::tensor(dtype, shape))};
+  return createValue(s, spec);
+}
+
+/// random_normal and random_uniform differ only in the names of their two
+/// parameters.
+static Value random(StringRef op, StringRef p0, StringRef p1, Value seed,
+                    std::vector<int64_t> shape, DType dtype, double a,
+                    double b) {
+  ModuleState &s = stateOf(op, seed);
+  OpSpec spec{op, {seed}};
+  spec.attributes.push_back(
+      s.builder.getNamedAttr(p0, s.builder.getF64FloatAttr(a)));
+  spec.attributes.push_back(
+      s.builder.getNamedAttr(p1, s.builder.getF64FloatAttr(b)));
+  spec.resultTypes =
+      std::vector<mlir::Type>{s.mlirType(Type::tensor(dtype, shape))};
+  return createValue(s, spec);
+}
+
+Value api::random_normal(Value seed, std::vector<int64_t> shape, DType dtype,
+                         double mean, double std) {
+  return random("adj.random_normal", "mean", "std", seed, std::move(shape),
+                dtype, mean, std);
+}
+
+Value api::random_uniform(Value seed, std::vector<int64_t> shape, DType dtype,
+                          double low, double high) {
+  return random("adj.random_uniform", "low", "high", seed, std::move(shape),
+                dtype, low, high);
+}

@@ -1,0 +1,241 @@
+//===- Detail.h - Helpers shared by the interpreter's kernels ---*- C++ -*-===//
+//
+// Element-type dispatch, conversions between element types and double,
+// row-major index walking with broadcasting, error reporting with the op's
+// location, and the entry points of the primitive families. Internal to
+// lib/Interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_LIB_INTERPRETER_DETAIL_H
+#define ADJOINT_LIB_INTERPRETER_DETAIL_H
+
+#include "adjoint/Interpreter/Value.h"
+#include "adjoint/Support/Error.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace adjoint::interp::detail {
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+/// "file:line:col" of the first file location inside `loc`, or "<unknown>".
+std::string formatLocation(mlir::Location loc);
+
+/// Throws adjoint::Error "<file:line:col>: <op name>: <message>".
+[[noreturn]] void fail(mlir::Operation *op, const llvm::Twine &message);
+
+/// "[2, 3]".
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+/// Tag that carries an element storage type through generic lambdas.
+template <typename T> struct Tag {
+  using type = T;
+};
+
+template <typename T>
+inline constexpr bool kIsFloat =
+    std::is_floating_point_v<T> || std::is_same_v<T, Eigen::half> ||
+    std::is_same_v<T, Eigen::bfloat16>;
+
+/// Calls `f(Tag<T>{})` with the storage type of `dtype`: double, float,
+/// Eigen::half, Eigen::bfloat16, int64_t, int32_t or bool (i1 is one byte).
+template <typename F> decltype(auto) dispatch(DType dtype, F &&f) {
+  switch (dtype) {
+  case DType::F64:
+    return f(Tag<double>{});
+  case DType::F32:
+    return f(Tag<float>{});
+  case DType::F16:
+    return f(Tag<Eigen::half>{});
+  case DType::BF16:
+    return f(Tag<Eigen::bfloat16>{});
+  case DType::I64:
+    return f(Tag<int64_t>{});
+  case DType::I32:
+    return f(Tag<int32_t>{});
+  case DType::I1:
+    break;
+  }
+  return f(Tag<bool>{});
+}
+
+/// Rounds `value` to float with round-to-odd. Narrowing the result to half or
+/// bfloat16 (round to nearest even) then rounds `value` correctly, which a
+/// plain double -> float -> half chain does not (double rounding).
+float roundToOddFloat(double value);
+
+template <typename T> double toDouble(T value) {
+  if constexpr (std::is_same_v<T, Eigen::half> ||
+                std::is_same_v<T, Eigen::bfloat16>)
+    return static_cast<double>(static_cast<float>(value));
+  else
+    return static_cast<double>(value);
+}
+
+/// Converts a double to an element type as adj.cast does: floats round to
+/// nearest even, integers truncate toward zero (saturating, NaN -> 0, so that
+/// no input is undefined behaviour), i1 tests for non-zero.
+template <typename T> T fromDouble(double value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return value != 0;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return value;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return static_cast<float>(value);
+  } else if constexpr (kIsFloat<T>) {
+    return T(roundToOddFloat(value));
+  } else {
+    if (std::isnan(value))
+      return 0;
+    double t = std::trunc(value);
+    // The bounds are powers of two, exact in double.
+    double lo = static_cast<double>(std::numeric_limits<T>::min());
+    double hi = -lo;
+    if (t <= lo)
+      return std::numeric_limits<T>::min();
+    if (t >= hi)
+      return std::numeric_limits<T>::max();
+    return static_cast<T>(t);
+  }
+}
+
+/// Converts an integer to an element type without going through double
+/// (which would round i64 values above 2^53).
+template <typename T> T fromInt(int64_t value) {
+  if constexpr (std::is_same_v<T, bool>)
+    return value != 0;
+  else if constexpr (std::is_same_v<T, Eigen::half> ||
+                     std::is_same_v<T, Eigen::bfloat16>)
+    return T(static_cast<float>(value));
+  else
+    return static_cast<T>(value); // Modular for i32 (C++20).
+}
+
+template <typename T> T *ptr(Tensor &tensor) {
+  return static_cast<T *>(tensor.mutableData());
+}
+template <typename T> const T *ptr(const Tensor &tensor) {
+  return static_cast<const T *>(tensor.data());
+}
+
+/// The elements of `t` converted to the compute type `C` (an arithmetic
+/// type: integers convert exactly, floats through double).
+template <typename C> std::vector<C> elementsAs(const Tensor &t) {
+  std::vector<C> out(t.numel());
+  dispatch(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T *in = ptr<T>(t);
+    for (size_t i = 0; i < out.size(); ++i) {
+      if constexpr (std::is_integral_v<C>)
+        out[i] = static_cast<C>(in[i]);
+      else
+        out[i] = static_cast<C>(toDouble(in[i]));
+    }
+  });
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes and index walking
+//===----------------------------------------------------------------------===//
+
+int64_t numElements(llvm::ArrayRef<int64_t> shape);
+/// Row-major strides of `shape`.
+std::vector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
+/// Strides with which an operand of shape `from` is read at the indices of
+/// `to` under NumPy broadcasting (0 along broadcast dimensions); `from` must
+/// broadcast to `to`.
+std::vector<int64_t> broadcastStrides(llvm::ArrayRef<int64_t> from,
+                                      llvm::ArrayRef<int64_t> to);
+
+/// Walks the indices of `shape` in row-major order and keeps, for each of
+/// several operands, the linear offset given by that operand's strides.
+class IndexWalker {
+public:
+  IndexWalker(llvm::ArrayRef<int64_t> shape,
+              std::vector<std::vector<int64_t>> strides);
+  int64_t offset(size_t operand) const { return offsets_[operand]; }
+  const std::vector<int64_t> &index() const { return index_; }
+  /// Moves to the next index (wrapping to all zeros after the last).
+  void next();
+
+private:
+  std::vector<int64_t> shape_, index_, offsets_;
+  std::vector<std::vector<int64_t>> strides_;
+};
+
+/// The broadcast shape of `shapes`, or fail(op, ...) naming them.
+std::vector<int64_t> broadcastOrFail(mlir::Operation *op,
+                                     llvm::ArrayRef<const Tensor *> tensors);
+
+//===----------------------------------------------------------------------===//
+// Primitive families. Each returns std::nullopt for ops of other families.
+//===----------------------------------------------------------------------===//
+
+/// Arithmetic, math functions, cmp, select and cast.
+std::optional<Tensor> evalElementwise(mlir::Operation *op,
+                                      llvm::ArrayRef<Tensor> operands);
+/// matmul and reduce_*.
+std::optional<Tensor> evalReduction(mlir::Operation *op,
+                                    llvm::ArrayRef<Tensor> operands);
+/// broadcast_to, reshape, transpose, slice, concat, pad, gather,
+/// scatter_add.
+std::optional<Tensor> evalMovement(mlir::Operation *op,
+                                   llvm::ArrayRef<Tensor> operands);
+/// conv2d, max_pool2d, avg_pool2d.
+std::optional<Tensor> evalConvolution(mlir::Operation *op,
+                                      llvm::ArrayRef<Tensor> operands);
+/// constant, fill, iota, random_normal, random_uniform.
+std::optional<Tensor> evalCreation(mlir::Operation *op,
+                                   llvm::ArrayRef<Tensor> operands);
+
+/// The static shape of a result whose type is a ranked tensor with static
+/// shape; fails otherwise (created tensors have nothing else to go by).
+std::vector<int64_t> staticResultShape(mlir::Operation *op);
+/// The element type of a ranked-tensor result, or fail(op, ...).
+DType resultDType(mlir::Operation *op);
+
+/// Throws unless `tensor` has a floating-point element type.
+void requireFloat(mlir::Operation *op, const Tensor &tensor);
+/// Throws if `tensor` is i1.
+void requireNotBool(mlir::Operation *op, const Tensor &tensor);
+/// Throws unless all tensors share one element type.
+void requireSameDType(mlir::Operation *op, llvm::ArrayRef<Tensor> tensors);
+
+//===----------------------------------------------------------------------===//
+// Sensitivities (Sensitivities.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The zero sensitivity of a run-time value: zeros of a tensor's shape and
+/// element type, a tuple of zeros, the empty environment for a function or
+/// an environment.
+Value zerosLike(const Value &value);
+/// The zero of a static sensitivity type; fails for !adj.any and for types
+/// without a zero (dynamic shapes, functions).
+Value zeroOfType(mlir::Operation *op, mlir::Type type);
+/// Tensors elementwise (same shape and element type; i1 adds as "or"),
+/// tuples per element, environments key-wise.
+Value gradAdd(mlir::Operation *op, const Value &lhs, const Value &rhs);
+
+} // namespace adjoint::interp::detail
+
+#endif // ADJOINT_LIB_INTERPRETER_DETAIL_H

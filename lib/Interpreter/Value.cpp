@@ -1,0 +1,312 @@
+//===- Value.cpp - Run-time values of the reference interpreter -----------===//
+//
+// Tensors with shared, copy-on-write storage, and the Value variant of
+// tensors, tuples, function values and environments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Interpreter/Value.h"
+#include "Detail.h"
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <charconv>
+
+using namespace mlir;
+using namespace adjoint;
+using namespace adjoint::interp;
+using namespace adjoint::interp::detail;
+
+//===----------------------------------------------------------------------===//
+// DType
+//===----------------------------------------------------------------------===//
+
+const char *interp::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return "f64";
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I64:
+    return "i64";
+  case DType::I32:
+    return "i32";
+  case DType::I1:
+    break;
+  }
+  return "i1";
+}
+
+size_t interp::dtypeSize(DType dtype) {
+  return dispatch(dtype, [](auto tag) {
+    return sizeof(typename decltype(tag)::type);
+  });
+}
+
+bool interp::isFloat(DType dtype) {
+  return dtype == DType::F64 || dtype == DType::F32 || dtype == DType::F16 ||
+         dtype == DType::BF16;
+}
+
+DType interp::dtypeOf(Type type) {
+  if (type.isF64())
+    return DType::F64;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isSignlessInteger(64))
+    return DType::I64;
+  if (type.isSignlessInteger(32))
+    return DType::I32;
+  if (type.isSignlessInteger(1))
+    return DType::I1;
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  throw Error("unsupported element type " + s);
+}
+
+Type interp::mlirType(DType dtype, MLIRContext *ctx) {
+  Builder b(ctx);
+  switch (dtype) {
+  case DType::F64:
+    return b.getF64Type();
+  case DType::F32:
+    return b.getF32Type();
+  case DType::F16:
+    return b.getF16Type();
+  case DType::BF16:
+    return b.getBF16Type();
+  case DType::I64:
+    return b.getI64Type();
+  case DType::I32:
+    return b.getI32Type();
+  case DType::I1:
+    break;
+  }
+  return b.getI1Type();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+Tensor::Tensor() : Tensor(DType::F32, {}) {}
+
+Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
+    : dtype_(dtype), shape_(std::move(shape)) {
+  for (int64_t d : shape_)
+    if (d < 0)
+      throw Error("negative dimension in shape " + shapeString(shape_));
+  storage_ = std::make_shared<std::vector<uint8_t>>(
+      static_cast<size_t>(numel()) * dtypeSize(dtype));
+}
+
+Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
+                           llvm::ArrayRef<double> values) {
+  Tensor t(dtype, std::move(shape));
+  if (static_cast<int64_t>(values.size()) != t.numel())
+    throw Error("a tensor of shape " + shapeString(t.shape()) + " needs " +
+                std::to_string(t.numel()) + " values, got " +
+                std::to_string(values.size()));
+  dispatch(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T *out = ptr<T>(t);
+    for (size_t i = 0; i < values.size(); ++i)
+      out[i] = fromDouble<T>(values[i]);
+  });
+  return t;
+}
+
+Tensor Tensor::scalar(DType dtype, double value) {
+  return fromDoubles(dtype, {}, {value});
+}
+
+int64_t Tensor::numel() const { return numElements(shape_); }
+
+double Tensor::at(int64_t index) const {
+  if (index < 0 || index >= numel())
+    throw Error("element " + std::to_string(index) +
+                " is out of range for " + typeString());
+  return dispatch(dtype_, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return toDouble(ptr<T>(*this)[index]);
+  });
+}
+
+std::vector<double> Tensor::toDoubles() const {
+  std::vector<double> out(numel());
+  dispatch(dtype_, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T *in = ptr<T>(*this);
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = toDouble(in[i]);
+  });
+  return out;
+}
+
+const void *Tensor::data() const { return storage_->data(); }
+
+size_t Tensor::byteSize() const { return storage_->size(); }
+
+void *Tensor::mutableData() {
+  if (storage_.use_count() > 1)
+    storage_ = std::make_shared<std::vector<uint8_t>>(*storage_);
+  return storage_->data();
+}
+
+std::string Tensor::typeString() const {
+  std::string s = "tensor<";
+  for (int64_t d : shape_)
+    s += std::to_string(d) + "x";
+  return s + dtypeName(dtype_) + ">";
+}
+
+//===----------------------------------------------------------------------===//
+// Value
+//===----------------------------------------------------------------------===//
+
+interp::Value interp::Value::tuple(std::vector<interp::Value> elements) {
+  return interp::Value(Storage(
+      std::make_shared<const TupleValue>(TupleValue{std::move(elements)})));
+}
+
+interp::Value interp::Value::function(FunctionValue function) {
+  return interp::Value(
+      Storage(std::make_shared<const FunctionValue>(std::move(function))));
+}
+
+interp::Value interp::Value::env(EnvValue env) {
+  return interp::Value(
+      Storage(std::make_shared<const EnvValue>(std::move(env))));
+}
+
+bool interp::Value::isTuple() const {
+  return std::holds_alternative<std::shared_ptr<const TupleValue>>(v_);
+}
+bool interp::Value::isFunction() const {
+  return std::holds_alternative<std::shared_ptr<const FunctionValue>>(v_);
+}
+bool interp::Value::isEnv() const {
+  return std::holds_alternative<std::shared_ptr<const EnvValue>>(v_);
+}
+
+/// "a tensor<2xf32>", "a tuple", ... for error messages.
+static std::string kindOf(const interp::Value &value) {
+  if (value.isTensor())
+    return "a tensor " + value.tensor().typeString();
+  if (value.isTuple())
+    return "a tuple";
+  if (value.isFunction())
+    return "a function";
+  return "an environment";
+}
+
+const Tensor &interp::Value::tensor() const {
+  if (auto *t = std::get_if<Tensor>(&v_))
+    return *t;
+  throw Error("expected a tensor, got " + kindOf(*this));
+}
+
+const std::vector<interp::Value> &interp::Value::elements() const {
+  if (auto *t = std::get_if<std::shared_ptr<const TupleValue>>(&v_))
+    return (*t)->elements;
+  throw Error("expected a tuple, got " + kindOf(*this));
+}
+
+const FunctionValue &interp::Value::function() const {
+  if (auto *f = std::get_if<std::shared_ptr<const FunctionValue>>(&v_))
+    return **f;
+  throw Error("expected a function, got " + kindOf(*this));
+}
+
+const EnvValue &interp::Value::env() const {
+  if (auto *e = std::get_if<std::shared_ptr<const EnvValue>>(&v_))
+    return **e;
+  throw Error("expected an environment, got " + kindOf(*this));
+}
+
+/// Shortest round-trip text of one element.
+template <typename T> static void printElement(std::string &out, T value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    out += value ? "true" : "false";
+  } else if constexpr (std::is_integral_v<T>) {
+    out += std::to_string(value);
+  } else {
+    char buf[64];
+    std::to_chars_result r;
+    if constexpr (std::is_same_v<T, double>)
+      r = std::to_chars(buf, buf + sizeof buf, value);
+    else
+      r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(value));
+    out.append(buf, r.ptr);
+  }
+}
+
+/// Nested lists in row-major order: "[[1, 2], [3, 4]]"; a scalar is bare.
+static void printElements(std::string &out, const Tensor &t) {
+  dispatch(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T *data = ptr<T>(t);
+    const std::vector<int64_t> &shape = t.shape();
+    std::vector<int64_t> strides = stridesOf(shape);
+    // Recursion over the dimensions only: its depth is the rank.
+    auto rec = [&](auto &self, size_t dim, int64_t base) -> void {
+      if (dim == shape.size()) {
+        printElement(out, data[base]);
+        return;
+      }
+      out += '[';
+      for (int64_t i = 0; i < shape[dim]; ++i) {
+        if (i)
+          out += ", ";
+        self(self, dim + 1, base + i * strides[dim]);
+      }
+      out += ']';
+    };
+    rec(rec, 0, 0);
+  });
+}
+
+std::string interp::Value::toString() const {
+  std::string out;
+  if (isTensor()) {
+    out = tensor().typeString() + " ";
+    printElements(out, tensor());
+  } else if (isTuple()) {
+    out = "(";
+    for (size_t i = 0; i < elements().size(); ++i)
+      out += (i ? ", " : "") + elements()[i].toString();
+    out += ")";
+  } else if (isFunction()) {
+    const FunctionValue &fn = function();
+    if (auto func = dyn_cast_or_null<adj::FuncOp>(fn.callee))
+      out = "<function @" + func.getSymName().str() + ">";
+    else if (fn.callee)
+      out = "<closure at " + formatLocation(fn.callee->getLoc()) + " with " +
+            std::to_string(fn.captures.size()) + " captured values>";
+    else
+      out = "<null function>";
+  } else {
+    out = "env{";
+    bool first = true;
+    for (const auto &[key, value] : env().entries) {
+      out += (first ? "" : ", ") + std::to_string(key) + ": " +
+             value.toString();
+      first = false;
+    }
+    out += "}";
+  }
+  return out;
+}

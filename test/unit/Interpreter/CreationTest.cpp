@@ -1,0 +1,104 @@
+//===- CreationTest.cpp - constant, fill, iota and random ops -------------===//
+
+#include "TestUtil.h"
+
+#include <cstring>
+
+using namespace adjoint;
+using namespace adjoint::test;
+
+TEST_CASE("constant, fill and iota in several dtypes") {
+  Program p(R"(
+    adj.func @f() -> (tensor<2xf16>, tensor<2x2xi1>, tensor<3xbf16>, tensor<2x3xi32>, tensor<2x3xf64>, tensor<2xi64>) {
+      %0 = adj.constant dense<[1.5, -2.0]> : tensor<2xf16>
+      %1 = adj.constant dense<[[true, false], [false, true]]> : tensor<2x2xi1>
+      %2 = adj.fill 0.5 : tensor<3xbf16>
+      %3 = adj.iota axis = 1 : tensor<2x3xi32>
+      %4 = adj.iota axis = 0 : tensor<2x3xf64>
+      %5 = adj.constant dense<9007199254740993> : tensor<2xi64>
+      adj.return %0, %1, %2, %3, %4, %5 : tensor<2xf16>, tensor<2x2xi1>, tensor<3xbf16>, tensor<2x3xi32>, tensor<2x3xf64>, tensor<2xi64>
+    })");
+  auto r = p.call("f");
+  requireClose(r[0].tensor(), DType::F16, {2}, {1.5, -2});
+  requireClose(r[1].tensor(), DType::I1, {2, 2}, {1, 0, 0, 1});
+  requireClose(r[2].tensor(), DType::BF16, {3}, {0.5, 0.5, 0.5});
+  requireClose(r[3].tensor(), DType::I32, {2, 3}, {0, 1, 2, 0, 1, 2});
+  requireClose(r[4].tensor(), DType::F64, {2, 3}, {0, 0, 0, 1, 1, 1});
+  // Integers are exact, not rounded through double.
+  int64_t big[2];
+  std::memcpy(big, r[5].tensor().data(), sizeof big);
+  CHECK(big[0] == 9007199254740993LL);
+  CHECK(big[1] == 9007199254740993LL);
+}
+
+static uint64_t splitmix(uint64_t seed, uint64_t k) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ull + k + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static double u01(uint64_t seed, uint64_t k) {
+  return static_cast<double>(splitmix(seed, k) >> 11) * 0x1p-53;
+}
+
+static const char *kRandom = R"(
+  adj.func @u(%s: tensor<i64>) -> tensor<100000xf64> {
+    %0 = adj.random_uniform %s low = -1.0 high = 3.0 : tensor<i64> to tensor<100000xf64>
+    adj.return %0 : tensor<100000xf64>
+  }
+  adj.func @n(%s: tensor<i64>) -> tensor<100000xf64> {
+    %0 = adj.random_normal %s mean = 2.0 std = 0.5 : tensor<i64> to tensor<100000xf64>
+    adj.return %0 : tensor<100000xf64>
+  }
+  adj.func @small(%s: tensor<i64>) -> (tensor<2x2xf32>, tensor<3xf16>) {
+    %0 = adj.random_uniform %s low = 0.0 high = 1.0 : tensor<i64> to tensor<2x2xf32>
+    %1 = adj.random_normal %s mean = 0.0 std = 1.0 : tensor<i64> to tensor<3xf16>
+    adj.return %0, %1 : tensor<2x2xf32>, tensor<3xf16>
+  })";
+
+TEST_CASE("random ops: exact bits, determinism, moments") {
+  Program p(kRandom);
+  Tensor seed7 = i64({}, {7});
+  std::vector<double> a = p.run("u", {seed7}).toDoubles();
+  std::vector<double> b = p.run("u", {seed7}).toDoubles();
+  std::vector<double> c = p.run("u", {i64({}, {8})}).toDoubles();
+  CHECK(a == b);
+  CHECK(a != c);
+  // The exact formula for a couple of elements.
+  for (uint64_t i : {0ull, 1ull, 99999ull})
+    CHECK(a[i] == -1.0 + 4.0 * u01(7, i));
+  double mean = 0, var = 0;
+  for (double v : a) {
+    CHECK(v >= -1.0);
+    CHECK(v < 3.0);
+    mean += v / a.size();
+  }
+  for (double v : a)
+    var += (v - mean) * (v - mean) / a.size();
+  CHECK(std::fabs(mean - 1.0) < 0.02);
+  CHECK(std::fabs(var - 16.0 / 12) < 0.03);
+
+  std::vector<double> n = p.run("n", {seed7}).toDoubles();
+  for (uint64_t i : {0ull, 5ull}) {
+    double want = 2.0 + 0.5 * std::sqrt(-2 * std::log(1 - u01(7, 2 * i))) *
+                            std::cos(2 * M_PI * u01(7, 2 * i + 1));
+    CHECK(n[i] == want);
+  }
+  mean = 0, var = 0;
+  for (double v : n)
+    mean += v / n.size();
+  for (double v : n)
+    var += (v - mean) * (v - mean) / n.size();
+  CHECK(std::fabs(mean - 2.0) < 0.01);
+  CHECK(std::fabs(std::sqrt(var) - 0.5) < 0.01);
+
+  // Narrower types round the same numbers; seeds may be negative.
+  auto r = p.call("small", {i64({}, {-3})});
+  auto s = static_cast<uint64_t>(int64_t(-3));
+  requireClose(r[0].tensor(), DType::F32, {2, 2},
+               {u01(s, 0), u01(s, 1), u01(s, 2), u01(s, 3)}, 1e-7);
+  double n0 = std::sqrt(-2 * std::log(1 - u01(s, 0))) * std::cos(2 * M_PI * u01(s, 1));
+  CHECK(std::fabs(r[1].tensor().at(0) - n0) <= 2e-3 * (1 + std::fabs(n0)));
+  CHECK(interp::randomUniform(DType::F64, {4}, 7, -1, 3).toDoubles() ==
+        std::vector<double>(a.begin(), a.begin() + 4));
+}

@@ -1,0 +1,132 @@
+//===- ir-run.cpp - Runs adj IR in the reference interpreter --------------===//
+//
+// Parses and verifies a .mlir file, calls one adj.func with arguments given
+// on the command line and prints its results:
+//
+//   ir-run model.mlir -f main --arg "[[1, 2], [3, 4]]" --arg @x.npy \
+//          --arg rand:seed=7 --out-npy out_
+//
+// Diagnostics and run-time errors name file:line:col and exit with 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Arguments.h"
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/InitAll.h"
+#include "adjoint/Interpreter/Interpreter.h"
+#include "adjoint/Interpreter/Npy.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace adjoint;
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input .mlir>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    functionName("f", llvm::cl::desc("The adj.func to run (default: main)"),
+                 llvm::cl::init("main"));
+static llvm::cl::list<std::string> argumentTexts(
+    "arg",
+    llvm::cl::desc("One argument: a literal (3.5, \"[[1,2],[3,4]]\"), "
+                   "@file.npy, rand:seed=N[,low=A,high=B] or "
+                   "randn:seed=N[,mean=M,std=S]"));
+static llvm::cl::opt<std::string>
+    outNpy("out-npy",
+           llvm::cl::desc("Write tensor result i to <prefix><i>.npy"),
+           llvm::cl::value_desc("prefix"));
+static llvm::cl::opt<unsigned>
+    maxDepth("max-depth", llvm::cl::desc("Call depth limit (default 10000)"),
+             llvm::cl::init(10000));
+
+static int failWith(const std::string &message) {
+  llvm::errs() << "ir-run: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // The command-line parser expands "@file" words as response files; glue
+  // "--arg @x.npy" into "--arg=@x.npy" so that .npy arguments survive.
+  std::vector<std::string> words;
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef word = argv[i];
+    if ((word == "--arg" || word == "-arg") && i + 1 < argc &&
+        argv[i + 1][0] == '@')
+      words.push_back("--arg=" + std::string(argv[++i]));
+    else
+      words.push_back(word.str());
+  }
+  std::vector<const char *> glued;
+  for (const std::string &w : words)
+    glued.push_back(w.c_str());
+  llvm::cl::ParseCommandLineOptions(static_cast<int>(glued.size()),
+                                    glued.data(),
+                                    "Adjoint reference interpreter\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  std::string includeError;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buffer)
+    return failWith("cannot read '" + inputFile + "': " +
+                    buffer.getError().message());
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  // Prints diagnostics as file:line:col: error: ... with the source line.
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module || failed(verify(*module)))
+    return 1;
+
+  auto func = dyn_cast_or_null<adj::FuncOp>(
+      SymbolTable::lookupSymbolIn(*module, functionName));
+  if (!func)
+    return failWith("no adj.func named '" + functionName + "' in " +
+                    inputFile);
+  ArrayRef<Type> params = func.getArgumentTypes();
+  if (argumentTexts.size() != params.size())
+    return failWith("@" + functionName + " takes " +
+                    std::to_string(params.size()) + " arguments, got " +
+                    std::to_string(argumentTexts.size()) + " --arg");
+
+  std::vector<interp::Value> args;
+  for (size_t i = 0; i < params.size(); ++i) {
+    try {
+      args.push_back(irrun::parseArgument(argumentTexts[i], params[i]));
+    } catch (const Error &e) {
+      return failWith("argument #" + std::to_string(i) + " ('" +
+                      argumentTexts[i] + "'): " + e.what());
+    }
+  }
+
+  std::vector<interp::Value> results;
+  try {
+    interp::Options options;
+    options.maxCallDepth = maxDepth;
+    interp::Interpreter interpreter(*module, options);
+    results = interpreter.call(functionName, args);
+    for (size_t i = 0; i < results.size(); ++i) {
+      llvm::outs() << results[i].toString() << "\n";
+      if (!outNpy.empty() && results[i].isTensor())
+        interp::writeNpy(outNpy + std::to_string(i) + ".npy",
+                         results[i].tensor());
+    }
+  } catch (const Error &e) {
+    llvm::outs().flush();
+    return failWith(e.what());
+  }
+  return 0;
+}
