@@ -1,6 +1,7 @@
 //===- InitAll.cpp - Register everything Adjoint provides -----------------===//
 
 #include "adjoint/InitAll.h"
+#include "adjoint/AD/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 
@@ -21,4 +22,5 @@ void adjoint::registerAllDialects(mlir::DialectRegistry &registry) {
 void adjoint::registerAllPasses() {
   mlir::registerAllPasses();
   adj::registerAdjPasses();
+  ad::registerADPasses();
 }

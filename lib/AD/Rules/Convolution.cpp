@@ -1,0 +1,224 @@
+//===- Convolution.cpp - Rules of conv2d and pooling ----------------------===//
+//
+// Every derivative here is built from primitives that have rules themselves
+// (conv2d, pad, slice, reshape, transpose, gather, scatter_add), so second
+// derivatives need nothing special:
+//
+// - conv2d's input sensitivity is a transposed convolution: the sensitivity
+//   dilated by the stride (zeros interleaved), padded or cropped, convolved
+//   with the filter flipped in space and with in/out channels swapped per
+//   group. Input rows the forward window never reached (when the stride
+//   does not divide the padded extent) get zeros from that padding.
+// - conv2d's filter sensitivity is a convolution of the input with the
+//   output sensitivity as the filter: batch and channels swap roles, the
+//   stride becomes the dilation and the dilation the stride.
+// - avg_pool2d is a depthwise conv2d with a constant 1/(kh*kw) filter, and
+//   its bprop is that convolution's input sensitivity.
+// - max_pool2d gathers the windows into a [N, C, OH, KH, OW, KW] tensor with
+//   constant index tensors, routes the sensitivity to the positions equal to
+//   the window's maximum (shared equally on ties, as for reduce_max) and
+//   scatter_adds it back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+using namespace mlir;
+using namespace adjoint;
+using namespace adjoint::adj;
+using namespace adjoint::ad::rules;
+
+using Ts = ArrayRef<Val>;
+
+/// [n - 1, ..., 1, 0]: the index that reverses a dimension through gather.
+static Val reversed(Emitter &e, int64_t n) {
+  SmallVector<int64_t> values;
+  for (int64_t i = n - 1; i >= 0; --i)
+    values.push_back(i);
+  return e.indices({n}, values);
+}
+
+/// The sensitivity of conv2d's input, of type `inputType`, given that of its
+/// result `dy` ([N, O, OH, OW]) and the filter `w` ([O, C/g, KH, KW]).
+/// `symmetric` filters need no flip.
+static Val convInputGrad(Emitter &e, Val dy, Val w, RankedTensorType inputType,
+                         ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                         ArrayRef<int64_t> dilation, int64_t groups,
+                         bool symmetric = false) {
+  ArrayRef<int64_t> in = inputType.getShape(), ws = w.shape();
+  int64_t c = in[1], o = ws[0], cg = ws[1], kh = ws[2], kw = ws[3];
+  int64_t og = o / groups;
+  // The transposed filter: [O, C/g, KH, KW] -> [C, O/g, KH, KW], flipped.
+  Val f = w;
+  if (!symmetric)
+    f = e.gather(e.gather(f, reversed(e, kh), 2), reversed(e, kw), 3);
+  f = e.reshape(f, {groups, og, cg, kh, kw});
+  f = e.reshape(e.transpose(f, {0, 2, 1, 3, 4}), {c, og, kh, kw});
+  // Dilated by the stride, dy has OH * sh rows (trailing zeros included);
+  // output row p reads rows p + u * dh - ((KH - 1) * dh - top). The extent
+  // on each side may be negative (padding wider than the dilated window,
+  // or rows the forward window never read): crop there.
+  Val d = e.interleaveZeros(dy, {1, 1, stride[0], stride[1]});
+  int64_t lowH = (kh - 1) * dilation[0] - padding[0];
+  int64_t lowW = (kw - 1) * dilation[1] - padding[2];
+  int64_t highH = in[2] + padding[0] - d.shape()[2];
+  int64_t highW = in[3] + padding[2] - d.shape()[3];
+  d = e.padOrCrop(d, {0, 0, std::min<int64_t>(lowH, 0),
+                      std::min<int64_t>(lowW, 0)},
+                  {0, 0, std::min<int64_t>(highH, 0),
+                   std::min<int64_t>(highW, 0)});
+  // The positive parts go into the convolution's own zero padding.
+  SmallVector<int64_t> pads = {std::max<int64_t>(lowH, 0),
+                               std::max<int64_t>(highH, 0),
+                               std::max<int64_t>(lowW, 0),
+                               std::max<int64_t>(highW, 0)};
+  return e.conv2d(d, f, {1, 1}, pads, dilation, groups);
+}
+
+/// The sensitivity of conv2d's filter, of type `filterType`, given the input
+/// `x` ([N, C, H, W]) and the result's sensitivity `dy` ([N, O, OH, OW]).
+static Val convFilterGrad(Emitter &e, Val x, Val dy,
+                          RankedTensorType filterType,
+                          ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                          ArrayRef<int64_t> dilation, int64_t groups) {
+  ArrayRef<int64_t> xs = x.shape(), ws = filterType.getShape();
+  int64_t n = xs[0], h = xs[2], w = xs[3];
+  int64_t o = ws[0], cg = ws[1], kh = ws[2], kw = ws[3];
+  // x as [C/g, g * N, H, W]: the "batch" is the channel within a group and
+  // the "channels" are (group, sample), so that grouping by g pairs each
+  // group's inputs with its outputs. dy as [O, N, OH, OW] is the "filter".
+  Val xt = e.reshape(x, {n, groups, cg, h, w});
+  xt = e.reshape(e.transpose(xt, {2, 1, 0, 3, 4}), {cg, groups * n, h, w});
+  Val dyt = e.transpose(dy, {1, 0, 2, 3});
+  Val r = e.conv2d(xt, dyt, dilation, padding, stride, groups);
+  // Rows past the last window the forward conv placed give extra outputs.
+  r = e.slice(r, {0, 0, 0, 0}, {cg, o, kh, kw});
+  return e.transpose(r, {1, 0, 2, 3});
+}
+
+/// avg_pool2d as a depthwise convolution: its constant filter [C, 1, KH, KW].
+static Val avgFilter(Emitter &e, AvgPool2DOp op) {
+  ArrayRef<int64_t> k = op.getKernel();
+  auto type = RankedTensorType::get({tensorOf(op.getInput()).getDimSize(1), 1,
+                                     k[0], k[1]},
+                                    elementOf(op));
+  return e.fill(1.0 / static_cast<double>(k[0] * k[1]), type);
+}
+
+/// The windows of max_pool2d: gathers of the padded input along H and W
+/// with constant indices `rows` [OH, KH] and `cols` [OW, KW].
+struct Windows {
+  Val rows, cols;
+  SmallVector<int64_t> padded; // [N, C, Hp, Wp]
+
+  Windows(Emitter &e, MaxPool2DOp op) {
+    ArrayRef<int64_t> in = tensorOf(op.getInput()).getShape();
+    ArrayRef<int64_t> out = tensorOf(op).getShape();
+    ArrayRef<int64_t> k = op.getKernel(), s = op.getStride(),
+                      p = op.getPadding();
+    padded = {in[0], in[1], in[2] + p[0] + p[1], in[3] + p[2] + p[3]};
+    rows = positions(e, out[2], k[0], s[0]);
+    cols = positions(e, out[3], k[1], s[1]);
+  }
+
+  /// [outSize, kernel]: element (i, u) is i * stride + u.
+  static Val positions(Emitter &e, int64_t outSize, int64_t kernel,
+                       int64_t stride) {
+    SmallVector<int64_t> values;
+    for (int64_t i = 0; i < outSize; ++i)
+      for (int64_t u = 0; u < kernel; ++u)
+        values.push_back(i * stride + u);
+    return e.indices({outSize, kernel}, values);
+  }
+
+  /// [N, C, OH, KH, OW, KW] windows of `x` padded with `fill`.
+  Val gather(Emitter &e, MaxPool2DOp op, Val x, double fill) const {
+    ArrayRef<int64_t> p = op.getPadding();
+    Val xp = e.pad(x, {0, 0, p[0], p[2]}, {0, 0, p[1], p[3]}, fill);
+    return e.gather(e.gather(xp, rows, 2), cols, 4);
+  }
+
+  /// The transpose of gather: window elements summed into the input.
+  Val scatter(Emitter &e, MaxPool2DOp op, Val patches) const {
+    ArrayRef<int64_t> p = op.getPadding();
+    ArrayRef<int64_t> in = tensorOf(op.getInput()).getShape();
+    ArrayRef<int64_t> ps = patches.shape();
+    Type element = elementOf(op);
+    auto byRow = RankedTensorType::get({ps[0], ps[1], ps[2], ps[3], padded[3]},
+                                       element);
+    Val r = e.scatterAdd(e.fill(0, byRow), cols, patches, 4);
+    r = e.scatterAdd(e.fill(0, RankedTensorType::get(padded, element)), rows, r,
+                     2);
+    return e.slice(r, {0, 0, p[0], p[2]},
+                   {in[0], in[1], p[0] + in[2], p[2] + in[3]});
+  }
+
+  /// 1/k at the k positions of each window equal to its maximum, else 0.
+  Val weights(Emitter &e, MaxPool2DOp op) const {
+    Val x = e.val(op.getInput());
+    Val patches = gather(e, op, x, -std::numeric_limits<double>::infinity());
+    Val hit = e.indicator(
+        e.cmp(CmpPredicate::eq, patches, spread(e, e.val(op.getResult()))), x);
+    return hit / e.reduceSum(hit, {3, 5}, /*keepdims=*/true);
+  }
+
+  /// [N, C, OH, OW] -> [N, C, OH, 1, OW, 1], to broadcast over windows.
+  static Val spread(Emitter &e, Val y) {
+    ArrayRef<int64_t> s = y.shape();
+    return e.reshape(y, {s[0], s[1], s[2], 1, s[3], 1});
+  }
+};
+
+void adjoint::ad::rules::addConvolutionRules(RuleMap &m) {
+  define<Conv2DOp>(
+      m,
+      [](Emitter &e, Conv2DOp op, Val dy) -> Sens {
+        Val x = e.val(op.getInput()), w = e.val(op.getFilter());
+        return {convInputGrad(e, dy, w, x.type(), op.getStride(),
+                              op.getPadding(), op.getDilation(),
+                              op.getGroups()),
+                convFilterGrad(e, x, dy, w.type(), op.getStride(),
+                               op.getPadding(), op.getDilation(),
+                               op.getGroups())};
+      },
+      // Bilinear: conv(tx, w) + conv(x, tw).
+      [](Emitter &e, Conv2DOp op, Ts t) {
+        auto conv = [&](Value x, Value w) {
+          return e.conv2d(e.val(x), e.val(w), op.getStride(), op.getPadding(),
+                          op.getDilation(), op.getGroups());
+        };
+        return e.sum({t[0] ? conv(t[0], op.getFilter()) : Val(),
+                      t[1] ? conv(op.getInput(), t[1]) : Val()},
+                     op.getType());
+      });
+
+  define<AvgPool2DOp>(
+      m,
+      [](Emitter &e, AvgPool2DOp op, Val dy) -> Sens {
+        RankedTensorType in = tensorOf(op.getInput());
+        return {convInputGrad(e, dy, avgFilter(e, op), in, op.getStride(),
+                              op.getPadding(), {1, 1}, in.getDimSize(1),
+                              /*symmetric=*/true)};
+      },
+      // Linear: the same depthwise convolution of the tangent.
+      [](Emitter &e, AvgPool2DOp op, Ts t) {
+        return e.conv2d(t[0], avgFilter(e, op), op.getStride(),
+                        op.getPadding(), {1, 1},
+                        tensorOf(op.getInput()).getDimSize(1));
+      });
+
+  define<MaxPool2DOp>(
+      m,
+      [](Emitter &e, MaxPool2DOp op, Val dy) -> Sens {
+        Windows windows(e, op);
+        return {windows.scatter(e, op,
+                                windows.weights(e, op) *
+                                    Windows::spread(e, dy))};
+      },
+      // The tangent at the argmax (averaged over ties).
+      [](Emitter &e, MaxPool2DOp op, Ts t) {
+        Windows windows(e, op);
+        Val tangents = windows.gather(e, op, t[0], 0);
+        return e.reduceSum(windows.weights(e, op) * tangents, {3, 5});
+      });
+}

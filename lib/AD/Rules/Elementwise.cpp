@@ -1,0 +1,202 @@
+//===- Elementwise.cpp - Rules of the elementwise primitives --------------===//
+//
+// Binary ops broadcast, so each operand's sensitivity is summed back to its
+// shape (unbroadcast) and a lone tangent is broadcast to the result's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+#include "mlir/IR/Matchers.h"
+
+#include <numbers>
+
+using namespace mlir;
+using namespace adjoint;
+using namespace adjoint::adj;
+using namespace adjoint::ad::rules;
+
+using Ts = ArrayRef<Val>;
+
+/// Whether a rule may skip the sensitivity of `v`: a constant exponent is
+/// never asked for, and pow's is expensive (a log and a select).
+static bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
+
+/// log(x) where x > 0 and 0 elsewhere, built so that its own derivative is
+/// finite everywhere (log of a select, not a select of a log).
+static Val safeLog(Emitter &e, Val x) {
+  Val positive = e.cmp(CmpPredicate::gt, x, e.scalarLike(0, x));
+  return e.log(e.select(positive, x, e.scalarLike(1, x)));
+}
+
+/// The side that max/min picks: lhs on ties, like a stable sort.
+template <typename OpT> static Val pickLhs(Emitter &e, OpT op) {
+  constexpr bool isMax = std::is_same_v<OpT, MaximumOp>;
+  return e.cmp(isMax ? CmpPredicate::ge : CmpPredicate::le,
+               e.val(op.getLhs()), e.val(op.getRhs()));
+}
+
+/// A unary op whose derivative is `dy * f'`: the same factor serves both
+/// modes, `deriv(e, x, y)` computing f' from the input and the result.
+template <typename OpT, typename DerivFn>
+static void defineUnary(RuleMap &m, DerivFn deriv) {
+  define<OpT>(
+      m,
+      [deriv](Emitter &e, OpT op, Val dy) -> Sens {
+        return {dy * deriv(e, e.val(op.getInput()), e.val(op.getResult()))};
+      },
+      [deriv](Emitter &e, OpT op, Ts t) -> Val {
+        return t[0] * deriv(e, e.val(op.getInput()), e.val(op.getResult()));
+      });
+}
+
+/// Min and max route the sensitivity to the operand they picked.
+template <typename OpT> static void defineMinMax(RuleMap &m) {
+  define<OpT>(
+      m,
+      [](Emitter &e, OpT op, Val dy) -> Sens {
+        Val lhs = pickLhs(e, op);
+        return {e.unbroadcast(e.where(lhs, dy), op.getLhs()),
+                e.unbroadcast(e.whereNot(lhs, dy), op.getRhs())};
+      },
+      [](Emitter &e, OpT op, Ts t) -> Val {
+        Val lhs = pickLhs(e, op);
+        Val zero = e.scalar(0, elementOf(op));
+        return e.broadcastTo(
+            e.select(lhs, t[0] ? t[0] : zero, t[1] ? t[1] : zero),
+            op.getType());
+      });
+}
+
+void adjoint::ad::rules::addElementwiseRules(RuleMap &m) {
+  define<AddOp>(
+      m,
+      [](Emitter &e, AddOp op, Val dy) -> Sens {
+        return {e.unbroadcast(dy, op.getLhs()), e.unbroadcast(dy, op.getRhs())};
+      },
+      [](Emitter &e, AddOp op, Ts t) { return e.sum(t, op.getType()); });
+
+  define<SubOp>(
+      m,
+      [](Emitter &e, SubOp op, Val dy) -> Sens {
+        return {e.unbroadcast(dy, op.getLhs()),
+                e.unbroadcast(-dy, op.getRhs())};
+      },
+      [](Emitter &e, SubOp op, Ts t) -> Val {
+        if (!t[1])
+          return e.broadcastTo(t[0], op.getType());
+        return t[0] ? e.broadcastTo(t[0] - t[1], op.getType())
+                    : e.broadcastTo(-t[1], op.getType());
+      });
+
+  define<MulOp>(
+      m,
+      [](Emitter &e, MulOp op, Val dy) -> Sens {
+        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
+        return {e.unbroadcast(dy * b, a), e.unbroadcast(dy * a, b)};
+      },
+      [](Emitter &e, MulOp op, Ts t) {
+        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
+        return e.sum({t[0] ? t[0] * b : Val(), t[1] ? a * t[1] : Val()},
+                     op.getType());
+      });
+
+  // y = a / b: da = dy / b, db = -dy * a / b^2 = -dy * y / b.
+  define<DivOp>(
+      m,
+      [](Emitter &e, DivOp op, Val dy) -> Sens {
+        Val b = e.val(op.getRhs()), y = e.val(op.getResult());
+        Val da = dy / b;
+        return {e.unbroadcast(da, op.getLhs()), e.unbroadcast(-(da * y), b)};
+      },
+      [](Emitter &e, DivOp op, Ts t) -> Val {
+        Val b = e.val(op.getRhs()), y = e.val(op.getResult());
+        Val num = t[0] ? (t[1] ? t[0] - t[1] * y : t[0]) : -(t[1] * y);
+        return e.broadcastTo(num / b, op.getType());
+      });
+
+  // y = x^p: dx = dy * p * x^(p-1), dp = dy * y * log(x). The log is taken
+  // of x where x > 0 and of 1 elsewhere, so dp is 0 (not nan) for x <= 0,
+  // where x^p is only defined for integral p and constant in p; going
+  // through a select also keeps second derivatives finite.
+  define<PowOp>(
+      m,
+      [](Emitter &e, PowOp op, Val dy) -> Sens {
+        Val x = e.val(op.getLhs()), p = e.val(op.getRhs());
+        Val dx = e.unbroadcast(dy * p * e.pow(x, p - 1.0), x);
+        if (isConstant(p))
+          return {dx, Val()};
+        Val dp = dy * e.val(op.getResult()) * safeLog(e, x);
+        return {dx, e.unbroadcast(dp, p)};
+      },
+      [](Emitter &e, PowOp op, Ts t) {
+        Val x = e.val(op.getLhs()), p = e.val(op.getRhs());
+        Val y = e.val(op.getResult());
+        return e.sum({t[0] ? t[0] * p * e.pow(x, p - 1.0) : Val(),
+                      t[1] ? t[1] * y * safeLog(e, x) : Val()},
+                     op.getType());
+      });
+
+  defineMinMax<MaximumOp>(m);
+  defineMinMax<MinimumOp>(m);
+
+  define<NegOp>(
+      m, [](Emitter &, NegOp, Val dy) -> Sens { return {-dy}; },
+      [](Emitter &, NegOp, Ts t) -> Val { return -t[0]; });
+
+  defineUnary<ExpOp>(m, [](Emitter &, Val, Val y) { return y; });
+  defineUnary<LogOp>(m, [](Emitter &, Val x, Val) { return 1.0 / x; });
+  defineUnary<TanhOp>(m, [](Emitter &, Val, Val y) { return 1.0 - y * y; });
+  defineUnary<SigmoidOp>(m,
+                         [](Emitter &, Val, Val y) { return y * (1.0 - y); });
+  defineUnary<SqrtOp>(m, [](Emitter &, Val, Val y) { return 0.5 / y; });
+  defineUnary<RsqrtOp>(
+      m, [](Emitter &, Val, Val y) { return -0.5 * (y * y * y); });
+  defineUnary<AbsOp>(m, [](Emitter &e, Val x, Val) { return e.sign(x); });
+  defineUnary<SinOp>(m, [](Emitter &e, Val x, Val) { return e.cos(x); });
+  defineUnary<CosOp>(m, [](Emitter &e, Val x, Val) { return -e.sin(x); });
+  defineUnary<ErfOp>(m, [](Emitter &e, Val x, Val) {
+    return (2 / std::sqrt(std::numbers::pi)) * e.exp(-(x * x));
+  });
+
+  // relu' is the indicator of x > 0 (0 at the kink, like PyTorch).
+  define<ReluOp>(
+      m,
+      [](Emitter &e, ReluOp op, Val dy) -> Sens {
+        Val x = e.val(op.getInput());
+        return {e.where(e.cmp(CmpPredicate::gt, x, e.scalarLike(0, x)), dy)};
+      },
+      [](Emitter &e, ReluOp op, Ts t) -> Val {
+        Val x = e.val(op.getInput());
+        return e.where(e.cmp(CmpPredicate::gt, x, e.scalarLike(0, x)), t[0]);
+      });
+
+  defineZero<SignOp>(m);
+  defineZero<CmpOp>(m);
+
+  // The i1 condition has no sensitivity.
+  define<SelectOp>(
+      m,
+      [](Emitter &e, SelectOp op, Val dy) -> Sens {
+        Val c = e.val(op.getCondition());
+        return {Val(), e.unbroadcast(e.where(c, dy), op.getLhs()),
+                e.unbroadcast(e.whereNot(c, dy), op.getRhs())};
+      },
+      [](Emitter &e, SelectOp op, Ts t) -> Val {
+        Val zero = e.scalar(0, elementOf(op));
+        return e.broadcastTo(e.select(e.val(op.getCondition()),
+                                      t[1] ? t[1] : zero, t[2] ? t[2] : zero),
+                             op.getType());
+      });
+
+  // Float to float casts back; from or to integers there is no derivative
+  // (the wrapper already drops integer results and operands).
+  define<CastOp>(
+      m,
+      [](Emitter &e, CastOp op, Val dy) -> Sens {
+        return {e.cast(dy, elementOf(op.getInput()))};
+      },
+      [](Emitter &e, CastOp op, Ts t) -> Val {
+        return e.cast(t[0], elementOf(op));
+      });
+}
