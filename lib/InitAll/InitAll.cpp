@@ -4,6 +4,7 @@
 #include "adjoint/AD/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
+#include "adjoint/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -23,4 +24,5 @@ void adjoint::registerAllPasses() {
   mlir::registerAllPasses();
   adj::registerAdjPasses();
   ad::registerADPasses();
+  registerPipelines();
 }

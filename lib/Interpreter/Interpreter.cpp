@@ -115,20 +115,34 @@ LLVM_ATTRIBUTE_NOINLINE static void bindArguments(const CallableInfo &info,
                                                   Operation *where,
                                                   Frame &frame) {
   Block &body = *info.body;
-  if (args.size() != body.getNumArguments())
-    fail(where, "the callee expects " + Twine(body.getNumArguments()) +
+  // An adj.lambda's captures fill its free-variable slots; an adj.func's
+  // (made by adj.closure) are its leading parameters.
+  bool lambda = !isa<adj::FuncOp>(fn.callee);
+  size_t leading = lambda ? 0 : fn.captures.size();
+  if (leading > body.getNumArguments())
+    fail(where, "a closure with " + Twine(leading) + " captured values of a "
+                    "function with " + Twine(body.getNumArguments()) +
+                    " parameters");
+  if (leading + args.size() != body.getNumArguments())
+    fail(where, "the callee expects " +
+                    Twine(body.getNumArguments() - leading) +
                     " arguments, got " + Twine(args.size()));
-  if (fn.captures.size() != info.freeVars.size())
-    fail(where, "a closure with " + Twine(fn.captures.size()) +
-                    " captured values, its lambda has " +
-                    Twine(info.freeVars.size()) + " free variables");
-  for (size_t i = 0; i < fn.captures.size(); ++i)
-    frame.values[i] = fn.captures[i];
+  if (lambda) {
+    if (fn.captures.size() != info.freeVars.size())
+      fail(where, "a closure with " + Twine(fn.captures.size()) +
+                      " captured values, its lambda has " +
+                      Twine(info.freeVars.size()) + " free variables");
+    for (size_t i = 0; i < fn.captures.size(); ++i)
+      frame.values[i] = fn.captures[i];
+  }
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-    std::string why = typeMismatch(args[i], arg.getType());
+    const interp::Value &value =
+        i < leading ? fn.captures[i] : args[i - leading];
+    std::string why = typeMismatch(value, arg.getType());
     if (!why.empty())
-      fail(where, "argument #" + Twine(i) + ": " + why);
-    frame[arg] = args[i];
+      fail(where, i < leading ? "captured value #" + Twine(i) + ": " + why
+                              : "argument #" + Twine(i - leading) + ": " + why);
+    frame[arg] = value;
   }
 }
 

@@ -143,7 +143,8 @@ LLVM_ATTRIBUTE_NOINLINE void Interpreter::Impl::evalOther(Operation *op,
   if (op->getNumResults() != 1)
     fail(op, "is not supported by the interpreter");
   if (isa<adj::AdjDialect>(op->getDialect()) &&
-      (isa<adj::FuncRefOp, adj::LambdaOp, adj::TupleOp, adj::GetOp,
+      (isa<adj::FuncRefOp, adj::LambdaOp, adj::ClosureOp, adj::TupleOp,
+           adj::GetOp,
            adj::ZerosLikeOp, adj::GradAddOp, adj::EnvNewOp, adj::EnvGetOp,
            adj::EnvSetOp, adj::EnvAddOp, adj::GradOp, adj::ValueAndGradOp,
            adj::VjpOp, adj::JvpOp>(op))) {
@@ -196,6 +197,17 @@ interp::Value Interpreter::Impl::evalStructural(Operation *op, Frame &frame) {
     if (!func)
       fail(op, "'" + ref.getCallee() + "' does not name an adj.func");
     return interp::Value::function(FunctionValue{func, {}});
+  }
+  if (auto closure = dyn_cast<adj::ClosureOp>(op)) {
+    // A top-level function with bound leading arguments: calls prepend the
+    // captures to their arguments (see bindArguments).
+    adj::FuncOp func = funcs.lookup(closure.getCallee());
+    if (!func)
+      fail(op, "'" + closure.getCallee() + "' does not name an adj.func");
+    FunctionValue fn{func, {}};
+    for (mlir::Value v : closure.getCaptures())
+      fn.captures.push_back(frame[v]);
+    return interp::Value::function(std::move(fn));
   }
   if (auto lambda = dyn_cast<adj::LambdaOp>(op)) {
     const CallableInfo &info = infoFor(lambda);

@@ -291,7 +291,11 @@ std::string interp::Value::toString() const {
     out += ")";
   } else if (isFunction()) {
     const FunctionValue &fn = function();
-    if (auto func = dyn_cast_or_null<adj::FuncOp>(fn.callee))
+    auto func = dyn_cast_or_null<adj::FuncOp>(fn.callee);
+    if (func && !fn.captures.empty())
+      out = "<closure of @" + func.getSymName().str() + " with " +
+            std::to_string(fn.captures.size()) + " captured values>";
+    else if (func)
       out = "<function @" + func.getSymName().str() + ">";
     else if (fn.callee)
       out = "<closure at " + formatLocation(fn.callee->getLoc()) + " with " +

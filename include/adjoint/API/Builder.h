@@ -158,7 +158,7 @@ template <typename F> BodyFn wrapBody(F &&f) {
       return toValues(f(args));
     };
   } else {
-    constexpr size_t n = Arity<Fn>::value;
+    static constexpr size_t n = Arity<Fn>::value;
     return [f = Fn(std::forward<F>(f))](
                const std::vector<Value> &args) mutable {
       if (args.size() != n)

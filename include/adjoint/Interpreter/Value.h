@@ -138,12 +138,14 @@ struct EnvValue {
 };
 
 /// A function value: an adj.lambda with the values of its free variables
-/// (a closure), or an adj.func (a function reference, no captures).
+/// (a closure), or an adj.func with bound leading arguments (made by
+/// adj.closure; none for a plain function reference).
 struct FunctionValue {
   /// The adj.lambda or adj.func op; owned by the interpreted module.
   mlir::Operation *callee = nullptr;
-  /// For a closure, the values of the lambda's free variables in the order
-  /// the interpreter lists them (first use in the region); empty otherwise.
+  /// For an adj.lambda, the values of its free variables in the order the
+  /// interpreter lists them (first use in the region). For an adj.func, the
+  /// arguments that every call prepends to its own.
   std::vector<Value> captures;
 };
 

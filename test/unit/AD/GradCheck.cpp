@@ -6,12 +6,15 @@
 #include "adjoint/API/Builder.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/InitAll.h"
+#include "adjoint/Pipelines/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -431,10 +434,115 @@ void GradCheck::init(const std::string &source) {
     return;
   }
   transformed_ = true;
+  optimize();
   // Handy when a check fails: ADJ_GRADCHECK_DUMP=1 prints what -adj-grad
   // produced.
   if (std::getenv("ADJ_GRADCHECK_DUMP"))
     std::cerr << transformedIR() << "\n";
+}
+
+/// Whether the optimizer can make `module`'s code first order: no function
+/// refers to itself (directly or through others) and every loop is an
+/// adj.for with constant bounds.
+static bool firstOrderExpected(mlir::ModuleOp module) {
+  llvm::StringMap<llvm::StringSet<>> refs;
+  bool loopsKnown = true;
+  module.walk([&](mlir::Operation *op) {
+    if (isa<adj::WhileOp>(op))
+      loopsKnown = false;
+    if (auto loop = dyn_cast<adj::ForOp>(op))
+      for (mlir::Value bound :
+           {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+        if (!bound.getDefiningOp<adj::ConstantOp>())
+          loopsKnown = false;
+    if (auto ref = dyn_cast<adj::FuncRefOp>(op))
+      refs[op->getParentOfType<adj::FuncOp>().getSymName()].insert(
+          ref.getCallee());
+  });
+  // A function reaches itself when a walk from it comes back.
+  for (auto &entry : refs) {
+    llvm::StringSet<> seen;
+    llvm::SmallVector<llvm::StringRef> work(entry.second.keys().begin(),
+                                            entry.second.keys().end());
+    while (!work.empty()) {
+      llvm::StringRef f = work.pop_back_val();
+      if (f == entry.first())
+        return false;
+      if (!seen.insert(f).second)
+        continue;
+      for (const auto &g : refs[f])
+        work.push_back(g.getKey());
+    }
+  }
+  return loopsKnown;
+}
+
+void GradCheck::optimize() {
+  expectFirstOrder_ = firstOrderExpected(*original_);
+  optimized_ = transformed_module_->clone();
+  DiagnosticCollector collect(context_, diagnostics_);
+  mlir::PassManager pm(&context_);
+  adjoint::buildOptimizePipeline(pm);
+  if (failed(pm.run(*optimized_)) || failed(mlir::verify(*optimized_))) {
+    diagnostics_ = "-adj-optimize failed on the output of -adj-grad:\n" +
+                   diagnostics_;
+    transformed_ = false;
+    return;
+  }
+  optimizedInterp_ = std::make_unique<interp::Interpreter>(*optimized_);
+  if (std::getenv("ADJ_GRADCHECK_VERBOSE"))
+    std::cerr << "-adj-optimize: first-order code "
+              << (expectFirstOrder_ ? "required" : "not required (recursion "
+                                                   "or a data-dependent loop)")
+              << "\n";
+}
+
+RValues GradCheck::runDriver(llvm::StringRef driver, const RValues &args) {
+  RValues results = run(driver, args);
+  if (!optimizedInterp_)
+    return results;
+  auto func = mlir::SymbolTable::lookupNearestSymbolFrom<adj::FuncOp>(
+      *optimized_, mlir::StringAttr::get(&context_, driver));
+  if (!func)
+    throw adjoint::Error("-adj-optimize removed the driver @" + driver.str());
+  // A driver that returns a function (a vjp's pullback) keeps that closure.
+  bool returnsFunction =
+      llvm::any_of(func.getResultTypes(), [](mlir::Type t) {
+        return isa<adj::FnType>(t) ||
+               (isa<adj::TupleType>(t) &&
+                llvm::any_of(cast<adj::TupleType>(t).getTypes(),
+                             [](mlir::Type e) { return isa<adj::FnType>(e); }));
+      });
+  if (expectFirstOrder_ && !returnsFunction) {
+    bool tuples = llvm::any_of(
+        llvm::concat<const mlir::Type>(func.getArgumentTypes(),
+                                       func.getResultTypes()),
+        [](mlir::Type t) { return isa<adj::TupleType>(t); });
+    std::string left;
+    func.walk([&](mlir::Operation *op) {
+      bool higherOrder =
+          isa<adj::LambdaOp, adj::CallOp, adj::ClosureOp, adj::EnvNewOp,
+              adj::EnvGetOp, adj::EnvSetOp, adj::EnvAddOp>(op);
+      if (higherOrder || (!tuples && isa<adj::TupleOp, adj::GetOp>(op)))
+        left += " " + op->getName().getStringRef().str();
+    });
+    if (!left.empty())
+      throw adjoint::Error("after -adj-optimize @" + driver.str() +
+                           " still has:" + left);
+  }
+  std::vector<double> expected = flattenAll(results);
+  std::vector<double> actual = flattenAll(optimizedInterp_->call(driver, args));
+  if (actual.size() != expected.size())
+    throw adjoint::Error("-adj-optimize changed the results of @" +
+                         driver.str());
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (!(std::abs(actual[i] - expected[i]) <=
+          1e-12 * std::max(1.0, std::abs(expected[i]))))
+      throw adjoint::Error("-adj-optimize changed element " +
+                           std::to_string(i) + " of @" + driver.str() +
+                           ": " + describe(actual[i]) + " instead of " +
+                           describe(expected[i]));
+  return results;
 }
 
 std::string GradCheck::transformedIR() const {
@@ -517,7 +625,7 @@ CheckResult GradCheck::grad(llvm::StringRef driver, const Ref &f,
     }
 
     std::vector<int64_t> wrt = chosen(spec.wrt, args.size());
-    RValues results = run(driver, driverArgs);
+    RValues results = runDriver(driver, driverArgs);
     size_t first = spec.valueAndGrad ? 1 : 0;
     if (results.size() != first + wrt.size())
       return failure(what + ": the driver returned " +
@@ -560,7 +668,7 @@ CheckResult GradCheck::vjp(llvm::StringRef driver, const Ref &f,
   std::string what = "vjp of @" + f.name + " by @" + driver.str();
   try {
     RValues primal = call(f, args);
-    RValues results = run(driver, args);
+    RValues results = runDriver(driver, args);
     if (results.size() != primal.size() + 1 || !results.back().isFunction())
       return failure(what + ": the driver must return the " +
                      std::to_string(primal.size()) +
@@ -618,7 +726,7 @@ CheckResult GradCheck::jvp(llvm::StringRef driver, const Ref &f,
     for (int64_t i : wrt)
       tangents.push_back(randomLike(args[i]));
     driverArgs.insert(driverArgs.end(), tangents.begin(), tangents.end());
-    RValues results = run(driver, driverArgs);
+    RValues results = runDriver(driver, driverArgs);
     if (results.size() != 2 * primal.size())
       return failure(what + ": the driver returned " +
                      std::to_string(results.size()) + " values, expected " +

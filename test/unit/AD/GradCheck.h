@@ -138,6 +138,14 @@ public:
 
 private:
   void init(const std::string &source);
+  /// Runs `-adj-optimize` on a copy of the transformed module (the gate of
+  /// the optimizer: every check also runs the optimized driver).
+  void optimize();
+  /// Runs `driver` on the transformed module and, when it was optimized,
+  /// on the optimized one: the results must agree to 1e-12, and a driver of
+  /// a program without recursion or data-dependent loops must be first
+  /// order (unless it returns a function). Throws adjoint::Error otherwise.
+  RValues runDriver(llvm::StringRef driver, const RValues &args);
   RValues call(const Ref &f, const RValues &args);
   /// A value shaped like `like` with random float elements (zeros for
   /// integer leaves, empty environments for function leaves).
@@ -151,6 +159,11 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> transformed_module_;
   std::unique_ptr<interp::Interpreter> originalInterp_;
   std::unique_ptr<interp::Interpreter> transformedInterp_;
+  mlir::OwningOpRef<mlir::ModuleOp> optimized_;
+  std::unique_ptr<interp::Interpreter> optimizedInterp_;
+  /// Whether the optimizer must remove every closure, call, environment
+  /// and tuple from the drivers (no recursion, no data-dependent loop).
+  bool expectFirstOrder_ = false;
   bool transformed_ = false;
   std::string diagnostics_;
   std::mt19937_64 rng_{0x5eed};

@@ -192,6 +192,33 @@ FuncRefOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 
 OpFoldResult FuncRefOp::fold(FoldAdaptor) { return getCalleeAttr(); }
 
+LogicalResult
+ClosureOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto func =
+      symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getCalleeAttr());
+  if (!func)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not name an adj.func";
+  // @f: (C..., A...) -> (R...) with captures C... makes (A...) -> (R...).
+  ArrayRef<Type> params = func.getArgumentTypes();
+  size_t numCaptures = getCaptures().size();
+  if (params.size() < numCaptures)
+    return emitOpError() << "captures " << numCaptures << " values but '"
+                         << getCallee() << "' takes only " << params.size()
+                         << " parameters";
+  if (failed(verifyTypesMatch(*this, "captured values",
+                              getCaptures().getTypes(),
+                              params.take_front(numCaptures))))
+    return failure();
+  auto expected = FnType::get(getContext(), params.drop_front(numCaptures),
+                              func.getResultTypes());
+  if (!areCompatible(expected, getType()))
+    return emitOpError() << "has type " << getType() << " but '"
+                         << getCallee() << "' with " << numCaptures
+                         << " captured values has type " << expected;
+  return success();
+}
+
 ParseResult CallOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::UnresolvedOperand callee;
   SmallVector<OpAsmParser::UnresolvedOperand> args;

@@ -118,6 +118,40 @@ def Adj_FuncRefOp : Adj_Op<"func_ref", [
   let hasFolder = 1;
 }
 
+def Adj_ClosureOp : Adj_Op<"closure", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "A closure with an explicit environment";
+  let description = [{
+    Makes a function value from the top-level function `@f` and the
+    captured values: calling the result with `x...` calls `@f(captures...,
+    x...)`. `@f`'s leading parameters take the captured values and its
+    remaining parameters are those of the function value, so
+    `@f: (C..., A...) -> (R...)` with captures of types `C...` gives a value
+    of type `!adj.fn<(A...) -> (R...)>`. `-adj-closure-convert` turns every
+    `adj.lambda` into one.
+
+    The captures are separate operands rather than one tuple so that each
+    captured value stays a plain parameter of `@f`: later passes can remove
+    an unused capture or specialize on one like any other parameter, and a
+    call of a known closure becomes a direct call without tuple packing.
+
+    ```mlir
+    %add_x = adj.closure @f_lambda_0(%x)
+             : (tensor<f32>) -> !adj.fn<(tensor<f32>) -> tensor<f32>>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<Adj_Value>:$captures);
+  let results = (outs Adj_FnType:$result);
+  let assemblyFormat = [{
+    $callee `(` $captures `)` attr-dict `:`
+    functional-type($captures, $result)
+  }];
+  let extraClassDeclaration = [{
+    FnType getFnType() { return ::llvm::cast<FnType>(getResult().getType()); }
+  }];
+}
+
 def Adj_CallOp : Adj_Op<"call", [Pure]> {
   let summary = "Applies a function value to arguments";
   let description = [{

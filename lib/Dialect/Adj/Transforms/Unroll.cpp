@@ -1,0 +1,98 @@
+//===- Unroll.cpp - Unroll counted loops that carry functions -------------===//
+//
+// The grad transform differentiates a loop by carrying the backpropagator
+// of the iterations so far, a chain of closures. Unrolled, each link
+// becomes a known closure that the inliner beta-reduces, so a loop with a
+// constant trip count (an LSTM over a fixed number of steps) ends up as the
+// straight-line backward pass a person would write. Loops that carry only
+// tensors stay loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Dialect/Adj/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+namespace adjoint::adj {
+#define GEN_PASS_DEF_UNROLL
+#include "adjoint/Dialect/Adj/Transforms/Passes.h.inc"
+} // namespace adjoint::adj
+
+using namespace mlir;
+using namespace adjoint::adj;
+
+namespace {
+
+/// Whether `type` is or holds a function value.
+bool holdsFunction(Type type) {
+  if (isa<FnType>(type))
+    return true;
+  if (auto tuple = dyn_cast<adjoint::adj::TupleType>(type))
+    return llvm::any_of(tuple.getTypes(), holdsFunction);
+  return false;
+}
+
+/// The value of a rank-0 integer constant.
+std::optional<int64_t> constantInt(Value v) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
+    return std::nullopt;
+  return (*attr.begin()).getSExtValue();
+}
+
+struct Unroll : adjoint::adj::impl::UnrollBase<Unroll> {
+  using UnrollBase::UnrollBase;
+
+  void runOnOperation() override {
+    // Unrolling an outer loop copies its inner loops: repeat until none is
+    // left to unroll (bounded by the nesting depth in practice).
+    for (unsigned round = 0; round < 16; ++round) {
+      SmallVector<ForOp> loops;
+      getOperation().walk([&](ForOp loop) {
+        if (llvm::any_of(loop.getResultTypes(), holdsFunction))
+          loops.push_back(loop);
+      });
+      bool changed = false;
+      for (ForOp loop : loops)
+        changed |= unroll(loop);
+      if (!changed)
+        return;
+    }
+  }
+
+  bool unroll(ForOp loop) {
+    auto lb = constantInt(loop.getLowerBound());
+    auto ub = constantInt(loop.getUpperBound());
+    auto step = constantInt(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return false;
+    int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    if (trips > static_cast<int64_t>(maxTrips))
+      return false;
+    OpBuilder b(loop);
+    Block &body = loop.getBody().front();
+    auto ivType = RankedTensorType::get({}, b.getI64Type());
+    SmallVector<Value> carried(loop.getInits());
+    for (int64_t i = 0; i < trips; ++i) {
+      IRMapping map;
+      Value iv = ConstantOp::create(
+          b, loop.getLoc(), ivType,
+          DenseElementsAttr::get(ivType, b.getI64IntegerAttr(*lb + i * *step)
+                                             .getValue()));
+      map.map(body.getArgument(0), iv);
+      map.map(body.getArguments().drop_front(), carried);
+      for (Operation &op : body.without_terminator())
+        b.clone(op, map);
+      carried.clear();
+      for (Value v : body.getTerminator()->getOperands())
+        carried.push_back(map.lookupOrDefault(v));
+    }
+    loop.replaceAllUsesWith(carried);
+    loop.erase();
+    return true;
+  }
+};
+
+} // namespace
