@@ -92,3 +92,28 @@ adj.func @retyped(%x: tensor<f32>) -> tensor<2xf32> {
   %r = adj.env_get %e1[1] : !adj.env -> tensor<2xf32>
   adj.return %r : tensor<2xf32>
 }
+
+// -----
+
+// A read of an environment chosen by a conditional moves into the branches,
+// where it meets the writes.
+// CHECK-LABEL: adj.func @get_through_if
+// CHECK:         %[[IF:.*]]:2 = adj.if %arg0 : tensor<i1> -> (!adj.env, tensor<f32>) {
+// CHECK:           adj.yield %{{.*}}, %arg1 : !adj.env, tensor<f32>
+// CHECK:         } else {
+// CHECK:           %[[Z:.*]] = adj.fill 0.000000e+00 : tensor<f32>
+// CHECK:           adj.yield %{{.*}}, %[[Z]] : !adj.env, tensor<f32>
+// CHECK-NOT:     adj.env_get
+// CHECK:         adj.return %[[IF]]#1
+adj.func @get_through_if(%c: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
+  %e = adj.if %c : tensor<i1> -> (!adj.env) {
+    %n = adj.env_new
+    %s = adj.env_set %n[7], %x : !adj.env, tensor<f32>
+    adj.yield %s : !adj.env
+  } else {
+    %n = adj.env_new
+    adj.yield %n : !adj.env
+  }
+  %v = adj.env_get %e[7] : !adj.env -> tensor<f32>
+  adj.return %v : tensor<f32>
+}

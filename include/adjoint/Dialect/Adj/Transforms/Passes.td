@@ -134,7 +134,7 @@ def Inline : Pass<"adj-inline", "::mlir::ModuleOp"> {
     After: `%r = adj.mul %y, %x : tensor<f32>, tensor<f32>`.
   }];
   let options = [
-    Option<"maxSize", "max-size", "unsigned", /*default=*/"2000",
+    Option<"maxSize", "max-size", "unsigned", /*default=*/"65536",
            "Largest callee body (in ops) that is inlined">,
   ];
 }
