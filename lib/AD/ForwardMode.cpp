@@ -23,24 +23,12 @@ ForwardMode::ForwardMode(ModuleOp module, SymbolTable &symbols)
     : module_(module), symbols_(symbols) {}
 
 Type ForwardMode::jvpType(Type type) {
-  MLIRContext *ctx = type.getContext();
-  if (auto tuple = dyn_cast<adj::TupleType>(type)) {
-    SmallVector<Type> elements;
-    for (Type t : tuple.getTypes())
-      elements.push_back(jvpType(t));
-    return adj::TupleType::get(ctx, elements);
-  }
-  if (auto fn = dyn_cast<adj::FnType>(type)) {
-    SmallVector<Type> inputs, results;
-    for (Type t : fn.getInputs())
-      inputs.push_back(jvpType(t));
+  return mapStructure(type, [](adj::FnType fn, SmallVector<Type> inputs,
+                               SmallVector<Type> results) -> Type {
     llvm::append_range(inputs, sensitivityTypes(fn.getInputs()));
-    for (Type t : fn.getResults())
-      results.push_back(jvpType(t));
     llvm::append_range(results, sensitivityTypes(fn.getResults()));
-    return adj::FnType::get(ctx, inputs, results);
-  }
-  return type;
+    return adj::FnType::get(fn.getContext(), inputs, results);
+  });
 }
 
 adj::FuncOp ForwardMode::jvpOf(adj::FuncOp f) {

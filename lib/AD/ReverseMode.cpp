@@ -47,23 +47,12 @@ ReverseMode::ReverseMode(ModuleOp module, SymbolTable &symbols)
 //===----------------------------------------------------------------------===//
 
 Type ReverseMode::fpropType(Type type) {
-  MLIRContext *ctx = type.getContext();
-  if (auto tuple = dyn_cast<adj::TupleType>(type)) {
-    SmallVector<Type> elements;
-    for (Type t : tuple.getTypes())
-      elements.push_back(fpropType(t));
-    return adj::TupleType::get(ctx, elements);
-  }
-  if (auto fn = dyn_cast<adj::FnType>(type)) {
-    SmallVector<Type> inputs, results;
-    for (Type t : fn.getInputs())
-      inputs.push_back(fpropType(t));
-    for (Type t : fn.getResults())
-      results.push_back(fpropType(t));
+  return mapStructure(type, [](adj::FnType fn, SmallVector<Type> inputs,
+                               SmallVector<Type> results) -> Type {
+    MLIRContext *ctx = fn.getContext();
     results.push_back(bpropType(ctx, fn.getInputs(), fn.getResults()));
     return adj::FnType::get(ctx, inputs, results);
-  }
-  return type;
+  });
 }
 
 adj::FnType ReverseMode::bpropType(MLIRContext *ctx, TypeRange inputs,

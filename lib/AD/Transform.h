@@ -61,6 +61,15 @@ drainWorklist(Worklist &pending,
               llvm::function_ref<mlir::LogicalResult(adj::FuncOp, adj::FuncOp)>
                   build);
 
+/// Maps `type` structurally: a tuple element by element, a function type by
+/// `onFunction` (given the mapped inputs and results), anything else to
+/// itself. The shared shape of J (reverse mode) and T (forward mode).
+mlir::Type mapStructure(
+    mlir::Type type,
+    llvm::function_ref<mlir::Type(adj::FnType, llvm::SmallVector<mlir::Type>,
+                                  llvm::SmallVector<mlir::Type>)>
+        onFunction);
+
 /// The values of `types`' sensitivity types.
 llvm::SmallVector<mlir::Type> sensitivityTypes(mlir::TypeRange types);
 

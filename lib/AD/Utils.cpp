@@ -52,6 +52,23 @@ Operation *adjoint::ad::recreate(OpBuilder &b, Operation *op,
   return copy;
 }
 
+Type adjoint::ad::mapStructure(
+    Type type, function_ref<Type(adj::FnType, SmallVector<Type>,
+                                 SmallVector<Type>)>
+                   onFunction) {
+  auto map = [&](TypeRange types) {
+    SmallVector<Type> out;
+    for (Type t : types)
+      out.push_back(mapStructure(t, onFunction));
+    return out;
+  };
+  if (auto tuple = dyn_cast<adj::TupleType>(type))
+    return adj::TupleType::get(type.getContext(), map(tuple.getTypes()));
+  if (auto fn = dyn_cast<adj::FnType>(type))
+    return onFunction(fn, map(fn.getInputs()), map(fn.getResults()));
+  return type;
+}
+
 SmallVector<Type> adjoint::ad::sensitivityTypes(TypeRange types) {
   SmallVector<Type> result;
   for (Type t : types)
