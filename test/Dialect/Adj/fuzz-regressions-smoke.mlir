@@ -7,6 +7,7 @@
 // RUN: not ir-opt %S/../../../fuzz/regressions/lambda-compatible-arg.mlir 2>&1 | FileCheck %s
 // RUN: not ir-opt %S/../../../fuzz/regressions/pad-overflow.mlir 2>&1 | FileCheck %s
 // RUN: not ir-opt %S/../../../fuzz/regressions/window-overflow.mlir 2>&1 | FileCheck %s
+// RUN: not ir-opt %S/../../../fuzz/regressions/constant-of-i0.mlir 2>&1 | FileCheck %s
 // RUN: ir-opt %S/../../../fuzz/regressions/empty-tuple-then-op.mlir | ir-opt
 // RUN: ir-opt %S/../../../fuzz/regressions/call-compatible-arg.mlir | ir-opt
 // CHECK: error:

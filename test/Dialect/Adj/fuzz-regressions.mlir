@@ -72,3 +72,13 @@ adj.func @f() {
   }) : () -> !adj.fn<(tensor<f32>) -> ()>
   adj.return
 }
+
+// -----
+
+// Found by the fuzzer: a dense attribute of i0 crashes MLIR 22's printer,
+// which a diagnostic on the op would call; the parser rejects it first.
+adj.func @constant_of_i0() {
+  // expected-error @+1 {{needs a ranked tensor of f64, f32, f16, bf16, i64, i32 or i1}}
+  %c = adj.constant dense<0> : tensor<i0>
+  adj.return
+}

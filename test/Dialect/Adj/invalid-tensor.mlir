@@ -395,8 +395,17 @@ adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.
 // -----
 
 adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.any, %s: tensor<f32>) {
-  // expected-error @+1 {{'adj.constant' op result #0 must be ranked tensor of}}
+  // expected-error @+1 {{needs a ranked tensor of f64, f32, f16, bf16, i64, i32 or i1}}
   %r = adj.constant dense<1> : tensor<2xi8>
+  adj.return
+}
+
+// -----
+
+// The generic form reaches the op's own type constraint.
+adj.func @f() {
+  // expected-error @+1 {{'adj.constant' op result #0 must be ranked tensor of}}
+  %r = "adj.constant"() <{value = dense<1> : tensor<2xi8>}> : () -> tensor<2xi8>
   adj.return
 }
 

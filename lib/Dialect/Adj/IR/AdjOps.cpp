@@ -434,6 +434,33 @@ LogicalResult ConstantOp::verify() {
   return success();
 }
 
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  SMLoc loc = parser.getCurrentLocation();
+  ElementsAttr value;
+  if (parser.parseAttribute(value))
+    return failure();
+  // Describe the type by hand: printing the attribute itself may crash.
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  Type element = type ? type.getElementType() : Type();
+  bool supported =
+      element && (element.isF64() || element.isF32() || element.isF16() ||
+                  element.isBF16() || element.isInteger(64) ||
+                  element.isInteger(32) || element.isInteger(1));
+  if (!supported)
+    return parser.emitError(loc, "needs a ranked tensor of f64, "
+                                 "f32, f16, bf16, i64, i32 or i1");
+  result.getOrAddProperties<Properties>().value = value;
+  result.addTypes(type);
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &p) {
+  p.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+  p << ' ' << getValue();
+}
+
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 /// Created tensors need a static shape: nothing else determines it.

@@ -607,7 +607,10 @@ def Adj_ConstantOp : Adj_Op<"constant", [Pure, ConstantLike,
   }];
   let arguments = (ins ElementsAttr:$value);
   let results = (outs Adj_Tensor:$result);
-  let assemblyFormat = "attr-dict $value";
+  // A custom parser rejects element types outside the dialect's before the
+  // op exists: printing a dense attribute of some of them (i0) crashes
+  // MLIR 22's printer, and a diagnostic on the op would print it.
+  let hasCustomAssemblyFormat = 1;
   let hasFolder = 1;
   let hasVerifier = 1;
 }
