@@ -14,3 +14,6 @@ config.test_exec_root = os.path.join(config.adjoint_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.adjoint_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+# Execution tests JIT lowered code with MLIR's runner and its support libraries.
+config.substitutions.append(("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append(("%mlir_lib_dir", os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib"))))

@@ -2,6 +2,7 @@
 
 #include "adjoint/InitAll.h"
 #include "adjoint/AD/Passes.h"
+#include "adjoint/Conversion/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
@@ -24,5 +25,6 @@ void adjoint::registerAllPasses() {
   mlir::registerAllPasses();
   adj::registerAdjPasses();
   ad::registerADPasses();
+  registerConversionPasses();
   registerPipelines();
 }

@@ -1,0 +1,28 @@
+//===- Passes.h - Conversions out of the adj dialect ------------*- C++ -*-===//
+//
+// Declarations and registration of the conversion passes (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_CONVERSION_PASSES_H
+#define ADJOINT_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace adjoint {
+
+#define GEN_PASS_DECL
+#include "adjoint/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "adjoint/Conversion/Passes.h.inc"
+
+} // namespace adjoint
+
+#endif // ADJOINT_CONVERSION_PASSES_H

@@ -1,0 +1,280 @@
+//===- Elementwise.cpp - adj elementwise ops to linalg.generic ------------===//
+//
+// Every elementwise op becomes one linalg.generic whose indexing maps encode
+// NumPy broadcasting, so no broadcast is materialized and later fusion sees
+// plain parallel loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace adjoint;
+using namespace adjoint::lowering;
+
+Value lowering::buildElementwise(OpBuilder &b, Location loc,
+                                 RankedTensorType resultType,
+                                 ValueRange inputs, ScalarBuilder body) {
+  int64_t rank = resultType.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t offset = rank - type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      // A size-1 dimension against a larger one is read at index 0.
+      if (type.getDimSize(i) == 1 && resultType.getDimSize(offset + i) != 1)
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+      else
+        exprs.push_back(getAffineDimExpr(offset + i, ctx));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value result = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, result);
+      });
+  return generic.getResult(0);
+}
+
+Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
+                               double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
+  // i1 is a truth value: any non-zero double is true.
+  if (type.isInteger(1))
+    return arith::ConstantOp::create(b, loc,
+                                     b.getIntegerAttr(type, value != 0.0));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value lowering::filledTensor(OpBuilder &b, Location loc,
+                             RankedTensorType type, Value value) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+namespace {
+
+bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
+
+/// Scalar semantics of each elementwise adj op, on float or integer scalars.
+struct Scalar {
+  static Value add(OpBuilder &b, Location l, Value x, Value y) {
+    return isFloat(x) ? Value(arith::AddFOp::create(b, l, x, y))
+                      : Value(arith::AddIOp::create(b, l, x, y));
+  }
+  static Value sub(OpBuilder &b, Location l, Value x, Value y) {
+    return isFloat(x) ? Value(arith::SubFOp::create(b, l, x, y))
+                      : Value(arith::SubIOp::create(b, l, x, y));
+  }
+  static Value mul(OpBuilder &b, Location l, Value x, Value y) {
+    return isFloat(x) ? Value(arith::MulFOp::create(b, l, x, y))
+                      : Value(arith::MulIOp::create(b, l, x, y));
+  }
+  static Value div(OpBuilder &b, Location l, Value x, Value y) {
+    // Integer division truncates toward zero, as the interpreter does.
+    return isFloat(x) ? Value(arith::DivFOp::create(b, l, x, y))
+                      : Value(arith::DivSIOp::create(b, l, x, y));
+  }
+  static Value pow(OpBuilder &b, Location l, Value x, Value y) {
+    return isFloat(x) ? Value(math::PowFOp::create(b, l, x, y))
+                      : Value(math::IPowIOp::create(b, l, x, y));
+  }
+  static Value max(OpBuilder &b, Location l, Value x, Value y) {
+    return isFloat(x) ? Value(arith::MaxNumFOp::create(b, l, x, y))
+                      : Value(arith::MaxSIOp::create(b, l, x, y));
+  }
+  static Value min(OpBuilder &b, Location l, Value x, Value y) {
+    return isFloat(x) ? Value(arith::MinNumFOp::create(b, l, x, y))
+                      : Value(arith::MinSIOp::create(b, l, x, y));
+  }
+  static Value neg(OpBuilder &b, Location l, Value x) {
+    if (isFloat(x))
+      return arith::NegFOp::create(b, l, x);
+    return arith::SubIOp::create(b, l, scalarConstant(b, l, x.getType(), 0),
+                                 x);
+  }
+  static Value abs(OpBuilder &b, Location l, Value x) {
+    return isFloat(x) ? Value(math::AbsFOp::create(b, l, x))
+                      : Value(math::AbsIOp::create(b, l, x));
+  }
+  static Value relu(OpBuilder &b, Location l, Value x) {
+    return max(b, l, x, scalarConstant(b, l, x.getType(), 0));
+  }
+  static Value sigmoid(OpBuilder &b, Location l, Value x) {
+    Value one = scalarConstant(b, l, x.getType(), 1);
+    Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
+    return arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e));
+  }
+  static Value sign(OpBuilder &b, Location l, Value x) {
+    Type t = x.getType();
+    Value zero = scalarConstant(b, l, t, 0);
+    Value pos, negv;
+    if (isFloat(x)) {
+      pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, zero);
+      negv = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, zero);
+    } else {
+      pos = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, x, zero);
+      negv = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero);
+    }
+    Value r = arith::SelectOp::create(b, l, negv, scalarConstant(b, l, t, -1),
+                                      zero);
+    return arith::SelectOp::create(b, l, pos, scalarConstant(b, l, t, 1), r);
+  }
+  static Value cmp(OpBuilder &b, Location l, adj::CmpPredicate p, Value x,
+                   Value y) {
+    if (isFloat(x)) {
+      // Ordered predicates (false on NaN) except `ne`, which is true on NaN
+      // as in C++ and NumPy.
+      arith::CmpFPredicate fp;
+      switch (p) {
+      case adj::CmpPredicate::eq: fp = arith::CmpFPredicate::OEQ; break;
+      case adj::CmpPredicate::ne: fp = arith::CmpFPredicate::UNE; break;
+      case adj::CmpPredicate::lt: fp = arith::CmpFPredicate::OLT; break;
+      case adj::CmpPredicate::le: fp = arith::CmpFPredicate::OLE; break;
+      case adj::CmpPredicate::gt: fp = arith::CmpFPredicate::OGT; break;
+      case adj::CmpPredicate::ge: fp = arith::CmpFPredicate::OGE; break;
+      }
+      return arith::CmpFOp::create(b, l, fp, x, y);
+    }
+    arith::CmpIPredicate ip;
+    switch (p) {
+    case adj::CmpPredicate::eq: ip = arith::CmpIPredicate::eq; break;
+    case adj::CmpPredicate::ne: ip = arith::CmpIPredicate::ne; break;
+    case adj::CmpPredicate::lt: ip = arith::CmpIPredicate::slt; break;
+    case adj::CmpPredicate::le: ip = arith::CmpIPredicate::sle; break;
+    case adj::CmpPredicate::gt: ip = arith::CmpIPredicate::sgt; break;
+    case adj::CmpPredicate::ge: ip = arith::CmpIPredicate::sge; break;
+    }
+    return arith::CmpIOp::create(b, l, ip, x, y);
+  }
+  /// Element conversion with the interpreter's rules: float to integer
+  /// truncates toward zero, anything to i1 tests for non-zero, i1 is 0 or 1.
+  static Value cast(OpBuilder &b, Location l, Value x, Type to) {
+    Type from = x.getType();
+    if (from == to)
+      return x;
+    auto fromF = dyn_cast<FloatType>(from);
+    auto toF = dyn_cast<FloatType>(to);
+    if (to.isInteger(1)) {
+      Value zero = scalarConstant(b, l, from, 0);
+      if (fromF)
+        return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, x, zero);
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, x, zero);
+    }
+    if (fromF && toF) {
+      if (fromF.getWidth() < toF.getWidth())
+        return arith::ExtFOp::create(b, l, to, x);
+      return arith::TruncFOp::create(b, l, to, x);
+    }
+    if (fromF)
+      return arith::FPToSIOp::create(b, l, to, x);
+    if (toF)
+      return from.isInteger(1) ? Value(arith::UIToFPOp::create(b, l, to, x))
+                               : Value(arith::SIToFPOp::create(b, l, to, x));
+    unsigned fromW = from.getIntOrFloatBitWidth();
+    unsigned toW = to.getIntOrFloatBitWidth();
+    if (fromW < toW)
+      return from.isInteger(1) ? Value(arith::ExtUIOp::create(b, l, to, x))
+                               : Value(arith::ExtSIOp::create(b, l, to, x));
+    return arith::TruncIOp::create(b, l, to, x);
+  }
+};
+
+/// Rewrites `Op` to one linalg.generic over all its operands whose body is
+/// `Fn(builder, loc, scalars, op)`.
+template <typename Op, Value (*Fn)(OpBuilder &, Location, ValueRange, Op)>
+struct ElementwisePattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), resultType, adaptor.getOperands(),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          return Fn(b, l, args, op);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+template <Value (*F)(OpBuilder &, Location, Value, Value)>
+struct Binary {
+  template <typename Op>
+  static Value apply(OpBuilder &b, Location l, ValueRange a, Op) {
+    return F(b, l, a[0], a[1]);
+  }
+};
+template <Value (*F)(OpBuilder &, Location, Value)>
+struct Unary {
+  template <typename Op>
+  static Value apply(OpBuilder &b, Location l, ValueRange a, Op) {
+    return F(b, l, a[0]);
+  }
+};
+template <typename MathOp>
+struct MathUnary {
+  template <typename Op>
+  static Value apply(OpBuilder &b, Location l, ValueRange a, Op) {
+    return MathOp::create(b, l, a[0]);
+  }
+};
+
+Value cmpBody(OpBuilder &b, Location l, ValueRange a, adj::CmpOp op) {
+  return Scalar::cmp(b, l, op.getPredicate(), a[0], a[1]);
+}
+Value selectBody(OpBuilder &b, Location l, ValueRange a, adj::SelectOp) {
+  return arith::SelectOp::create(b, l, a[0], a[1], a[2]);
+}
+Value castBody(OpBuilder &b, Location l, ValueRange a, adj::CastOp op) {
+  return Scalar::cast(
+      b, l, a[0],
+      cast<RankedTensorType>(op.getResult().getType()).getElementType());
+}
+
+#define ADJ_BINARY(OP, FN)                                                     \
+  ElementwisePattern<adj::OP, &Binary<&Scalar::FN>::template apply<adj::OP>>
+#define ADJ_UNARY(OP, FN)                                                      \
+  ElementwisePattern<adj::OP, &Unary<&Scalar::FN>::template apply<adj::OP>>
+#define ADJ_MATH(OP, MOP)                                                      \
+  ElementwisePattern<adj::OP, &MathUnary<math::MOP>::template apply<adj::OP>>
+
+} // namespace
+
+void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ADJ_BINARY(AddOp, add), ADJ_BINARY(SubOp, sub),
+               ADJ_BINARY(MulOp, mul), ADJ_BINARY(DivOp, div),
+               ADJ_BINARY(PowOp, pow), ADJ_BINARY(MaximumOp, max),
+               ADJ_BINARY(MinimumOp, min), ADJ_BINARY(GradAddOp, add)>(ctx);
+  patterns.add<ADJ_UNARY(NegOp, neg), ADJ_UNARY(AbsOp, abs),
+               ADJ_UNARY(ReluOp, relu), ADJ_UNARY(SigmoidOp, sigmoid),
+               ADJ_UNARY(SignOp, sign)>(ctx);
+  patterns.add<ADJ_MATH(ExpOp, ExpOp), ADJ_MATH(LogOp, LogOp),
+               ADJ_MATH(TanhOp, TanhOp), ADJ_MATH(SqrtOp, SqrtOp),
+               ADJ_MATH(RsqrtOp, RsqrtOp), ADJ_MATH(SinOp, SinOp),
+               ADJ_MATH(CosOp, CosOp), ADJ_MATH(ErfOp, ErfOp)>(ctx);
+  patterns.add<ElementwisePattern<adj::CmpOp, &cmpBody>,
+               ElementwisePattern<adj::SelectOp, &selectBody>,
+               ElementwisePattern<adj::CastOp, &castBody>>(ctx);
+}
