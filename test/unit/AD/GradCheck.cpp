@@ -638,26 +638,34 @@ CheckResult GradCheck::grad(llvm::StringRef driver, const Ref &f,
         return value;
     }
 
-    std::vector<double> actual;
-    for (size_t k = 0; k < wrt.size(); ++k) {
-      std::string error =
-          collectSens(args[wrt[k]], results[first + k],
-                      "sensitivity of arg " + std::to_string(wrt[k]), actual);
-      if (!error.empty())
-        return failure(what + ": " + error);
-    }
-
-    Point p = pointOf(args, wrt);
-    std::vector<double> expected = centralDifferences(
-        [&](const std::vector<double> &x) {
-          return dot(weights, flattenAll(call(f, withPoint(args, wrt, x))));
-        },
-        p.x, tolerance_.eps);
-    return compare(what, actual, expected, p.leaves, tolerance_.rel,
-                   tolerance_.abs);
+    return compareWithDifferences(
+        what, f, args, wrt, weights,
+        llvm::ArrayRef<RValue>(results).drop_front(first));
   } catch (const std::exception &e) {
     return failure(what + ": " + errorMessage(e));
   }
+}
+
+CheckResult GradCheck::compareWithDifferences(
+    const std::string &what, const Ref &f, const RValues &args,
+    const std::vector<int64_t> &wrt, const std::vector<double> &weights,
+    llvm::ArrayRef<RValue> sens) {
+  std::vector<double> actual;
+  for (size_t k = 0; k < wrt.size(); ++k) {
+    std::string error =
+        collectSens(args[wrt[k]], sens[k],
+                    "sensitivity of arg " + std::to_string(wrt[k]), actual);
+    if (!error.empty())
+      return failure(what + ": " + error);
+  }
+  Point p = pointOf(args, wrt);
+  std::vector<double> expected = centralDifferences(
+      [&](const std::vector<double> &x) {
+        return dot(weights, flattenAll(call(f, withPoint(args, wrt, x))));
+      },
+      p.x, tolerance_.eps);
+  return compare(what, actual, expected, p.leaves, tolerance_.rel,
+                 tolerance_.abs);
 }
 
 CheckResult GradCheck::vjp(llvm::StringRef driver, const Ref &f,
@@ -691,22 +699,7 @@ CheckResult GradCheck::vjp(llvm::StringRef driver, const Ref &f,
       return failure(what + ": the pullback returned " +
                      std::to_string(sens.size()) + " values, expected " +
                      std::to_string(wrt.size()));
-    std::vector<double> actual;
-    for (size_t k = 0; k < wrt.size(); ++k) {
-      std::string error =
-          collectSens(args[wrt[k]], sens[k],
-                      "sensitivity of arg " + std::to_string(wrt[k]), actual);
-      if (!error.empty())
-        return failure(what + ": " + error);
-    }
-    Point p = pointOf(args, wrt);
-    std::vector<double> expected = centralDifferences(
-        [&](const std::vector<double> &x) {
-          return dot(weights, flattenAll(call(f, withPoint(args, wrt, x))));
-        },
-        p.x, tolerance_.eps);
-    return compare(what, actual, expected, p.leaves, tolerance_.rel,
-                   tolerance_.abs);
+    return compareWithDifferences(what, f, args, wrt, weights, sens);
   } catch (const std::exception &e) {
     return failure(what + ": " + errorMessage(e));
   }

@@ -147,6 +147,13 @@ private:
   /// order (unless it returns a function). Throws adjoint::Error otherwise.
   RValues runDriver(llvm::StringRef driver, const RValues &args);
   RValues call(const Ref &f, const RValues &args);
+  /// Compares `sens` (one sensitivity per argument in `wrt`) with central
+  /// differences of `<weights, f(x)>` along those arguments.
+  CheckResult compareWithDifferences(const std::string &what, const Ref &f,
+                                     const RValues &args,
+                                     const std::vector<int64_t> &wrt,
+                                     const std::vector<double> &weights,
+                                     llvm::ArrayRef<RValue> sens);
   /// A value shaped like `like` with random float elements (zeros for
   /// integer leaves, empty environments for function leaves).
   RValue randomLike(const RValue &like);
