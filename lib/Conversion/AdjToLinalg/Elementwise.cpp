@@ -75,36 +75,36 @@ namespace {
 
 bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
 
+/// `FloatOp` on float scalars, `IntOp` on integer ones.
+template <typename FloatOp, typename IntOp>
+Value floatOrInt(OpBuilder &b, Location l, Value x, Value y) {
+  return isFloat(x) ? Value(FloatOp::create(b, l, x, y))
+                    : Value(IntOp::create(b, l, x, y));
+}
+
 /// Scalar semantics of each elementwise adj op, on float or integer scalars.
 struct Scalar {
   static Value add(OpBuilder &b, Location l, Value x, Value y) {
-    return isFloat(x) ? Value(arith::AddFOp::create(b, l, x, y))
-                      : Value(arith::AddIOp::create(b, l, x, y));
+    return floatOrInt<arith::AddFOp, arith::AddIOp>(b, l, x, y);
   }
   static Value sub(OpBuilder &b, Location l, Value x, Value y) {
-    return isFloat(x) ? Value(arith::SubFOp::create(b, l, x, y))
-                      : Value(arith::SubIOp::create(b, l, x, y));
+    return floatOrInt<arith::SubFOp, arith::SubIOp>(b, l, x, y);
   }
   static Value mul(OpBuilder &b, Location l, Value x, Value y) {
-    return isFloat(x) ? Value(arith::MulFOp::create(b, l, x, y))
-                      : Value(arith::MulIOp::create(b, l, x, y));
+    return floatOrInt<arith::MulFOp, arith::MulIOp>(b, l, x, y);
   }
   static Value div(OpBuilder &b, Location l, Value x, Value y) {
     // Integer division truncates toward zero, as the interpreter does.
-    return isFloat(x) ? Value(arith::DivFOp::create(b, l, x, y))
-                      : Value(arith::DivSIOp::create(b, l, x, y));
+    return floatOrInt<arith::DivFOp, arith::DivSIOp>(b, l, x, y);
   }
   static Value pow(OpBuilder &b, Location l, Value x, Value y) {
-    return isFloat(x) ? Value(math::PowFOp::create(b, l, x, y))
-                      : Value(math::IPowIOp::create(b, l, x, y));
+    return floatOrInt<math::PowFOp, math::IPowIOp>(b, l, x, y);
   }
   static Value max(OpBuilder &b, Location l, Value x, Value y) {
-    return isFloat(x) ? Value(arith::MaxNumFOp::create(b, l, x, y))
-                      : Value(arith::MaxSIOp::create(b, l, x, y));
+    return floatOrInt<arith::MaxNumFOp, arith::MaxSIOp>(b, l, x, y);
   }
   static Value min(OpBuilder &b, Location l, Value x, Value y) {
-    return isFloat(x) ? Value(arith::MinNumFOp::create(b, l, x, y))
-                      : Value(arith::MinSIOp::create(b, l, x, y));
+    return floatOrInt<arith::MinNumFOp, arith::MinSIOp>(b, l, x, y);
   }
   static Value neg(OpBuilder &b, Location l, Value x) {
     if (isFloat(x))
