@@ -1,11 +1,14 @@
 //===- Pipelines.cpp - Named pass pipelines -------------------------------===//
 
 #include "adjoint/Pipelines/Pipelines.h"
+#include "adjoint/Conversion/Passes.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 
@@ -33,6 +36,43 @@ void adjoint::buildOptimizePipeline(OpPassManager &pm) {
   pm.addPass(adj::createClosureConvert());
 }
 
+namespace {
+/// Appends upstream passes written as ir-opt would take them. The texts are
+/// fixed, so a parse failure is a bug here, not a user error.
+void addPipelineText(OpPassManager &pm, llvm::StringRef text) {
+  if (failed(parsePassPipeline(text, pm)))
+    llvm::report_fatal_error(llvm::Twine("bad built-in pipeline: ") + text);
+}
+} // namespace
+
+void adjoint::buildCPUTensorPipeline(OpPassManager &pm) {
+  pm.addPass(createAdjToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void adjoint::buildCPUBufferizePipeline(OpPassManager &pm) {
+  addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                      "function-boundary-type-conversion=identity-layout-map},"
+                      "buffer-deallocation-pipeline");
+}
+
+void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
+  addPipelineText(pm, "convert-linalg-to-loops");
+}
+
+void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
+  addPipelineText(pm, "convert-scf-to-cf,convert-to-llvm,"
+                      "reconcile-unrealized-casts");
+}
+
+void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
+  buildCPUTensorPipeline(pm);
+  buildCPUBufferizePipeline(pm);
+  buildCPULoopsPipeline(pm);
+  buildCPULLVMPipeline(pm);
+}
+
 void adjoint::registerPipelines() {
   PassPipelineRegistration<>(
       "adj-optimize",
@@ -40,4 +80,23 @@ void adjoint::registerPipelines() {
       "the program is first-order tensor code; closure conversion of the "
       "rest",
       [](OpPassManager &pm) { buildOptimizePipeline(pm); });
+  PassPipelineRegistration<>(
+      "adj-cpu-tensor",
+      "CPU stage 1: adj -> linalg/tensor/arith/math/scf/func, fused",
+      [](OpPassManager &pm) { buildCPUTensorPipeline(pm); });
+  PassPipelineRegistration<>(
+      "adj-cpu-bufferize",
+      "CPU stage 2: one-shot bufferization with deallocation",
+      [](OpPassManager &pm) { buildCPUBufferizePipeline(pm); });
+  PassPipelineRegistration<>(
+      "adj-cpu-loops", "CPU stage 3: linalg on memrefs -> loops and vectors",
+      [](OpPassManager &pm) { buildCPULoopsPipeline(pm); });
+  PassPipelineRegistration<>(
+      "adj-cpu-llvm", "CPU stage 4: -> the LLVM dialect",
+      [](OpPassManager &pm) { buildCPULLVMPipeline(pm); });
+  PassPipelineRegistration<>(
+      "adj-lower-to-cpu",
+      "Typed, optimized adj -> the LLVM dialect for the host CPU (the four "
+      "adj-cpu-* stages)",
+      [](OpPassManager &pm) { buildLowerToCPUPipeline(pm); });
 }

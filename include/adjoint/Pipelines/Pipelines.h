@@ -19,6 +19,22 @@ namespace adjoint {
 /// can be, then closure conversion of what remains (recursion).
 void buildOptimizePipeline(mlir::OpPassManager &pm);
 
+/// The CPU lowering, stage by stage; `-adj-lower-to-cpu` runs all four.
+/// Each stage is also a named pipeline so that ir-opt can show its output.
+///
+/// `-adj-cpu-tensor`: typed adj after -adj-optimize -> linalg/tensor/arith/
+/// math/scf/func on tensors, with producers fused into their consumers.
+void buildCPUTensorPipeline(mlir::OpPassManager &pm);
+/// `-adj-cpu-bufferize`: tensors -> memrefs (one-shot bufferization across
+/// function boundaries), with buffer reuse and deallocation.
+void buildCPUBufferizePipeline(mlir::OpPassManager &pm);
+/// `-adj-cpu-loops`: linalg on memrefs -> tiled, vectorized loops.
+void buildCPULoopsPipeline(mlir::OpPassManager &pm);
+/// `-adj-cpu-llvm`: loops, vectors and memrefs -> the LLVM dialect.
+void buildCPULLVMPipeline(mlir::OpPassManager &pm);
+/// `-adj-lower-to-cpu`: the four stages above, adj -> LLVM dialect.
+void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
+
 /// Registers the named pipelines with the global pass registry.
 void registerPipelines();
 
