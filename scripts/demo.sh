@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# README command (1): install what is missing, build, run the main demo.
-# Until the compiler lands, the demo is the two builder-API examples: each
-# builds a program, prints its IR and evaluates it in the interpreter.
+# README command (1): install what is missing, build, run the main demo: an
+# MLP classifier's training step (forward, grad, SGD update) built with the
+# C++ API, compiled for this CPU, and trained on a synthetic dataset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-echo "=== An MLP classifier loss, built with the C++ API ==="
-./build/bin/example-mlp-loss
-echo
-echo "=== Closures, higher-order functions, recursion, loops, tuples ==="
-./build/bin/example-closures
+echo "=== Training an MLP classifier compiled by Adjoint ==="
+./build/bin/example-train-mlp

@@ -17,3 +17,7 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 # Execution tests JIT lowered code with MLIR's runner and its support libraries.
 config.substitutions.append(("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
 config.substitutions.append(("%mlir_lib_dir", os.path.normpath(os.path.join(config.llvm_tools_dir, "..", "lib"))))
+# The runtime (pool allocator, kernels) for lowered code run by mlir-runner.
+config.substitutions.append(("%adj_runtime_lib", os.path.join(config.adjoint_obj_root, "lib", "libadjoint_runtime.so")))
+# ir-run --compile caches compiled objects: keep them in the build tree.
+config.environment["ADJOINT_CACHE_DIR"] = os.path.join(config.test_exec_root, "adjoint-cache")

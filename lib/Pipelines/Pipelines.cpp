@@ -49,20 +49,41 @@ void adjoint::buildCPUTensorPipeline(OpPassManager &pm) {
   pm.addPass(createAdjToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Last: it cleans up after itself, and a CSE after it would merge the
+  // zero fills it gives each consumer back into one shared fill.
+  pm.addPass(createFuseElementwise());
 }
 
 void adjoint::buildCPUBufferizePipeline(OpPassManager &pm) {
+  // Loops carry tensors that each trip computes afresh (adj.for and
+  // adj.while lowered to scf), hence allow-return-allocs-from-loops.
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
-                      "function-boundary-type-conversion=identity-layout-map},"
+                      "function-boundary-type-conversion=identity-layout-map "
+                      "allow-return-allocs-from-loops},"
                       "buffer-deallocation-pipeline");
 }
 
 void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
-  addPipelineText(pm, "convert-linalg-to-loops");
+  pm.addPass(createLinalgToKernels());
+  addPipelineText(pm, "convert-linalg-to-parallel-loops");
+  pm.addPass(createParallelToRuntime());
 }
 
 void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
-  addPipelineText(pm, "convert-scf-to-cf,convert-to-llvm,"
+  // Buffers come from the runtime's pool (_mlir_memref_to_llvm_aligned_alloc
+  // and _free, lib/Runtime/Invoke.cpp), not malloc, so that an allocation
+  // failure is an error status. bufferization.clone (results that alias an
+  // argument or a constant) becomes alloc + copy first.
+  // Views (subview of slices and padding) become plain descriptors first;
+  // their dynamic offsets are affine.apply ops. Math functions become LLVM
+  // intrinsics where there is one, libm calls otherwise (erf; the JIT
+  // resolves them from the process, AOT programs link libm). Not libm first:
+  // it would call a nonexistent `rsqrt`.
+  addPipelineText(pm, "convert-math-to-llvm,convert-math-to-libm,"
+                      "convert-bufferization-to-memref,convert-scf-to-cf,"
+                      "expand-strided-metadata,lower-affine,"
+                      "finalize-memref-to-llvm{use-generic-functions "
+                      "use-aligned-alloc},convert-to-llvm,"
                       "reconcile-unrealized-casts");
 }
 

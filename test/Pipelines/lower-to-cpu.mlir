@@ -2,7 +2,7 @@
 // mlir-runner; and each stage leaves the dialects it promises.
 // RUN: ir-opt %s -adj-lower-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
+// RUN:   -shared-libs=%adj_runtime_lib,%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
 // RUN: | FileCheck %s --check-prefix=EXEC
 // RUN: ir-opt %s -adj-cpu-tensor | FileCheck %s --check-prefix=TENSOR
 // RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize | FileCheck %s --check-prefix=BUFFER

@@ -1,4 +1,4 @@
-//===- ir-run.cpp - Runs adj IR in the reference interpreter --------------===//
+//===- ir-run.cpp - Runs adj IR in the interpreter or compiled ------------===//
 //
 // Parses and verifies a .mlir file, calls one adj.func with arguments given
 // on the command line and prints its results:
@@ -6,11 +6,16 @@
 //   ir-run model.mlir -f main --arg "[[1, 2], [3, 4]]" --arg @x.npy \
 //          --arg rand:seed=7 --out-npy out_
 //
+// With --compile the function is compiled to native code (the compile API,
+// with its cache) and run instead of interpreted; arguments and output are
+// the same, so the two can be compared.
+//
 // Diagnostics and run-time errors name file:line:col and exit with 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
+#include "Compiled.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/InitAll.h"
@@ -47,6 +52,34 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<unsigned>
     maxDepth("max-depth", llvm::cl::desc("Call depth limit (default 10000)"),
              llvm::cl::init(10000));
+
+static llvm::cl::OptionCategory compileCategory("Compiled execution");
+static llvm::cl::opt<bool>
+    compileMode("compile",
+                llvm::cl::desc("Run compiled native code instead of the "
+                               "interpreter"),
+                llvm::cl::cat(compileCategory));
+static llvm::cl::opt<std::string>
+    cacheDir("cache-dir",
+             llvm::cl::desc("Compile cache folder (default: "
+                            "$ADJOINT_CACHE_DIR, $XDG_CACHE_HOME/adjoint or "
+                            "~/.cache/adjoint)"),
+             llvm::cl::value_desc("dir"), llvm::cl::cat(compileCategory));
+static llvm::cl::opt<bool>
+    noCache("no-cache", llvm::cl::desc("Do not use the compile cache"),
+            llvm::cl::cat(compileCategory));
+static llvm::cl::opt<bool>
+    noOptimize("no-optimize",
+               llvm::cl::desc("Skip the adj optimizer before lowering"),
+               llvm::cl::cat(compileCategory));
+static llvm::cl::opt<unsigned>
+    optLevel("opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
+             llvm::cl::init(3), llvm::cl::cat(compileCategory));
+static llvm::cl::opt<bool> compileStats(
+    "compile-stats",
+    llvm::cl::desc("Print where the code came from (compiled, memory-hit, "
+                   "disk-hit) to stderr"),
+    llvm::cl::cat(compileCategory));
 
 static int failWith(const std::string &message) {
   llvm::errs() << "ir-run: error: " << message << "\n";
@@ -114,10 +147,20 @@ int main(int argc, char **argv) {
 
   std::vector<interp::Value> results;
   try {
-    interp::Options options;
-    options.maxCallDepth = maxDepth;
-    interp::Interpreter interpreter(*module, options);
-    results = interpreter.call(functionName, args);
+    if (compileMode) {
+      CompileOptions options;
+      options.cache = !noCache;
+      options.cacheDir = cacheDir;
+      options.optimize = !noOptimize;
+      options.optLevel = optLevel;
+      results = irrun::runCompiled(*module, functionName, args, options,
+                                   compileStats);
+    } else {
+      interp::Options options;
+      options.maxCallDepth = maxDepth;
+      interp::Interpreter interpreter(*module, options);
+      results = interpreter.call(functionName, args);
+    }
     for (size_t i = 0; i < results.size(); ++i) {
       llvm::outs() << results[i].toString() << "\n";
       if (!outNpy.empty() && results[i].isTensor())

@@ -12,20 +12,57 @@
 include "mlir/Pass/PassBase.td"
 
 def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
-  let summary = "Lowers typed first-order adj programs to "
-                "func/linalg/tensor/arith/math on tensors";
+  let summary = "Lowers typed, optimized adj programs to "
+                "func/linalg/tensor/arith/math/scf on tensors";
   let description = [{
     `lower(p) = p` with every adj op replaced by upstream ops on tensors that
     compute the same values.
 
     The input is the output of `-adj-optimize`: fully typed, static shapes,
-    no closures, environments, tuples or calls of function values other than
-    `adj.func_ref`. Elementwise ops become `linalg.generic` with broadcasting
+    closures closure-converted (`adj.closure`, no `adj.lambda`), no AD
+    requests.
+
+    Elementwise ops become `linalg.generic` with broadcasting
     indexing maps, `adj.matmul` becomes `linalg.matmul`/`batch_matmul` on a
     zero-filled init, reductions become `linalg.reduce`, shape ops become
-    `linalg.transpose`, `linalg.broadcast` and `tensor` reshapes. Public
+    `linalg.transpose`, `linalg.broadcast` and `tensor` reshapes, conv2d
+    and pooling named linalg convolutions and poolings on a `tensor.pad`ded
+    input, slice/concat/pad `tensor` slices and `tensor.pad`, gather a
+    `linalg.generic` reading with `tensor.extract`, scatter_add an `scf.for`
+    over the indices, iota and the random ops `linalg.generic` ops over
+    `linalg.index` (gather/scatter_add clamp out-of-range indices). Public
     functions get `llvm.emit_c_interface` so that the ExecutionEngine can
     call them. An op this pass does not handle yet is an error naming it.
+
+    Host-side structure: `adj.if`, `adj.for` and `adj.while` become
+    `scf.if`, `scf.for` and `scf.while` with the interpreter's semantics
+    (`scf.for` runs over the trip count of `i = lb, lb + step, ... < ub`,
+    computed without overflow; a step <= 0, an error in the interpreter,
+    runs no trip). Calls of an `adj.func_ref` become `func.call`, so direct
+    and mutual recursion need nothing more. Tuples vanish by 1:N type
+    conversion. Function values are defunctionalized in the closed world of
+    the module: a value of type `!adj.fn<T>` is a tag (`index`: which
+    function) and a box (`!llvm.ptr`: a runtime tuple of copies of its
+    captures, null when it has none), and `adj.call` of a value becomes an
+    `scf.index_switch` over the functions made at type T (by `adj.closure`,
+    or by `adj.func_ref` used as a value), each case a `func.call` with the
+    captures unboxed in front of the arguments. An environment is an
+    `!llvm.ptr` (null is the empty one). Boxes and environments live in
+    the runtime (include/adjoint/Runtime/Closures.h, `adj_rt_*`): a public
+    function whose calls can make them marks the runtime's arena on entry
+    and releases it before returning, unless it returns function values or
+    environments. Tensors go into the runtime as copies and come out as
+    fresh buffers that the caller owns.
+
+    ABI of a compiled function: every argument and every result is replaced
+    by its leaves, depth-first and in order. A `tensor<...>` is itself; a
+    tuple `!adj.tuple<T1, ..., Tn>` is the leaves of T1, then those of T2,
+    and so on (an empty tuple has none); a function value is two values,
+    its `index` tag then its `!llvm.ptr` box; an environment is one
+    `!llvm.ptr`. Argument and result attributes are copied to every leaf.
+    For example `(!adj.tuple<tensor<2xf32>, !adj.tuple<tensor<f32>,
+    tensor<i64>>>, tensor<f32>) -> (!adj.tuple<>, tensor<f32>)` becomes
+    `(tensor<2xf32>, tensor<f32>, tensor<i64>, tensor<f32>) -> tensor<f32>`.
 
     Before:
     ```mlir
@@ -53,10 +90,140 @@ def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def FuseElementwise : Pass<"adj-fuse-elementwise", "::mlir::ModuleOp"> {
+  let summary = "Fuses elementwise and broadcast producers into their "
+                "consumers, reductions included (linalg on tensors)";
+  let description = [{
+    `fuse(c(p(x))) = (c . p)(x)` in one loop nest wherever that computes
+    each producer value at most as often as before, or the producer is cheap
+    enough (data movement or one arithmetic op) to recompute.
+
+    linalg.reduce, linalg.broadcast and linalg.transpose are first written as
+    linalg.generic so that the upstream elementwise fusion patterns see
+    them; contractions and convolutions stay named (-adj-linalg-to-kernels
+    matches them) and a 2-D transpose feeding linalg.matmul becomes the
+    matmul's indexing map instead of a copy.
+
+    Last, destinations are chosen for bufferization in place: each consumer
+    of a shared linalg.fill gets its own fill, and an elementwise op that
+    writes a fresh tensor.empty writes over a same-shaped temporary input
+    that nothing else reads (the pass runs after CSE, which would merge the
+    fills again).
+
+    Before:
+    ```mlir
+    %e = linalg.generic {... ["parallel"]} ins(%x) outs(%0) { math.exp }
+    %s = linalg.reduce ins(%e) outs(%zero) dimensions = [0] { arith.addf }
+    ```
+    After:
+    ```mlir
+    %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+             affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+         ins(%x) outs(%zero) {
+    ^bb0(%in: f32, %acc: f32):
+      %0 = math.exp %in : f32
+      %1 = arith.addf %0, %acc : f32
+      linalg.yield %1 : f32
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def LinalgToKernels : Pass<"adj-linalg-to-kernels", "::mlir::ModuleOp"> {
+  let summary = "Replaces f32/f64 matmul, batch_matmul and conv_2d_nchw_fchw "
+                "on memrefs by calls of the runtime's kernels";
+  let description = [{
+    `linalg.matmul(A, B, C) = call @adj_kernel_matmul_f32(A', B', C, acc)`:
+    the runtime's kernels (lib/Runtime/Kernels*.cpp, Eigen GEMM on the
+    runtime's threads) compute `C = acc * C + A' B'` exactly like the linalg
+    op, where `A'` is a memref.transpose view of A when A's indexing map is
+    transposed (no copy), and `acc` is 0 when a zero linalg.fill of C right
+    before the op was dropped, 1 otherwise.
+    Batched products and NCHW/FCHW convolutions (any stride and dilation,
+    padding already applied by tensor.pad) get their own entry points. The
+    callees are private declarations with `llvm.emit_c_interface`, so their
+    C symbols are `_mlir_ciface_adj_kernel_*` taking memref descriptors.
+    Other element types and other linalg ops are left alone (they become
+    loops).
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x2xf32>)
+                  outs(%c : memref<4x2xf32>)
+    ```
+    After:
+    ```mlir
+    %ca = memref.cast %a : memref<4x8xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+    ...
+    call @adj_kernel_matmul_f32(%ca, %cb, %cc, %c1_i64) : (...) -> ()
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def ParallelToRuntime : Pass<"adj-parallel-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Runs large scf.parallel loops on the runtime's thread pool";
+  let description = [{
+    `parallel(i in [0, n)) body(i) = adjrt_parallel_for(0, n, 0, chunk, ctx)`
+    with `chunk(ctx, b, e)` an outlined function that runs `body` for the
+    first dimension's iterations [b, e) (the other dimensions stay loops
+    inside it) and `ctx` a stack struct holding the values the body uses
+    from outside, in their LLVM form (memref descriptors, i64 for index).
+    `builtin.unrealized_conversion_cast` ops bridge between the two forms;
+    they cancel out in -convert-to-llvm + -reconcile-unrealized-casts.
+
+    Only loops whose nest executes at least `min-work` operations (trip
+    counts times body sizes, nested loops multiplied out) move: waking the
+    pool costs tens of microseconds. Loops with reductions (results) stay as they are, and so
+    does every scf.parallel nested in another one (it runs sequentially).
+
+    Before:
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%c1048576) step (%c1) {
+      %v = memref.load %x[%i] : memref<1048576xf32>
+      memref.store %v, %y[%i] : memref<1048576xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func private @f_parallel_0(%ctx: !llvm.ptr, %b: i64, %e: i64) {
+      ... loads %x, %y from %ctx, then the loop over [b, e) ...
+    }
+    ... llvm.store of the descriptors of %x and %y into %ctx ...
+    %fn = func.constant @f_parallel_0 : (!llvm.ptr, i64, i64) -> ()
+    call @adjrt_parallel_for(%c0_i64, %c1048576_i64, %c0_i64, %fn, %ctx)
+    ```
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"262144",
+           "Smallest number of operations one run of a loop nest executes "
+           "(trip counts times body sizes) for it to go to the thread pool">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

@@ -1,17 +1,24 @@
-//===- AdjToLinalg.cpp - Lower typed first-order adj to linalg ------------===//
+//===- AdjToLinalg.cpp - Lower typed adj to linalg, scf and func ----------===//
 //
-// The pass and the function patterns. Before converting anything it checks
-// that every op is one the patterns handle, so that unsupported input is a
-// diagnostic naming the op rather than a half-converted module.
+// The pass. Before converting anything it checks that every op is one the
+// patterns handle, so that unsupported input is a diagnostic naming the op
+// rather than a half-converted module. Tensor primitives convert 1:1; the
+// host-side structure (functions, control flow, tuples, function values,
+// environments; Structure.h) converts with a 1:N type converter.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "Structure.h"
 
 #include "adjoint/Conversion/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace adjoint {
 #define GEN_PASS_DEF_ADJTOLINALG
@@ -24,64 +31,6 @@ using namespace adjoint::lowering;
 
 namespace {
 
-struct FuncPattern : OpConversionPattern<adj::FuncOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(adj::FuncOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto func = func::FuncOp::create(rewriter, op.getLoc(), op.getSymName(),
-                                     op.getFunctionType());
-    if (auto visibility = op.getSymVisibilityAttr())
-      func.setSymVisibilityAttr(visibility);
-    if (auto argAttrs = op.getArgAttrsAttr())
-      func.setArgAttrsAttr(argAttrs);
-    if (auto resAttrs = op.getResAttrsAttr())
-      func.setResAttrsAttr(resAttrs);
-    // ExecutionEngine::invoke calls the _mlir_ciface_ wrapper of an entry.
-    if (func.isPublic())
-      func->setAttr("llvm.emit_c_interface", rewriter.getUnitAttr());
-    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct ReturnPattern : OpConversionPattern<adj::ReturnOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(adj::ReturnOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<func::ReturnOp>(op, adaptor.getOperands());
-    return success();
-  }
-};
-
-struct CallPattern : OpConversionPattern<adj::CallOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(adj::CallOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto ref = op.getCallee().getDefiningOp<adj::FuncRefOp>();
-    if (!ref)
-      return rewriter.notifyMatchFailure(op, "callee is not adj.func_ref");
-    rewriter.replaceOpWithNewOp<func::CallOp>(
-        op, ref.getCalleeAttr(), op->getResultTypes(), adaptor.getArgs());
-    return success();
-  }
-};
-
-/// A function reference only used as a direct callee disappears with its
-/// calls.
-struct FuncRefPattern : OpConversionPattern<adj::FuncRefOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(adj::FuncRefOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 /// True when `type` is a statically shaped tensor of integers or floats.
 bool isLowerableTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -89,45 +38,108 @@ bool isLowerableTensor(Type type) {
          isa<FloatType, IntegerType>(tensor.getElementType());
 }
 
+/// Reports an error naming `what` of type `type` unless it has a host
+/// representation.
+LogicalResult checkHostType(Operation *op, Type type, StringRef what) {
+  if (isHostType(type))
+    return success();
+  return op->emitError() << op->getName() << " with " << what << " of type "
+                         << type << " is not supported by -adj-to-linalg yet";
+}
+
+/// True when a leaf of `type` is a function value.
+bool hasFunctionLeaf(Type type) {
+  SmallVector<Type> leaves;
+  flattenLeaves(type, leaves);
+  return llvm::any_of(leaves, llvm::IsaPred<adj::FnType>);
+}
+
+/// Checks the ops of the host-side structure; std::nullopt for the others.
+std::optional<LogicalResult> checkStructure(Operation *op) {
+  if (auto func = dyn_cast<adj::FuncOp>(op)) {
+    for (Type type : func.getFunctionType().getInputs())
+      if (failed(checkHostType(op, type, "an argument")))
+        return failure();
+    for (Type type : func.getFunctionType().getResults())
+      if (failed(checkHostType(op, type, "a result")))
+        return failure();
+    return success();
+  }
+  if (isa<adj::LambdaOp>(op))
+    return op->emitError()
+           << "adj.lambda is not supported by -adj-to-linalg: run "
+              "-adj-closure-convert (the end of -adj-optimize) first";
+  if (isa<adj::GradOp, adj::ValueAndGradOp, adj::VjpOp, adj::JvpOp>(op))
+    return op->emitError() << op->getName()
+                           << " is not supported by -adj-to-linalg: run "
+                              "-adj-grad first";
+  // Sensitivities of tuples and environments; tensors are primitives.
+  if (isa<adj::ZerosLikeOp, adj::GradAddOp>(op) &&
+      isa<RankedTensorType>(op->getResult(0).getType()))
+    return std::nullopt;
+  if (!isa<adj::FuncRefOp, adj::ClosureOp, adj::CallOp, adj::ReturnOp,
+           adj::TupleOp, adj::GetOp, adj::IfOp, adj::ForOp, adj::WhileOp,
+           adj::YieldOp, adj::EnvNewOp, adj::EnvGetOp, adj::EnvSetOp,
+           adj::EnvAddOp, adj::ZerosLikeOp, adj::GradAddOp>(op))
+    return std::nullopt;
+  for (Type type : op->getOperandTypes())
+    if (failed(checkHostType(op, type, "an operand")))
+      return failure();
+  for (Type type : op->getResultTypes())
+    if (failed(checkHostType(op, type, "a result")))
+      return failure();
+  for (Region &region : op->getRegions())
+    for (Type type : region.getArgumentTypes())
+      if (failed(checkHostType(op, type, "a region argument")))
+        return failure();
+  // Sensitivities never hold function values; environments hold
+  // sensitivities.
+  Type stored;
+  if (auto get = dyn_cast<adj::EnvGetOp>(op))
+    stored = get.getType();
+  else if (auto set = dyn_cast<adj::EnvSetOp>(op))
+    stored = set.getValue().getType();
+  else if (isa<adj::ZerosLikeOp, adj::GradAddOp>(op))
+    stored = op->getResult(0).getType();
+  if (stored && hasFunctionLeaf(stored))
+    return op->emitError() << op->getName() << " of a value of type "
+                           << stored
+                           << " (holding a function) is not supported by "
+                              "-adj-to-linalg";
+  return success();
+}
+
+/// Ops of other dialects (a func.func driver, say) may use the results of
+/// adj ops only when those are tensors: nothing converts their types.
+LogicalResult checkForeign(Operation *op) {
+  auto isAdjType = [](Type type) {
+    return isa<adj::AdjDialect>(type.getDialect());
+  };
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  for (Region &region : op->getRegions())
+    llvm::append_range(types, region.getArgumentTypes());
+  if (auto func = dyn_cast<FunctionOpInterface>(op))
+    llvm::append_range(types, func.getArgumentTypes());
+  for (Type type : types)
+    if (isAdjType(type))
+      return op->emitError()
+             << op->getName() << " on a value of type " << type
+             << " is not supported by -adj-to-linalg: only adj ops may "
+                "take function values, tuples and environments";
+  return success();
+}
+
 /// Reports why `op` cannot be lowered yet, or succeeds.
 LogicalResult checkSupported(Operation *op) {
   if (!isa<adj::AdjDialect>(op->getDialect()))
-    return success();
+    return checkForeign(op);
   auto unsupported = [&]() {
     return op->emitError() << op->getName()
                            << " is not supported by -adj-to-linalg yet";
   };
-  if (auto func = dyn_cast<adj::FuncOp>(op)) {
-    for (Type type : func.getFunctionType().getInputs())
-      if (!isLowerableTensor(type))
-        return func.emitError() << "adj.func with an argument of type "
-                                << type
-                                << " is not supported by -adj-to-linalg yet";
-    for (Type type : func.getFunctionType().getResults())
-      if (!isLowerableTensor(type))
-        return func.emitError() << "adj.func with a result of type " << type
-                                << " is not supported by -adj-to-linalg yet";
-    return success();
-  }
-  if (auto ref = dyn_cast<adj::FuncRefOp>(op)) {
-    for (OpOperand &use : ref->getUses()) {
-      auto call = dyn_cast<adj::CallOp>(use.getOwner());
-      if (!call || use.getOperandNumber() != 0)
-        return op->emitError()
-               << "adj.func_ref used as a value (not as a direct callee) is "
-                  "not supported by -adj-to-linalg yet";
-    }
-    return success();
-  }
-  if (auto call = dyn_cast<adj::CallOp>(op)) {
-    if (!call.getCallee().getDefiningOp<adj::FuncRefOp>())
-      return op->emitError() << "adj.call of a function value other than "
-                                "adj.func_ref is not supported by "
-                                "-adj-to-linalg yet";
-    return success();
-  }
-  if (isa<adj::ReturnOp>(op))
-    return success();
+  if (std::optional<LogicalResult> structural = checkStructure(op))
+    return *structural;
   if (!isa<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
            adj::MaximumOp, adj::MinimumOp, adj::NegOp, adj::ExpOp, adj::LogOp,
            adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp,
@@ -135,8 +147,10 @@ LogicalResult checkSupported(Operation *op) {
            adj::ErfOp, adj::CmpOp, adj::SelectOp, adj::CastOp, adj::MatmulOp,
            adj::ReduceSumOp, adj::ReduceMaxOp, adj::ReduceMeanOp,
            adj::BroadcastToOp, adj::ReshapeOp, adj::TransposeOp,
-           adj::ConstantOp, adj::FillOp, adj::ZerosLikeOp, adj::GradAddOp>(
-          op))
+           adj::ConstantOp, adj::FillOp, adj::ZerosLikeOp, adj::GradAddOp,
+           adj::Conv2DOp, adj::MaxPool2DOp, adj::AvgPool2DOp, adj::SliceOp,
+           adj::ConcatOp, adj::PadOp, adj::GatherOp, adj::ScatterAddOp,
+           adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp>(op))
     return unsupported();
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
@@ -145,15 +159,6 @@ LogicalResult checkSupported(Operation *op) {
              << op->getName() << " on a value of type " << type
              << " is not supported by -adj-to-linalg yet (it needs a "
                 "statically shaped integer or float tensor)";
-  if (auto matmul = dyn_cast<adj::MatmulOp>(op)) {
-    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
-    auto rhs = cast<RankedTensorType>(matmul.getRhs().getType());
-    if (lhs.getRank() != rhs.getRank() ||
-        lhs.getShape().drop_back(2) != rhs.getShape().drop_back(2))
-      return op->emitError() << "adj.matmul with broadcast batch dimensions ("
-                             << lhs << " and " << rhs
-                             << ") is not supported by -adj-to-linalg yet";
-  }
   if (auto constant = dyn_cast<adj::ConstantOp>(op))
     if (!isa<TypedAttr>(constant.getValue()))
       return unsupported();
@@ -175,21 +180,35 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
     if (failed)
       return signalPassFailure();
 
+    HostPlan plan;
+    if (mlir::failed(buildHostPlan(module, plan)))
+      return signalPassFailure();
+    declareRuntime(module, plan);
+
     MLIRContext *ctx = &getContext();
+    HostTypeConverter converter;
     ConversionTarget target(*ctx);
     target.addIllegalDialect<adj::AdjDialect>();
     target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
                            linalg::LinalgDialect, math::MathDialect,
-                           tensor::TensorDialect>();
+                           scf::SCFDialect, tensor::TensorDialect>();
+    target.addLegalDialect<bufferization::BufferizationDialect,
+                           LLVM::LLVMDialect, memref::MemRefDialect>();
     target.addLegalOp<ModuleOp>();
 
     RewritePatternSet patterns(ctx);
-    patterns.add<FuncPattern, ReturnPattern, CallPattern, FuncRefPattern>(
-        ctx);
+    populateFunctionPatterns(converter, plan, patterns);
+    populateControlFlowPatterns(converter, patterns);
+    populateTuplePatterns(converter, patterns);
+    populateFunctionValuePatterns(converter, plan, patterns);
+    populateEnvironmentPatterns(converter, patterns);
     populateElementwisePatterns(patterns);
     populateContractionPatterns(patterns);
     populateReductionPatterns(patterns);
     populateShapePatterns(patterns);
+    populateConvolutionPatterns(patterns);
+    populateMovementPatterns(patterns);
+    populateCreationPatterns(patterns);
     if (mlir::failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

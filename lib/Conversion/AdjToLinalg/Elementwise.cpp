@@ -100,11 +100,24 @@ struct Scalar {
   static Value pow(OpBuilder &b, Location l, Value x, Value y) {
     return floatOrInt<math::PowFOp, math::IPowIOp>(b, l, x, y);
   }
+  // On i1, true is 1 and max/min are or/and: unsigned, since signed i1
+  // reads true as -1.
   static Value max(OpBuilder &b, Location l, Value x, Value y) {
+    if (x.getType().isInteger(1))
+      return arith::MaxUIOp::create(b, l, x, y);
     return floatOrInt<arith::MaxNumFOp, arith::MaxSIOp>(b, l, x, y);
   }
   static Value min(OpBuilder &b, Location l, Value x, Value y) {
+    if (x.getType().isInteger(1))
+      return arith::MinUIOp::create(b, l, x, y);
     return floatOrInt<arith::MinNumFOp, arith::MinSIOp>(b, l, x, y);
+  }
+  /// Sensitivities add; i1 ones (which carry no gradient) combine by `or`,
+  /// as in the interpreter.
+  static Value gradAdd(OpBuilder &b, Location l, Value x, Value y) {
+    if (x.getType().isInteger(1))
+      return arith::OrIOp::create(b, l, x, y);
+    return add(b, l, x, y);
   }
   static Value neg(OpBuilder &b, Location l, Value x) {
     if (isFloat(x))
@@ -266,7 +279,7 @@ void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   patterns.add<ADJ_BINARY(AddOp, add), ADJ_BINARY(SubOp, sub),
                ADJ_BINARY(MulOp, mul), ADJ_BINARY(DivOp, div),
                ADJ_BINARY(PowOp, pow), ADJ_BINARY(MaximumOp, max),
-               ADJ_BINARY(MinimumOp, min), ADJ_BINARY(GradAddOp, add)>(ctx);
+               ADJ_BINARY(MinimumOp, min), ADJ_BINARY(GradAddOp, gradAdd)>(ctx);
   patterns.add<ADJ_UNARY(NegOp, neg), ADJ_UNARY(AbsOp, abs),
                ADJ_UNARY(ReluOp, relu), ADJ_UNARY(SigmoidOp, sigmoid),
                ADJ_UNARY(SignOp, sign)>(ctx);

@@ -38,8 +38,15 @@ mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                       mlir::RankedTensorType type);
 
-/// Functions, returns and direct calls.
-void populateFunctionPatterns(mlir::RewritePatternSet &patterns);
+/// The type in which contractions and windows of `element` accumulate, as
+/// the interpreter does: f32 for f16 and bf16, `element` otherwise.
+mlir::Type accumulatorType(mlir::Type element);
+
+/// Converts `v`, computed in the accumulator type of `type`, to `type`
+/// (an elementwise arith.truncf when they differ).
+mlir::Value truncateTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                       mlir::RankedTensorType type);
+
 /// Unary, binary, comparison, select, cast and the tensor sensitivities.
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 /// Matrix products.
@@ -48,6 +55,12 @@ void populateContractionPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(mlir::RewritePatternSet &patterns);
 /// Transpose, reshape, broadcast_to, constant and fill.
 void populateShapePatterns(mlir::RewritePatternSet &patterns);
+/// 2-D convolution and pooling.
+void populateConvolutionPatterns(mlir::RewritePatternSet &patterns);
+/// Slice, concat, pad, gather and scatter_add.
+void populateMovementPatterns(mlir::RewritePatternSet &patterns);
+/// Iota and the random ops.
+void populateCreationPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace adjoint::lowering
 

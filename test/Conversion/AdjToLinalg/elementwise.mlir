@@ -132,3 +132,16 @@ adj.func @casts(%x: tensor<2xi32>) -> (tensor<2xi64>, tensor<2xf16>, tensor<2xf3
   %g = adj.cast %b : tensor<2xi1> to tensor<2xf32>
   adj.return %i, %h, %g : tensor<2xi64>, tensor<2xf16>, tensor<2xf32>
 }
+
+// On i1, maximum is `or` and minimum `and` (true is 1, not -1), and
+// sensitivities of i1 values combine with `or`, as in the interpreter.
+// CHECK-LABEL: func.func @booleans(
+// CHECK: arith.maxui %{{.*}} : i1
+// CHECK: arith.minui %{{.*}} : i1
+// CHECK: arith.ori %{{.*}} : i1
+adj.func @booleans(%a: tensor<2xi1>, %b: tensor<2xi1>) -> (tensor<2xi1>, tensor<2xi1>, tensor<2xi1>) {
+  %max = adj.maximum %a, %b : tensor<2xi1>, tensor<2xi1>
+  %min = adj.minimum %a, %b : tensor<2xi1>, tensor<2xi1>
+  %sum = adj.grad_add %a, %b : tensor<2xi1>, tensor<2xi1>
+  adj.return %max, %min, %sum : tensor<2xi1>, tensor<2xi1>, tensor<2xi1>
+}

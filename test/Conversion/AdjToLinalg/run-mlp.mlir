@@ -4,7 +4,7 @@
 // RUN:   -buffer-deallocation-pipeline -convert-linalg-to-loops -convert-scf-to-cf \
 // RUN:   -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
+// RUN:   -shared-libs=%adj_runtime_lib,%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
 // RUN: | FileCheck %s
 
 // x @ w + b = [[2.5, 1.25, -2.5], [5.5, 1.25, -5.5]]; relu then sum: 10.5.

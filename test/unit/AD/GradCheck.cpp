@@ -4,6 +4,7 @@
 
 #include "adjoint/AD/Passes.h"
 #include "adjoint/API/Builder.h"
+#include "adjoint/API/Compile.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/InitAll.h"
 #include "adjoint/Pipelines/Pipelines.h"
@@ -317,6 +318,16 @@ RValues withPoint(const RValues &args, const std::vector<int64_t> &wrt,
   return out;
 }
 
+/// The tensor leaves of `value`, depth-first: a compiled function's inputs.
+void flattenTensors(const RValue &value, std::vector<rt::Tensor> &out) {
+  if (value.isTensor()) {
+    out.push_back(toRuntime(value.tensor()));
+    return;
+  }
+  for (const RValue &element : value.elements())
+    flattenTensors(element, out);
+}
+
 std::vector<double> flattenAll(const RValues &values) {
   std::vector<double> out;
   for (const RValue &v : values)
@@ -542,7 +553,38 @@ RValues GradCheck::runDriver(llvm::StringRef driver, const RValues &args) {
                            std::to_string(i) + " of @" + driver.str() +
                            ": " + describe(actual[i]) + " instead of " +
                            describe(expected[i]));
+  // A function value cannot leave compiled code: such drivers are checked
+  // through the functions they call.
+  if (!returnsFunction)
+    checkCompiled(driver, args, expected);
   return results;
+}
+
+void GradCheck::checkCompiled(llvm::StringRef driver, const RValues &args,
+                              const std::vector<double> &expected) {
+  CompileOptions options;
+  options.optimize = false; // optimized_ already is.
+  options.cache = false;
+  Executable exe = compile(*optimized_, driver.str(), Target::cpu(), options);
+  std::vector<rt::Tensor> inputs;
+  for (const RValue &arg : args)
+    flattenTensors(arg, inputs);
+  RValues outputs;
+  for (const rt::Tensor &t : exe.run(inputs))
+    outputs.push_back(toInterpreter(t));
+  std::vector<double> actual = flattenAll(outputs);
+  if (actual.size() != expected.size())
+    throw adjoint::Error("compiled @" + driver.str() + " returned " +
+                         std::to_string(actual.size()) + " elements, not " +
+                         std::to_string(expected.size()));
+  // The programs are f64: compiled code may only differ by reassociation.
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (!(std::abs(actual[i] - expected[i]) <=
+          1e-12 * std::max(1.0, std::abs(expected[i]))))
+      throw adjoint::Error("compiled @" + driver.str() + " differs at element " +
+                           std::to_string(i) + ": " + describe(actual[i]) +
+                           " instead of the interpreter's " +
+                           describe(expected[i]));
 }
 
 std::string GradCheck::transformedIR() const {

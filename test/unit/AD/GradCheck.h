@@ -146,6 +146,10 @@ private:
   /// a program without recursion or data-dependent loops must be first
   /// order (unless it returns a function). Throws adjoint::Error otherwise.
   RValues runDriver(llvm::StringRef driver, const RValues &args);
+  /// Compiles `driver` of the optimized module for the host CPU, runs it on
+  /// `args` and requires the interpreter's flattened results `expected`.
+  void checkCompiled(llvm::StringRef driver, const RValues &args,
+                     const std::vector<double> &expected);
   RValues call(const Ref &f, const RValues &args);
   /// Compares `sens` (one sensitivity per argument in `wrt`) with central
   /// differences of `<weights, f(x)>` along those arguments.

@@ -4,14 +4,15 @@
 // API, differentiated by -adj-grad and optimized by -adj-optimize, must
 // become first-order tensor code a person would write: no closure, call of
 // a function value, environment or tuple left; the same values as before
-// optimization (interpreter, f64, 1e-12); at most 3x the FLOPs of the
-// forward pass; and, for the MLP, exactly the matmuls of a hand-written
-// backward pass.
+// optimization (interpreter, f64, 1e-12), also when compiled for the host
+// CPU; at most 3x the FLOPs of the forward pass; and, for the MLP, exactly
+// the matmuls of a hand-written backward pass.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/AD/Passes.h"
 #include "adjoint/API/Builder.h"
+#include "adjoint/API/Compile.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Flops.h"
 #include "adjoint/Interpreter/Interpreter.h"
@@ -145,6 +146,24 @@ void checkGates(TrainingStep &t, int64_t classes) {
   for (size_t i = 0; i < expected.size(); ++i) {
     std::vector<double> e = expected[i].tensor().toDoubles();
     std::vector<double> a = actual[i].tensor().toDoubles();
+    REQUIRE(e.size() == a.size());
+    for (size_t k = 0; k < e.size(); ++k)
+      CHECK(std::abs(a[k] - e[k]) <= 1e-12 * std::max(1.0, std::abs(e[k])));
+  }
+
+  // Compiled for the host CPU, the step computes the same values.
+  CompileOptions options;
+  options.optimize = false; // Already optimized.
+  options.cache = false;
+  Executable compiled = compile(module, "step", Target::cpu(), options);
+  std::vector<rt::Tensor> inputsRt;
+  for (const interp::Value &arg : args)
+    inputsRt.push_back(toRuntime(arg.tensor()));
+  std::vector<rt::Tensor> outputs = compiled.run(inputsRt);
+  REQUIRE(outputs.size() == expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    std::vector<double> e = expected[i].tensor().toDoubles();
+    std::vector<double> a = outputs[i].toDoubles();
     REQUIRE(e.size() == a.size());
     for (size_t k = 0; k < e.size(); ++k)
       CHECK(std::abs(a[k] - e[k]) <= 1e-12 * std::max(1.0, std::abs(e[k])));

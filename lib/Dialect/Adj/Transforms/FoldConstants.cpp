@@ -48,7 +48,8 @@ bool isConstantTensor(Value value) {
 /// control flow), the AD ops and the constants themselves are not folded;
 /// ops without operands (iota) are left as the compact form they are.
 bool isFoldable(Operation *op) {
-  if (!isa<AdjDialect>(op->getDialect()) || op->getNumRegions() != 0 ||
+  if (!isa_and_nonnull<AdjDialect>(op->getDialect()) ||
+      op->getNumRegions() != 0 ||
       op->getNumResults() != 1 || op->getNumOperands() == 0)
     return false;
   if (isa<ConstantOp, FillOp, IotaOp, TupleOp, GetOp, CallOp, FuncRefOp,

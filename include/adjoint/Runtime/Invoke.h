@@ -1,0 +1,79 @@
+//===- Invoke.h - Calling compiled code: the ABI ----------------*- C++ -*-===//
+//
+// Compiled code is called through one packed entry point per function,
+//
+//   void _adj_entry_<f>(void **args)
+//
+// where args[0] points to the results (the memref descriptors of all
+// outputs back to back) and args[1 + i] to the descriptor of input i. A
+// rank-r descriptor is {allocated ptr, aligned ptr, offset, sizes[r],
+// strides[r]}, all 8-byte fields. Next to it the object defines
+// `_adj_signature_<f>`, a NUL-terminated Signature::serialize() string.
+//
+// Compiled code allocates through the runtime (`_mlir_memref_to_llvm_*`,
+// on the global MemoryPool). invoke() tracks the blocks one call allocates
+// (on worker threads too: parallelFor chunks inherit the call's context):
+// when an allocation fails it longjmps back to invoke(), which frees them
+// and returns OutOfMemory. Inside a parallel loop no jump is possible; the
+// block then comes from the system past the pool's limit and the call
+// fails when it returns. On success the blocks behind the outputs become
+// the output tensors (one shared owner when two outputs share a block), an
+// output that is not a block of this call (an input, a constant) is copied,
+// and anything else still allocated is freed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_RUNTIME_INVOKE_H
+#define ADJOINT_RUNTIME_INVOKE_H
+
+#include "adjoint/Runtime/Signature.h"
+#include "adjoint/Runtime/Status.h"
+#include "adjoint/Runtime/Tensor.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace adjoint::rt {
+
+/// The packed entry point of a compiled function.
+using PackedEntry = void (*)(void **args);
+
+/// "_adj_entry_<function>" and "_adj_signature_<function>".
+std::string entrySymbol(const std::string &function);
+std::string signatureSymbol(const std::string &function);
+
+/// What one invoke() did, for tests and benchmarks.
+struct InvokeStats {
+  /// Inputs copied because they were not 64-byte aligned.
+  unsigned inputsCopied = 0;
+  /// Outputs copied because compiled code returned memory it did not
+  /// allocate in this call.
+  unsigned outputsCopied = 0;
+  /// Blocks allocated by the call and not returned (freed by invoke).
+  unsigned blocksReleased = 0;
+};
+
+/// Checks count, dtypes and shapes of `inputs` against `signature`; the
+/// message names the input and both types.
+Status validateInputs(const Signature &signature,
+                      const std::vector<Tensor> &inputs);
+
+/// Calls `entry` with `inputs` (zero-copy where 64-byte aligned) and fills
+/// `outputs` with tensors that the caller owns. Never aborts on allocation
+/// failure: returns OutOfMemory with nothing leaked.
+Status invoke(PackedEntry entry, const Signature &signature,
+              const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
+              InvokeStats *stats = nullptr);
+
+} // namespace adjoint::rt
+
+extern "C" {
+/// The allocation functions of MLIR's memref-to-llvm lowering with
+/// use-generic-functions, implemented on the global MemoryPool.
+void *_mlir_memref_to_llvm_alloc(uint64_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
+}
+
+#endif // ADJOINT_RUNTIME_INVOKE_H

@@ -1,0 +1,145 @@
+//===- CodeGen.cpp - LLVM IR -> an optimized object file ------------------===//
+//
+// O3 with a TargetMachine for the target CPU (so that the loop and SLP
+// vectorizers see AVX2/AVX-512 costs), then the backend to an ELF object
+// in position-independent code, loadable by the JIT and linkable into
+// position-independent executables alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileImpl.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace adjoint;
+
+void compiler::initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+namespace {
+llvm::OptimizationLevel optimizationLevel(unsigned level) {
+  switch (level) {
+  case 0:
+    return llvm::OptimizationLevel::O0;
+  case 1:
+    return llvm::OptimizationLevel::O1;
+  case 2:
+    return llvm::OptimizationLevel::O2;
+  default:
+    return llvm::OptimizationLevel::O3;
+  }
+}
+
+llvm::CodeGenOptLevel codeGenLevel(unsigned level) {
+  switch (level) {
+  case 0:
+    return llvm::CodeGenOptLevel::None;
+  case 1:
+    return llvm::CodeGenOptLevel::Less;
+  case 2:
+    return llvm::CodeGenOptLevel::Default;
+  default:
+    return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+} // namespace
+
+std::string compiler::hostTriple() { return llvm::sys::getProcessTriple(); }
+
+Target Target::cpu() {
+  Target target;
+  target.triple = llvm::sys::getProcessTriple();
+  target.cpuName = llvm::sys::getHostCPUName().str();
+  std::vector<std::string> features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.push_back((feature.second ? "+" : "-") + feature.first().str());
+  // A stable order, so that the cache key does not depend on hashing.
+  std::sort(features.begin(), features.end());
+  for (const std::string &feature : features)
+    target.features += (target.features.empty() ? "" : ",") + feature;
+  return target;
+}
+
+Target Target::cpuNamed(const std::string &cpuName) {
+  Target target;
+  target.triple = llvm::sys::getProcessTriple();
+  target.cpuName = cpuName;
+  return target;
+}
+
+std::string Target::str() const {
+  return triple + " " + cpuName + (features.empty() ? "" : " " + features);
+}
+
+std::string compiler::emitObject(llvm::Module &module, const Target &target,
+                                unsigned optLevel) {
+  compiler::initializeNativeTarget();
+  llvm::Triple triple(target.triple);
+  std::string error;
+  const llvm::Target *backend =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!backend)
+    throw Error("compile: no code generator for target '" + target.triple +
+                "': " + error);
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
+      triple, target.cpuName, target.features, targetOptions,
+      llvm::Reloc::PIC_, llvm::CodeModel::Small, codeGenLevel(optLevel)));
+  if (!machine)
+    throw Error("compile: cannot create a target machine for " +
+                target.str());
+  module.setTargetTriple(triple);
+  module.setDataLayout(machine->createDataLayout());
+
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = optLevel >= 2;
+    tuning.SLPVectorization = optLevel >= 2;
+    llvm::PassBuilder builder(machine.get(), tuning);
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager passes =
+        optLevel == 0
+            ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+            : builder.buildPerModuleDefaultPipeline(
+                  optimizationLevel(optLevel));
+    passes.run(module, mam);
+  }
+
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    throw Error("compile: the code generator cannot emit objects for " +
+                target.str());
+  codegen.run(module);
+  return std::string(buffer.begin(), buffer.end());
+}

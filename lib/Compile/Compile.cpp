@@ -1,0 +1,161 @@
+//===- Compile.cpp - compile(), Executable and the cache lookups ----------===//
+
+#include "CompileImpl.h"
+
+#include "adjoint/API/Builder.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <chrono>
+
+using namespace adjoint;
+using namespace adjoint::compiler;
+
+const char *adjoint::cacheOutcomeName(CacheOutcome outcome) {
+  switch (outcome) {
+  case CacheOutcome::Compiled:
+    return "compiled";
+  case CacheOutcome::MemoryHit:
+    return "memory-hit";
+  case CacheOutcome::DiskHit:
+    return "disk-hit";
+  }
+  return "?";
+}
+
+Executable::Executable() = default;
+Executable::~Executable() = default;
+Executable::Executable(const Executable &) = default;
+Executable &Executable::operator=(const Executable &) = default;
+
+namespace adjoint {
+Executable makeExecutable(std::shared_ptr<const Executable::Program> program,
+                          CacheOutcome outcome, double seconds) {
+  Executable exe;
+  exe.program_ = std::move(program);
+  exe.outcome_ = outcome;
+  exe.compileSeconds_ = seconds;
+  return exe;
+}
+} // namespace adjoint
+
+namespace {
+const Executable::Program &programOf(
+    const std::shared_ptr<const Executable::Program> &program) {
+  if (!program)
+    throw Error("Executable: empty (not made by compile())");
+  return *program;
+}
+
+} // namespace
+
+std::string compiler::objectFor(mlir::ModuleOp module,
+                                const std::string &function,
+                                const Target &target,
+                                const CompileOptions &options,
+                                const std::string &key, bool &fromDisk) {
+  fromDisk = false;
+  if (options.cache) {
+    if (std::optional<std::string> object =
+            diskCacheLookup(cacheDirFor(options), key)) {
+      fromDisk = true;
+      return std::move(*object);
+    }
+  }
+  LLVMModule lowered = lowerToLLVMIR(module, function, options);
+  std::string object = emitObject(*lowered.module, target, options.optLevel);
+  noteCompilation();
+  if (options.cache)
+    diskCacheStore(cacheDirFor(options), key, object);
+  return object;
+}
+
+void compiler::checkOptions(const CompileOptions &options) {
+  if (options.optLevel > 3)
+    throw Error("compile: optLevel must be 0 to 3, got " +
+                std::to_string(options.optLevel));
+}
+
+Executable adjoint::compile(mlir::ModuleOp module, const std::string &function,
+                            const Target &target,
+                            const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  checkOptions(options);
+  if (target.triple != hostTriple())
+    throw Error("compile: the JIT runs code for the host (" + hostTriple() +
+                "), not for " + target.triple +
+                "; use compileToObject for other targets");
+  std::string key = cacheKey(module, function, target, options);
+  if (options.cache)
+    if (auto program = memoryCacheLookup(key))
+      return makeExecutable(program, CacheOutcome::MemoryHit, elapsed());
+
+  bool fromDisk = false;
+  std::string object =
+      objectFor(module, function, target, options, key, fromDisk);
+  std::string error;
+  std::shared_ptr<Executable::Program> program =
+      loadObject(object, function, error);
+  if (!program && fromDisk) {
+    // A stale or damaged entry that passed its checksum: rebuild it.
+    diskCacheReject(cacheDirFor(options), key);
+    object = objectFor(module, function, target, options, key, fromDisk);
+    program = loadObject(object, function, error);
+  }
+  if (!program)
+    throw Error("compile @" + function +
+                ": internal error: the JIT cannot load the object: " + error);
+  if (fromDisk)
+    noteDiskHit();
+  program->key = key;
+  if (options.cache)
+    memoryCacheInsert(key, program);
+  return makeExecutable(std::move(program),
+                        fromDisk ? CacheOutcome::DiskHit
+                                 : CacheOutcome::Compiled,
+                        elapsed());
+}
+
+Executable adjoint::compile(const api::Module &module,
+                            const std::string &function, const Target &target,
+                            const CompileOptions &options) {
+  return compile(module.op(), function, target, options);
+}
+
+rt::Status Executable::tryRun(const std::vector<rt::Tensor> &inputs,
+                              std::vector<rt::Tensor> &outputs,
+                              rt::InvokeStats *stats) const {
+  if (!program_)
+    return rt::Status::error(rt::StatusCode::InvalidArgument,
+                             "empty Executable (not made by compile())");
+  return rt::invoke(program_->entry, program_->signature, inputs, outputs,
+                    stats);
+}
+
+std::vector<rt::Tensor>
+Executable::run(const std::vector<rt::Tensor> &inputs) const {
+  const Program &program = programOf(program_);
+  std::vector<rt::Tensor> outputs;
+  rt::Status status = tryRun(inputs, outputs);
+  if (!status.ok())
+    throw Error("@" + program.function + ": " + status.toString());
+  return outputs;
+}
+
+const std::string &Executable::function() const {
+  return programOf(program_).function;
+}
+
+const rt::Signature &Executable::signature() const {
+  return programOf(program_).signature;
+}
+
+const std::string &Executable::cacheKey() const {
+  return programOf(program_).key;
+}

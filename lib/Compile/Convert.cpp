@@ -1,0 +1,33 @@
+//===- Convert.cpp - Interpreter tensors <-> runtime tensors --------------===//
+//
+// Both store row-major elements with the same bytes per element (i1 as one
+// byte, f16/bf16 as bit patterns), so conversion is a copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/API/Compile.h"
+#include "adjoint/Interpreter/Value.h"
+
+#include <cstring>
+
+using namespace adjoint;
+
+static_assert(static_cast<int>(rt::DType::I1) ==
+                  static_cast<int>(interp::DType::I1) &&
+              static_cast<int>(rt::DType::BF16) ==
+                  static_cast<int>(interp::DType::BF16));
+
+rt::Tensor adjoint::toRuntime(const interp::Tensor &tensor) {
+  return rt::Tensor::copyOf(static_cast<rt::DType>(tensor.dtype()),
+                            tensor.shape(), tensor.data());
+}
+
+interp::Tensor adjoint::toInterpreter(const rt::Tensor &tensor) {
+  if (!tensor.valid())
+    throw Error("toInterpreter: empty tensor");
+  interp::Tensor result(static_cast<interp::DType>(tensor.dtype()),
+                        tensor.shape());
+  if (result.byteSize())
+    std::memcpy(result.mutableData(), tensor.data(), result.byteSize());
+  return result;
+}

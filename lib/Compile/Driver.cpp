@@ -1,0 +1,318 @@
+//===- Driver.cpp - adj -> LLVM IR for one entry function -----------------===//
+//
+// Runs the MLIR part of compile(): -adj-grad, the optimizer, the four CPU
+// lowering stages and the translation to LLVM IR, on a clone of the
+// caller's module. Between the tensor stage and bufferization the entry's
+// arguments are marked non-writable, so that bufferization copies rather
+// than updates an input in place (inputs are caller memory, passed without
+// a copy). After translation the packed entry point and the signature
+// string are added and every other definition is internalized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileImpl.h"
+
+#include "adjoint/AD/Passes.h"
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Dialect/Adj/Transforms/Passes.h"
+#include "adjoint/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace adjoint;
+using namespace adjoint::compiler;
+
+compiler::LLVMModule::LLVMModule() = default;
+compiler::LLVMModule::LLVMModule(LLVMModule &&) = default;
+compiler::LLVMModule::~LLVMModule() {
+  // The module refers to its context: destroy it first.
+  module.reset();
+}
+
+namespace {
+
+/// Collects the errors (with their notes) MLIR reports while it is alive,
+/// as "loc: error: message" lines.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(MLIRContext *ctx)
+      : handler_(ctx, [this](Diagnostic &diag) {
+          record(diag);
+          return success();
+        }) {}
+
+  /// The text collected so far, then empty.
+  std::string take() { return std::exchange(text_, std::string()); }
+
+private:
+  void record(Diagnostic &diag) {
+    const char *severity = nullptr;
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      severity = "error: ";
+      break;
+    case DiagnosticSeverity::Warning:
+      severity = "warning: ";
+      break;
+    default:
+      return; // remarks and stray notes are noise here
+    }
+    llvm::raw_string_ostream os(text_);
+    if (!text_.empty())
+      os << "\n";
+    print(os, diag.getLocation(), severity, diag.str());
+    for (Diagnostic &note : diag.getNotes())
+      print(os << "\n", note.getLocation(), "note: ", note.str());
+  }
+
+  static void print(llvm::raw_ostream &os, Location loc, const char *severity,
+                    const std::string &message) {
+    if (auto file = loc->findInstanceOf<FileLineColLoc>())
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn() << ": ";
+    else if (!isa<UnknownLoc>(loc))
+      os << loc << ": ";
+    os << severity << message;
+  }
+
+  std::string text_;
+  // Last, so that it is removed before text_ goes away.
+  ScopedDiagnosticHandler handler_;
+};
+
+[[noreturn]] void fail(const std::string &function, const std::string &what,
+                       DiagnosticCapture &diagnostics) {
+  std::string text = diagnostics.take();
+  throw Error("compile @" + function + ": " + what +
+              (text.empty() ? std::string() : ":\n" + text));
+}
+
+std::string typeString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Appends the leaves of `type` (tuples flattened depth-first).
+void flatten(Type type, std::vector<Type> &leaves) {
+  if (auto tuple = dyn_cast<adj::TupleType>(type)) {
+    for (Type element : tuple.getTypes())
+      flatten(element, leaves);
+    return;
+  }
+  leaves.push_back(type);
+}
+
+std::optional<rt::DType> dtypeOf(Type element) {
+  if (element.isF64())
+    return rt::DType::F64;
+  if (element.isF32())
+    return rt::DType::F32;
+  if (element.isF16())
+    return rt::DType::F16;
+  if (element.isBF16())
+    return rt::DType::BF16;
+  if (element.isInteger(64))
+    return rt::DType::I64;
+  if (element.isInteger(32))
+    return rt::DType::I32;
+  if (element.isInteger(1))
+    return rt::DType::I1;
+  return std::nullopt;
+}
+
+/// The specs of the leaves of `types`; throws for a leaf that is not a
+/// statically shaped tensor.
+std::vector<rt::TensorSpec> specsOf(TypeRange types, const char *what,
+                                    const std::string &function) {
+  std::vector<Type> leaves;
+  for (Type type : types)
+    flatten(type, leaves);
+  std::vector<rt::TensorSpec> specs;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    Type leaf = leaves[i];
+    std::string where = "compile @" + function + ": " + what + " #" +
+                        std::to_string(i) + " (tuples flattened) has type " +
+                        typeString(leaf);
+    if (isa<adj::FnType>(leaf))
+      throw Error(where + "; function values cannot be passed to or "
+                          "returned from compiled code");
+    if (isa<adj::EnvType>(leaf))
+      throw Error(where + "; environments cannot be passed to or returned "
+                          "from compiled code");
+    auto tensor = dyn_cast<RankedTensorType>(leaf);
+    if (!tensor || !tensor.hasStaticShape())
+      throw Error(where + "; compiled code takes and returns statically "
+                          "shaped tensors");
+    std::optional<rt::DType> dtype = dtypeOf(tensor.getElementType());
+    if (!dtype)
+      throw Error(where + "; its element type is not supported");
+    specs.push_back(rt::TensorSpec{*dtype, tensor.getShape().vec()});
+  }
+  return specs;
+}
+
+bool sameTypes(TypeRange lowered, const std::vector<rt::TensorSpec> &specs) {
+  if (lowered.size() != specs.size())
+    return false;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    auto tensor = dyn_cast<RankedTensorType>(lowered[i]);
+    if (!tensor || tensor.getShape() != ArrayRef<int64_t>(specs[i].shape) ||
+        dtypeOf(tensor.getElementType()) != specs[i].dtype)
+      return false;
+  }
+  return true;
+}
+
+/// Adds `void _adj_entry_<f>(void **args)` calling `_mlir_ciface_<f>` and
+/// the signature string; internalizes everything else.
+void addEntryPoint(llvm::Module &module, const std::string &function,
+                   const rt::Signature &signature) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Function *ciface = module.getFunction("_mlir_ciface_" + function);
+  size_t expected =
+      signature.inputs.size() + (signature.outputs.empty() ? 0 : 1);
+  auto *ptrType = llvm::PointerType::get(ctx, 0);
+  bool allPointers = ciface && llvm::all_of(ciface->args(), [&](auto &arg) {
+                       return arg.getType() == ptrType;
+                     });
+  if (!ciface || ciface->arg_size() != expected || !allPointers)
+    throw Error("compile @" + function +
+                ": internal error: the lowered C interface does not take " +
+                std::to_string(expected) + " descriptor pointers");
+
+  auto *entry = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrType}, false),
+      llvm::GlobalValue::ExternalLinkage, rt::entrySymbol(function), module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  unsigned firstSlot = signature.outputs.empty() ? 1 : 0;
+  std::vector<llvm::Value *> args;
+  for (unsigned i = 0; i < ciface->arg_size(); ++i) {
+    llvm::Value *slot =
+        b.CreateConstGEP1_64(ptrType, entry->getArg(0), i + firstSlot);
+    args.push_back(b.CreateLoad(ptrType, slot));
+  }
+  b.CreateCall(ciface, args);
+  b.CreateRetVoid();
+
+  llvm::Constant *text =
+      llvm::ConstantDataArray::getString(ctx, signature.serialize(), true);
+  auto *global = new llvm::GlobalVariable(
+      module, text->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::ExternalLinkage, text,
+      rt::signatureSymbol(function));
+
+  // Only the entry and the signature are the object's interface; internal
+  // linkage lets O3 inline the wrappers and keeps objects of several models
+  // linkable into one program.
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && &f != entry)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &g : module.globals())
+    if (!g.isDeclaration() && &g != global)
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+} // namespace
+
+LLVMModule compiler::lowerToLLVMIR(ModuleOp input, const std::string &function,
+                                  const CompileOptions &options) {
+  // The CPU stages are partly written as pipeline text, which names passes
+  // through the global registry. Registering a pass twice is harmless, so
+  // this is safe in tools that register everything themselves.
+  static std::once_flag registered;
+  std::call_once(registered, [] { registerAllPasses(); });
+  MLIRContext *ctx = input.getContext();
+  {
+    DialectRegistry registry;
+    registerAllToLLVMIRTranslations(registry);
+    ctx->appendDialectRegistry(registry);
+  }
+  DiagnosticCapture diagnostics(ctx);
+  OwningOpRef<ModuleOp> module(input.clone());
+  if (failed(verify(*module)))
+    fail(function, "the module does not verify", diagnostics);
+
+  auto entry = dyn_cast_or_null<adj::FuncOp>(
+      SymbolTable::lookupSymbolIn(*module, function));
+  if (!entry)
+    throw Error("compile: no adj.func named '" + function + "' in the module");
+  // Only the entry is compiled; the other functions stay as its callees
+  // (and disappear when unused), so that an op the lowering does not
+  // support elsewhere in the module does not matter.
+  for (auto func : module->getOps<adj::FuncOp>())
+    if (func != entry)
+      func.setPrivate();
+  entry.setPublic();
+
+  PassManager optimize(ctx);
+  optimize.addPass(ad::createGrad());
+  if (options.optimize) {
+    buildOptimizePipeline(optimize);
+  } else {
+    optimize.addPass(adj::createInfer());
+    optimize.addPass(createSymbolDCEPass());
+  }
+  if (failed(optimize.run(*module)))
+    fail(function, "optimization failed", diagnostics);
+
+  entry = dyn_cast_or_null<adj::FuncOp>(
+      SymbolTable::lookupSymbolIn(*module, function));
+  if (!entry)
+    throw Error("compile @" + function +
+                ": internal error: the optimizer removed the entry");
+  rt::Signature signature;
+  signature.inputs =
+      specsOf(entry.getFunctionType().getInputs(), "input", function);
+  signature.outputs =
+      specsOf(entry.getFunctionType().getResults(), "output", function);
+
+  PassManager tensors(ctx);
+  buildCPUTensorPipeline(tensors);
+  if (failed(tensors.run(*module)))
+    fail(function, "lowering failed", diagnostics);
+  auto lowered = module->lookupSymbol<func::FuncOp>(function);
+  if (!lowered ||
+      !sameTypes(lowered.getFunctionType().getInputs(), signature.inputs) ||
+      !sameTypes(lowered.getFunctionType().getResults(), signature.outputs))
+    throw Error("compile @" + function +
+                ": internal error: the lowered signature " +
+                (lowered ? typeString(lowered.getFunctionType())
+                         : std::string("(missing)")) +
+                " does not match the adj signature " +
+                signature.serialize());
+  for (unsigned i = 0; i < lowered.getNumArguments(); ++i)
+    lowered.setArgAttr(i, "bufferization.writable",
+                       BoolAttr::get(ctx, false));
+
+  PassManager toLLVM(ctx);
+  buildCPUBufferizePipeline(toLLVM);
+  buildCPULoopsPipeline(toLLVM);
+  buildCPULLVMPipeline(toLLVM);
+  if (failed(toLLVM.run(*module)))
+    fail(function, "lowering failed", diagnostics);
+
+  LLVMModule result;
+  result.context = std::make_unique<llvm::LLVMContext>();
+  result.module = translateModuleToLLVMIR(*module, *result.context, function);
+  if (!result.module)
+    fail(function, "translation to LLVM IR failed", diagnostics);
+  result.signature = std::move(signature);
+  addEntryPoint(*result.module, function, result.signature);
+  return result;
+}

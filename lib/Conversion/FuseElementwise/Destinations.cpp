@@ -1,0 +1,80 @@
+//===- Destinations.cpp - Destinations that bufferize in place ------------===//
+//
+// One-shot bufferization allocates a buffer for every tensor.empty `outs`
+// and copies a destination that is still read later. Both helpers here
+// change only which SSA value an op names as its destination; the values
+// computed stay the same.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Destinations.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+
+using namespace mlir;
+
+void adjoint::fusion::unshareFills(Operation *root) {
+  SmallVector<linalg::FillOp> fills;
+  root->walk([&](linalg::FillOp fill) {
+    if (fill.hasPureTensorSemantics() && !fill->hasOneUse())
+      fills.push_back(fill);
+  });
+  OpBuilder b(root->getContext());
+  for (linalg::FillOp fill : fills) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : fill->getResult(0).getUses())
+      uses.push_back(&use);
+    // The first use keeps the original.
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      auto consumer = dyn_cast<DestinationStyleOpInterface>(use->getOwner());
+      if (!consumer || !consumer.isDpsInit(use))
+        continue;
+      b.setInsertionPoint(consumer);
+      use->set(b.clone(*fill)->getResult(0));
+    }
+  }
+}
+
+namespace {
+
+/// An input of `op` that may become its destination: read at the same
+/// index as the result is written (so each element is read before it is
+/// overwritten), of the result's type, a temporary computed by a linalg op
+/// in the same block, and used by `op` alone.
+Value deadInput(linalg::GenericOp op, OpOperand &init) {
+  AffineMap initMap = op.getMatchingIndexingMap(&init);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value v = input->get();
+    auto producer = v.getDefiningOp<linalg::LinalgOp>();
+    if (!producer || producer->getBlock() != op->getBlock() ||
+        v.getType() != init.get().getType() ||
+        op.getMatchingIndexingMap(input) != initMap)
+      continue;
+    // One use, and not twice as an operand of `op` either.
+    if (!v.hasOneUse())
+      continue;
+    return v;
+  }
+  return {};
+}
+
+} // namespace
+
+void adjoint::fusion::reuseDeadInputs(Operation *root) {
+  root->walk([&](linalg::GenericOp op) {
+    if (!op.hasPureTensorSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (!init.get().getDefiningOp<tensor::EmptyOp>() ||
+          op.payloadUsesValueFromOperand(&init) ||
+          !op.getMatchingIndexingMap(&init).isPermutation())
+        continue;
+      if (Value input = deadInput(op, init))
+        init.set(input);
+    }
+  });
+}

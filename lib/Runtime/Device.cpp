@@ -1,0 +1,68 @@
+//===- Device.cpp - The host CPU device -----------------------------------===//
+
+#include "adjoint/Runtime/Device.h"
+#include "adjoint/Runtime/MemoryPool.h"
+#include "adjoint/Runtime/ThreadPool.h"
+
+#include <cstring>
+
+using namespace adjoint::rt;
+
+const char *adjoint::rt::deviceKindName(DeviceKind kind) {
+  switch (kind) {
+  case DeviceKind::CPU:
+    return "cpu";
+  case DeviceKind::CUDA:
+    return "cuda";
+  case DeviceKind::HIP:
+    return "hip";
+  case DeviceKind::LevelZero:
+    return "level_zero";
+  }
+  return "unknown";
+}
+
+Device::~Device() = default;
+
+CpuDevice::CpuDevice(MemoryPool *pool)
+    : pool_(pool ? pool : &MemoryPool::global()) {}
+
+std::string CpuDevice::name() const {
+  return "cpu (" + std::to_string(ThreadPool::global().numThreads()) +
+         " threads)";
+}
+
+Status CpuDevice::allocate(size_t bytes, void **ptr) {
+  *ptr = pool_->allocate(bytes);
+  if (!*ptr)
+    return Status::error(StatusCode::OutOfMemory,
+                         "cannot allocate " + std::to_string(bytes) +
+                             " bytes on the cpu");
+  return Status::success();
+}
+
+void CpuDevice::deallocate(void *ptr) { pool_->deallocate(ptr); }
+
+Status CpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
+  if (bytes)
+    std::memcpy(dst, src, bytes);
+  return Status::success();
+}
+
+Status CpuDevice::copyDeviceToHost(void *dst, const void *src, size_t bytes) {
+  if (bytes)
+    std::memcpy(dst, src, bytes);
+  return Status::success();
+}
+
+Status CpuDevice::copyDeviceToDevice(void *dst, const void *src,
+                                     size_t bytes) {
+  if (bytes)
+    std::memmove(dst, src, bytes);
+  return Status::success();
+}
+
+Device &adjoint::rt::cpuDevice() {
+  static CpuDevice *device = new CpuDevice();
+  return *device;
+}

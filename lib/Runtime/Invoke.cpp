@@ -1,0 +1,321 @@
+//===- Invoke.cpp - Calling compiled code: the ABI ------------------------===//
+//
+// The allocation hooks of compiled code and the call wrapper that turns an
+// allocation failure deep inside compiled code into a status: the hook
+// longjmps to a setjmp in runGuarded(). Only compiled code (which has no
+// destructors to run) and the hook itself lie between the two.
+//
+// Inside a parallel loop (on a worker, or in a chunk on the calling thread)
+// there is no safe way back: the pool's threads are in the middle of the
+// loop. There a failed allocation takes the memory from the system past
+// the pool's limit instead, and the call fails when it returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Runtime/Invoke.h"
+#include "adjoint/Runtime/AlignedBuffer.h"
+#include "adjoint/Runtime/MemoryPool.h"
+#include "adjoint/Runtime/ThreadPool.h"
+#include "adjoint/Support/Error.h"
+
+#include <algorithm>
+#include <csetjmp>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+using namespace adjoint;
+using namespace adjoint::rt;
+
+namespace {
+
+/// The state of one invoke(), the task context (rt::taskContext()) of the
+/// calling thread and of the pool's workers while they run its loops.
+struct CallContext {
+  std::jmp_buf jump;
+  std::thread::id owner = std::this_thread::get_id();
+  std::mutex mutex;
+  /// Blocks allocated by compiled code during the call and not yet freed.
+  std::unordered_set<void *> blocks;
+  size_t failedBytes = 0;
+  /// An allocation failed where no jump was possible.
+  bool failed = false;
+};
+
+CallContext *currentCall() {
+  return static_cast<CallContext *>(taskContext());
+}
+
+/// Blocks that come from the system rather than the pool: alignments above
+/// the pool's (no lowering asks for one today) and the fallback inside
+/// parallel loops. Remembered so that the free hook can tell them apart.
+std::mutex gSystemMutex;
+std::unordered_set<void *> &systemBlocks() {
+  static auto *set = new std::unordered_set<void *>();
+  return *set;
+}
+
+void *systemBlock(size_t alignment, size_t size) {
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  void *block = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+  if (block) {
+    std::lock_guard<std::mutex> lock(gSystemMutex);
+    systemBlocks().insert(block);
+  }
+  return block;
+}
+
+void *track(void *block, size_t alignment, size_t size) {
+  CallContext *call = currentCall();
+  if (!call)
+    return block;
+  if (!block) {
+    bool canJump =
+        std::this_thread::get_id() == call->owner && !insideParallelChunk();
+    {
+      std::lock_guard<std::mutex> lock(call->mutex);
+      call->failedBytes = size;
+      call->failed |= !canJump;
+    }
+    if (canJump)
+      std::longjmp(call->jump, 1);
+    block = systemBlock(std::max<size_t>(alignment, kBufferAlignment), size);
+    if (!block)
+      return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(call->mutex);
+  call->blocks.insert(block);
+  return block;
+}
+
+void releaseBlock(void *block) {
+  if (MemoryPool::global().deallocate(block))
+    return;
+  std::lock_guard<std::mutex> lock(gSystemMutex);
+  if (systemBlocks().erase(block))
+    std::free(block);
+}
+
+/// Runs the entry point; false when an allocation hook jumped back.
+[[gnu::noinline]] bool runGuarded(PackedEntry entry, void **args,
+                                  CallContext *call) {
+  if (setjmp(call->jump) != 0)
+    return false;
+  entry(args);
+  return true;
+}
+
+/// Copies a strided array of `spec` into the contiguous `dst`.
+void copyStrided(char *dst, const char *src, const std::vector<int64_t> &shape,
+                 const int64_t *strides, size_t elementSize) {
+  int64_t count = numElements(shape);
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      offset += index[d] * strides[d];
+    std::memcpy(dst + n * elementSize, src + offset * elementSize,
+                elementSize);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+bool isRowMajor(const std::vector<int64_t> &shape, const int64_t *strides) {
+  int64_t expected = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] != 1 && strides[d] != expected)
+      return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+} // namespace
+
+extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  return track(MemoryPool::global().allocate(size), kBufferAlignment, size);
+}
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
+                                                    uint64_t size) {
+  if (alignment <= kBufferAlignment)
+    return _mlir_memref_to_llvm_alloc(size);
+  bool powerOfTwo = (alignment & (alignment - 1)) == 0;
+  return track(powerOfTwo ? systemBlock(alignment, size) : nullptr,
+               powerOfTwo ? alignment : kBufferAlignment, size);
+}
+
+extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
+  if (!ptr)
+    return;
+  if (CallContext *call = currentCall()) {
+    std::lock_guard<std::mutex> lock(call->mutex);
+    call->blocks.erase(ptr);
+  }
+  releaseBlock(ptr);
+}
+
+std::string adjoint::rt::entrySymbol(const std::string &function) {
+  return "_adj_entry_" + function;
+}
+
+std::string adjoint::rt::signatureSymbol(const std::string &function) {
+  return "_adj_signature_" + function;
+}
+
+Status adjoint::rt::validateInputs(const Signature &signature,
+                                   const std::vector<Tensor> &inputs) {
+  if (inputs.size() != signature.inputs.size())
+    return Status::error(StatusCode::InvalidArgument,
+                         "expected " + std::to_string(signature.inputs.size()) +
+                             " inputs, got " + std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorSpec &spec = signature.inputs[i];
+    if (!inputs[i].valid())
+      return Status::error(StatusCode::InvalidArgument,
+                           "input #" + std::to_string(i) +
+                               " is an empty tensor, expected " + spec.str());
+    if (!spec.matches(inputs[i]))
+      return Status::error(StatusCode::InvalidArgument,
+                           "input #" + std::to_string(i) + ": expected " +
+                               spec.str() + ", got " +
+                               inputs[i].typeString());
+    if (!inputs[i].data() && spec.numel() != 0)
+      return Status::error(StatusCode::InvalidArgument,
+                           "input #" + std::to_string(i) +
+                               " has no data");
+  }
+  return Status::success();
+}
+
+Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
+                           const std::vector<Tensor> &inputs,
+                           std::vector<Tensor> &outputs, InvokeStats *stats) {
+  outputs.clear();
+  if (Status status = validateInputs(signature, inputs); !status.ok())
+    return status;
+  InvokeStats local;
+
+  // Input descriptors: aligned caller memory is passed as is (compiled
+  // code never writes its inputs), anything else is copied once.
+  std::vector<Tensor> copies;
+  std::vector<std::vector<int64_t>> descriptors(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor *input = &inputs[i];
+    if (!isBufferAligned(input->data())) {
+      try {
+        copies.push_back(input->clone());
+      } catch (const Error &e) {
+        return Status::error(StatusCode::OutOfMemory, e.what());
+      }
+      input = &copies.back();
+      ++local.inputsCopied;
+    }
+    std::vector<int64_t> &desc = descriptors[i];
+    auto ptr = static_cast<int64_t>(reinterpret_cast<intptr_t>(input->data()));
+    desc = {ptr, ptr, 0};
+    const std::vector<int64_t> &shape = input->shape();
+    desc.insert(desc.end(), shape.begin(), shape.end());
+    std::vector<int64_t> strides(shape.size());
+    int64_t stride = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    desc.insert(desc.end(), strides.begin(), strides.end());
+  }
+
+  size_t resultWords = 0;
+  for (const TensorSpec &spec : signature.outputs)
+    resultWords += 3 + 2 * spec.shape.size();
+  std::vector<int64_t> results(resultWords + 1, 0);
+  std::vector<void *> args(1 + inputs.size());
+  args[0] = results.data();
+  for (size_t i = 0; i < inputs.size(); ++i)
+    args[1 + i] = descriptors[i].data();
+
+  CallContext call;
+  void *outer = taskContext();
+  setTaskContext(&call);
+  bool completed = runGuarded(entry, args.data(), &call);
+  setTaskContext(outer);
+
+  auto releaseAll = [&] {
+    for (void *block : call.blocks)
+      releaseBlock(block);
+    call.blocks.clear();
+  };
+  if (!completed || call.failed) {
+    releaseAll();
+    PoolStats pool = MemoryPool::global().stats();
+    size_t limit = MemoryPool::global().byteLimit();
+    return Status::error(
+        StatusCode::OutOfMemory,
+        "compiled code could not allocate " +
+            std::to_string(call.failedBytes) + " bytes (" +
+            std::to_string(pool.bytesInUse) + " bytes in use" +
+            (limit ? ", pool limit " + std::to_string(limit) + " bytes"
+                   : std::string()) +
+            ")");
+  }
+
+  // Outputs: a block of this call becomes caller-owned (one owner per
+  // block, however many outputs view it); other memory is copied.
+  std::unordered_map<void *, std::shared_ptr<void>> owners;
+  size_t word = 0;
+  for (size_t i = 0; i < signature.outputs.size(); ++i) {
+    const TensorSpec &spec = signature.outputs[i];
+    const int64_t *desc = results.data() + word;
+    size_t rank = spec.shape.size();
+    word += 3 + 2 * rank;
+    std::vector<int64_t> sizes(desc + 3, desc + 3 + rank);
+    if (sizes != spec.shape) {
+      outputs.clear();
+      owners.clear();
+      releaseAll();
+      return Status::error(StatusCode::Internal,
+                           "output #" + std::to_string(i) +
+                               " of compiled code has the wrong shape for " +
+                               spec.str());
+    }
+    auto *allocated = reinterpret_cast<void *>(desc[0]);
+    char *data = reinterpret_cast<char *>(desc[1]) +
+                 desc[2] * static_cast<int64_t>(dtypeSize(spec.dtype));
+    const int64_t *strides = desc + 3 + rank;
+    bool ours = owners.count(allocated) || call.blocks.count(allocated);
+    if (ours && isRowMajor(spec.shape, strides)) {
+      std::shared_ptr<void> &owner = owners[allocated];
+      if (!owner) {
+        owner = std::shared_ptr<void>(allocated, releaseBlock);
+        call.blocks.erase(allocated);
+      }
+      outputs.push_back(Tensor::adopt(spec.dtype, spec.shape, data, owner));
+      continue;
+    }
+    try {
+      Tensor copy = Tensor::allocate(spec.dtype, spec.shape);
+      if (copy.byteSize())
+        copyStrided(static_cast<char *>(copy.data()), data, spec.shape,
+                    strides, dtypeSize(spec.dtype));
+      outputs.push_back(std::move(copy));
+      ++local.outputsCopied;
+    } catch (const Error &e) {
+      outputs.clear();
+      owners.clear();
+      releaseAll();
+      return Status::error(StatusCode::OutOfMemory, e.what());
+    }
+  }
+  local.blocksReleased = static_cast<unsigned>(call.blocks.size());
+  releaseAll();
+  if (stats)
+    *stats = local;
+  return Status::success();
+}

@@ -1,0 +1,270 @@
+//===- KernelsMatmul.cpp - GEMM kernels on Eigen and the thread pool ------===//
+//
+// Eigen's GEMM packs and blocks for the host's caches and vector units; this
+// file maps strided views onto Eigen matrices without copying (row-major
+// when the column stride is 1, column-major when the row stride is 1, which
+// covers transposed views) and splits large products into row or column
+// blocks of the output, one per thread of the global pool, as XLA's CPU
+// runtime splits Eigen contractions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Runtime/Kernels.h"
+#include "adjoint/Runtime/ThreadPool.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <new>
+
+using namespace adjoint::rt;
+
+namespace {
+
+template <typename T>
+using RowMajorMatrix =
+    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using ColMajorMatrix =
+    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+
+/// The least work worth a thread of its own: waking a pool thread costs
+/// tens of microseconds on a loaded machine, about 5 MFLOP of GEMM.
+constexpr double kMinFlopsPerTask = 5e6;
+/// The widest product computed column-major and transposed into place.
+constexpr int64_t kMaxNarrowColumns = 32;
+/// The smallest block of output rows or columns worth a thread.
+constexpr int64_t kMinBlock = 16;
+
+/// Calls `fn` with `v` as an Eigen map (const or not, following `T`) and
+/// returns true, or returns false when neither stride is 1. A size-1
+/// dimension's stride is never used, so it does not decide the layout.
+template <typename T, typename Fn>
+bool withEigenMap(const MatrixView<T> &v, Fn &&fn) {
+  using Plain = std::remove_const_t<T>;
+  if (v.colStride == 1 || v.cols == 1) {
+    int64_t outer = v.rows == 1 ? std::max<int64_t>(v.cols, 1) : v.rowStride;
+    using M = std::conditional_t<std::is_const_v<T>,
+                                 const RowMajorMatrix<Plain>,
+                                 RowMajorMatrix<Plain>>;
+    fn(Eigen::Map<M, 0, Eigen::OuterStride<>>(v.data, v.rows, v.cols,
+                                              Eigen::OuterStride<>(outer)));
+    return true;
+  }
+  if (v.rowStride == 1 || v.rows == 1) {
+    int64_t outer = v.cols == 1 ? std::max<int64_t>(v.rows, 1) : v.colStride;
+    using M = std::conditional_t<std::is_const_v<T>,
+                                 const ColMajorMatrix<Plain>,
+                                 ColMajorMatrix<Plain>>;
+    fn(Eigen::Map<M, 0, Eigen::OuterStride<>>(v.data, v.rows, v.cols,
+                                              Eigen::OuterStride<>(outer)));
+    return true;
+  }
+  return false;
+}
+
+/// The product by definition: needs no memory, handles any strides.
+template <typename T>
+void gemmLoops(const MatrixView<const T> &a, const MatrixView<const T> &b,
+               const MatrixView<T> &c, bool accumulate) {
+  for (int64_t i = 0; i < c.rows; ++i)
+    for (int64_t j = 0; j < c.cols; ++j) {
+      T *out = c.data + i * c.rowStride + j * c.colStride;
+      T sum = accumulate ? *out : T(0);
+      for (int64_t p = 0; p < a.cols; ++p)
+        sum += a.data[i * a.rowStride + p * a.colStride] *
+               b.data[p * b.rowStride + j * b.colStride];
+      *out = sum;
+    }
+}
+
+/// `c (+)= a * b` on Eigen's GEMM; false (with `c` untouched or fully
+/// overwritten, never half-accumulated) when the layouts or the memory do
+/// not allow it.
+template <typename T>
+bool gemmEigen(const MatrixView<const T> &a, const MatrixView<const T> &b,
+               const MatrixView<T> &c, bool accumulate) {
+  bool done = false;
+  // Eigen allocates its packing buffers with operator new; LLVM frames
+  // above us must not see an exception, so a failed allocation reports
+  // false instead (Eigen throws before it accumulates anything).
+  try {
+    withEigenMap(c, [&](auto &&cm) {
+      withEigenMap(a, [&](const auto &am) {
+        withEigenMap(b, [&](const auto &bm) {
+          if (accumulate)
+            cm.noalias() += am * bm;
+          else
+            cm.noalias() = am * bm;
+          done = true;
+        });
+      });
+    });
+  } catch (...) {
+    done = false;
+  }
+  return done;
+}
+
+/// One product on the calling thread.
+template <typename T>
+void gemmSerial(const MatrixView<const T> &a, const MatrixView<const T> &b,
+                const MatrixView<T> &c, bool accumulate) {
+  // Eigen is several times slower writing a row-major product of a
+  // column-major (transposed) A when the product is narrower than tall
+  // (h^T @ dy in a backward pass: 512x256 times 256x10): compute it
+  // column-major and transpose the small result into place.
+  // Only narrow products take this path: the transposing copy is strided.
+  bool aColumnMajor = a.rowStride == 1 && a.colStride != 1 && a.rows > 1;
+  bool cRowMajor = c.colStride == 1 && c.cols > 1;
+  if (aColumnMajor && cRowMajor && c.cols <= kMaxNarrowColumns &&
+      c.cols < c.rows) {
+    std::unique_ptr<T[]> buffer(new (std::nothrow) T[c.rows * c.cols]);
+    MatrixView<T> t{buffer.get(), c.rows, c.cols, 1, c.rows};
+    if (buffer && gemmEigen(a, b, t, /*accumulate=*/false)) {
+      for (int64_t i = 0; i < c.rows; ++i) {
+        T *row = c.data + i * c.rowStride;
+        for (int64_t j = 0; j < c.cols; ++j)
+          row[j] = (accumulate ? row[j] : T(0)) + t.data[i + j * c.rows];
+      }
+      return;
+    }
+  }
+  if (!gemmEigen(a, b, c, accumulate))
+    gemmLoops(a, b, c, accumulate);
+}
+
+template <typename T>
+MatrixView<T> rowBlock(const MatrixView<T> &v, int64_t begin, int64_t end) {
+  return {v.data + begin * v.rowStride, end - begin, v.cols, v.rowStride,
+          v.colStride};
+}
+
+template <typename T>
+MatrixView<T> colBlock(const MatrixView<T> &v, int64_t begin, int64_t end) {
+  return {v.data + begin * v.colStride, v.rows, end - begin, v.rowStride,
+          v.colStride};
+}
+
+template <typename T>
+MatrixView<const T> asConst(const MatrixView<T> &v) {
+  return {v.data, v.rows, v.cols, v.rowStride, v.colStride};
+}
+
+template <typename T, int Rank>
+MatrixView<T> matrixOf(const MemRefDescriptor<T, Rank> *d, int64_t batch) {
+  T *base = d->data() + (Rank == 3 ? batch * d->strides[0] : 0);
+  return {base, d->sizes[Rank - 2], d->sizes[Rank - 1], d->strides[Rank - 2],
+          d->strides[Rank - 1]};
+}
+
+template <typename T>
+void matmulEntry(MemRefDescriptor<T, 2> *a, MemRefDescriptor<T, 2> *b,
+                 MemRefDescriptor<T, 2> *c, int64_t accumulate) {
+  gemm<T>(asConst(matrixOf(a, 0)), asConst(matrixOf(b, 0)), matrixOf(c, 0),
+          accumulate != 0);
+}
+
+template <typename T>
+void batchMatmulEntry(MemRefDescriptor<T, 3> *a, MemRefDescriptor<T, 3> *b,
+                      MemRefDescriptor<T, 3> *c, int64_t accumulate) {
+  int64_t batches = c->sizes[0];
+  auto one = [&](int64_t i, bool parallel) {
+    gemm<T>(asConst(matrixOf(a, i)), asConst(matrixOf(b, i)), matrixOf(c, i),
+            accumulate != 0, parallel);
+  };
+  // Many products: one thread per block of batches; few: split each
+  // product instead.
+  int64_t threads = kernelThreads();
+  if (batches >= threads && threads > 1) {
+    int64_t grain = (batches + threads - 1) / threads;
+    auto run = [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        one(i, /*parallel=*/false);
+    };
+    if (!kernelParallelFor(batches, grain, run))
+      run(0, batches);
+    return;
+  }
+  for (int64_t i = 0; i < batches; ++i)
+    one(i, /*parallel=*/true);
+}
+
+} // namespace
+
+template <typename T>
+void adjoint::rt::gemm(const MatrixView<const T> &a,
+                       const MatrixView<const T> &b, const MatrixView<T> &c,
+                       bool accumulate, bool parallel) {
+  if (c.rows == 0 || c.cols == 0)
+    return;
+  double flops = 2.0 * c.rows * c.cols * a.cols;
+  int64_t threads = parallel ? kernelThreads() : 1;
+  // Split the larger output dimension: each block is then a full GEMM of
+  // its own with B (or A) shared read-only.
+  bool splitRows = c.rows >= c.cols;
+  int64_t extent = splitRows ? c.rows : c.cols;
+  int64_t tasks = std::min({threads, (extent + kMinBlock - 1) / kMinBlock,
+                            static_cast<int64_t>(flops / kMinFlopsPerTask)});
+  if (tasks <= 1) {
+    gemmSerial(a, b, c, accumulate);
+    return;
+  }
+  int64_t grain = (extent + tasks - 1) / tasks;
+  auto block = [&](int64_t begin, int64_t end) {
+    if (splitRows)
+      gemmSerial(rowBlock(a, begin, end), b, rowBlock(c, begin, end),
+                 accumulate);
+    else
+      gemmSerial(a, colBlock(b, begin, end), colBlock(c, begin, end),
+                 accumulate);
+  };
+  if (!kernelParallelFor(extent, grain, block))
+    gemmSerial(a, b, c, accumulate);
+}
+
+unsigned adjoint::rt::kernelThreads() {
+  try {
+    return ThreadPool::global().numThreads();
+  } catch (...) {
+    // No threads could be started: everything runs on the caller.
+    return 1;
+  }
+}
+
+template void adjoint::rt::gemm<float>(const MatrixView<const float> &,
+                                       const MatrixView<const float> &,
+                                       const MatrixView<float> &, bool, bool);
+template void adjoint::rt::gemm<double>(const MatrixView<const double> &,
+                                        const MatrixView<const double> &,
+                                        const MatrixView<double> &, bool,
+                                        bool);
+
+extern "C" {
+void _mlir_ciface_adj_kernel_matmul_f32(MemRefDescriptor<float, 2> *a,
+                                        MemRefDescriptor<float, 2> *b,
+                                        MemRefDescriptor<float, 2> *c,
+                                        int64_t accumulate) {
+  matmulEntry(a, b, c, accumulate);
+}
+void _mlir_ciface_adj_kernel_matmul_f64(MemRefDescriptor<double, 2> *a,
+                                        MemRefDescriptor<double, 2> *b,
+                                        MemRefDescriptor<double, 2> *c,
+                                        int64_t accumulate) {
+  matmulEntry(a, b, c, accumulate);
+}
+void _mlir_ciface_adj_kernel_batch_matmul_f32(MemRefDescriptor<float, 3> *a,
+                                              MemRefDescriptor<float, 3> *b,
+                                              MemRefDescriptor<float, 3> *c,
+                                              int64_t accumulate) {
+  batchMatmulEntry(a, b, c, accumulate);
+}
+void _mlir_ciface_adj_kernel_batch_matmul_f64(MemRefDescriptor<double, 3> *a,
+                                              MemRefDescriptor<double, 3> *b,
+                                              MemRefDescriptor<double, 3> *c,
+                                              int64_t accumulate) {
+  batchMatmulEntry(a, b, c, accumulate);
+}
+}

@@ -1,0 +1,258 @@
+//===- Tensor.cpp - Dense host tensors of the runtime ---------------------===//
+
+#include "adjoint/Runtime/Tensor.h"
+#include "adjoint/Runtime/MemoryPool.h"
+#include "adjoint/Support/Error.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+using namespace adjoint;
+using namespace adjoint::rt;
+
+const char *adjoint::rt::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return "f64";
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I64:
+    return "i64";
+  case DType::I32:
+    return "i32";
+  case DType::I1:
+    return "i1";
+  }
+  return "?";
+}
+
+size_t adjoint::rt::dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I1:
+    return 1;
+  }
+  return 1;
+}
+
+bool adjoint::rt::parseDType(const std::string &name, DType &dtype) {
+  for (DType d : {DType::F64, DType::F32, DType::F16, DType::BF16, DType::I64,
+                  DType::I32, DType::I1})
+    if (name == dtypeName(d)) {
+      dtype = d;
+      return true;
+    }
+  return false;
+}
+
+int64_t adjoint::rt::numElements(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string adjoint::rt::tensorTypeString(DType dtype,
+                                          const std::vector<int64_t> &shape) {
+  std::string s = "tensor<";
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + dtypeName(dtype) + ">";
+}
+
+uint16_t adjoint::rt::floatToHalf(float value) {
+  uint32_t x = std::bit_cast<uint32_t>(value);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t abs = x & 0x7fffffffu;
+  if (abs >= 0x7f800000u) // inf, nan
+    return static_cast<uint16_t>(sign |
+                                 (abs > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  if (abs >= 0x477ff000u) // rounds to >= 65520: infinity
+    return static_cast<uint16_t>(sign | 0x7c00u);
+  if (abs < 0x38800000u) {
+    // Below the smallest normal half (2^-14): count units of 2^-24,
+    // rounding to nearest even (the default rounding mode).
+    float scaled = std::bit_cast<float>(abs) * 16777216.0f;
+    return static_cast<uint16_t>(sign |
+                                 static_cast<uint32_t>(std::nearbyint(scaled)));
+  }
+  uint32_t exponent = (abs >> 23) - 127 + 15;
+  uint32_t mantissa = abs & 0x7fffffu;
+  uint32_t half = (exponent << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
+    ++half;
+  return static_cast<uint16_t>(sign | half);
+}
+
+float adjoint::rt::halfToFloat(uint16_t bits) {
+  uint32_t sign = uint32_t(bits & 0x8000u) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1fu;
+  uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0) {
+    float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -magnitude : magnitude;
+  }
+  if (exponent == 31)
+    return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
+  return std::bit_cast<float>(sign | ((exponent - 15 + 127) << 23) |
+                              (mantissa << 13));
+}
+
+uint16_t adjoint::rt::floatToBFloat16(float value) {
+  uint32_t x = std::bit_cast<uint32_t>(value);
+  if ((x & 0x7fffffffu) > 0x7f800000u) // nan: keep it quiet
+    return static_cast<uint16_t>((x >> 16) | 0x40u);
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+float adjoint::rt::bfloat16ToFloat(uint16_t bits) {
+  return std::bit_cast<float>(uint32_t(bits) << 16);
+}
+
+namespace {
+std::shared_ptr<void> poolBlock(MemoryPool &pool, size_t bytes,
+                                const std::string &what) {
+  void *block = pool.allocate(bytes);
+  if (!block)
+    throw Error("out of memory: cannot allocate " + std::to_string(bytes) +
+                " bytes for " + what);
+  return std::shared_ptr<void>(block, [&pool](void *p) { pool.deallocate(p); });
+}
+
+void checkShape(const std::vector<int64_t> &shape) {
+  for (int64_t d : shape)
+    if (d < 0)
+      throw Error("a tensor dimension is negative");
+}
+} // namespace
+
+Tensor Tensor::allocate(DType dtype, std::vector<int64_t> shape,
+                        MemoryPool *pool) {
+  checkShape(shape);
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.owner_ = poolBlock(pool ? *pool : MemoryPool::global(), t.byteSize(),
+                       t.typeString());
+  t.data_ = t.owner_.get();
+  t.valid_ = true;
+  return t;
+}
+
+Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
+  Tensor t = allocate(dtype, std::move(shape));
+  std::memset(t.data_, 0, t.byteSize());
+  return t;
+}
+
+Tensor Tensor::borrow(DType dtype, std::vector<int64_t> shape, void *data) {
+  checkShape(shape);
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.data_ = data;
+  t.valid_ = true;
+  return t;
+}
+
+Tensor Tensor::copyOf(DType dtype, std::vector<int64_t> shape,
+                      const void *data) {
+  Tensor t = allocate(dtype, std::move(shape));
+  if (t.byteSize())
+    std::memcpy(t.data_, data, t.byteSize());
+  return t;
+}
+
+Tensor Tensor::adopt(DType dtype, std::vector<int64_t> shape, void *data,
+                     std::shared_ptr<void> owner) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.data_ = data;
+  t.owner_ = std::move(owner);
+  t.valid_ = true;
+  return t;
+}
+
+Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
+                           const std::vector<double> &values) {
+  Tensor t = allocate(dtype, std::move(shape));
+  if (static_cast<int64_t>(values.size()) != t.numel())
+    throw Error("Tensor::fromDoubles: " + std::to_string(values.size()) +
+                " values for " + t.typeString());
+  for (size_t i = 0; i < values.size(); ++i) {
+    double v = values[i];
+    switch (dtype) {
+    case DType::F64:
+      t.data<double>()[i] = v;
+      break;
+    case DType::F32:
+      t.data<float>()[i] = static_cast<float>(v);
+      break;
+    case DType::F16:
+      t.data<uint16_t>()[i] = floatToHalf(static_cast<float>(v));
+      break;
+    case DType::BF16:
+      t.data<uint16_t>()[i] = floatToBFloat16(static_cast<float>(v));
+      break;
+    case DType::I64:
+      t.data<int64_t>()[i] = static_cast<int64_t>(v);
+      break;
+    case DType::I32:
+      t.data<int32_t>()[i] = static_cast<int32_t>(v);
+      break;
+    case DType::I1:
+      t.data<uint8_t>()[i] = v != 0.0;
+      break;
+    }
+  }
+  return t;
+}
+
+double Tensor::at(int64_t index) const {
+  switch (dtype_) {
+  case DType::F64:
+    return data<double>()[index];
+  case DType::F32:
+    return data<float>()[index];
+  case DType::F16:
+    return halfToFloat(data<uint16_t>()[index]);
+  case DType::BF16:
+    return bfloat16ToFloat(data<uint16_t>()[index]);
+  case DType::I64:
+    return static_cast<double>(data<int64_t>()[index]);
+  case DType::I32:
+    return data<int32_t>()[index];
+  case DType::I1:
+    return data<uint8_t>()[index] != 0;
+  }
+  return 0.0;
+}
+
+std::vector<double> Tensor::toDoubles() const {
+  std::vector<double> values(static_cast<size_t>(numel()));
+  for (int64_t i = 0; i < numel(); ++i)
+    values[i] = at(i);
+  return values;
+}
+
+Tensor Tensor::clone() const { return copyOf(dtype_, shape_, data_); }
+
+std::string Tensor::typeString() const {
+  return tensorTypeString(dtype_, shape_);
+}

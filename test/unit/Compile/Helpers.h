@@ -1,0 +1,173 @@
+//===- Helpers.h - Compile-and-compare helpers for the tests ----*- C++ -*-===//
+//
+// Compiled code is checked against the reference interpreter: both run the
+// same function on the same inputs and every output must agree within a
+// tolerance chosen by dtype (exact for integers and i1).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_TEST_UNIT_COMPILE_HELPERS_H
+#define ADJOINT_TEST_UNIT_COMPILE_HELPERS_H
+
+#include "adjoint/API/Builder.h"
+#include "adjoint/API/Compile.h"
+#include "adjoint/AD/Passes.h"
+#include "adjoint/Interpreter/Interpreter.h"
+
+#include "mlir/Pass/PassManager.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <thread>
+#include <string>
+#include <vector>
+
+namespace adjoint::test {
+
+using Shape = std::vector<int64_t>;
+
+inline api::Type tensorType(api::DType dtype, Shape shape) {
+  return api::Type::tensor(dtype, std::move(shape));
+}
+inline api::Type f32(Shape shape) {
+  return tensorType(api::DType::F32, std::move(shape));
+}
+inline api::Type f64(Shape shape) {
+  return tensorType(api::DType::F64, std::move(shape));
+}
+
+/// Options that keep tests away from the user's cache folder.
+inline CompileOptions noCache() {
+  CompileOptions options;
+  options.cache = false;
+  return options;
+}
+
+/// Deterministic inputs in [-1, 1) (integers in [-5, 5), i1 alternating).
+inline interp::Tensor sampleInput(interp::DType dtype, Shape shape,
+                                  int64_t seed) {
+  if (dtype == interp::DType::I1) {
+    interp::Tensor t(dtype, shape);
+    auto *bytes = static_cast<uint8_t *>(t.mutableData());
+    for (int64_t i = 0; i < t.numel(); ++i)
+      bytes[i] = (i + seed) % 3 == 0;
+    return t;
+  }
+  if (dtype == interp::DType::I64 || dtype == interp::DType::I32)
+    return interp::randomUniform(dtype, shape, seed, -5.0, 5.0);
+  return interp::randomUniform(dtype, shape, seed, -1.0, 1.0);
+}
+
+/// Appends the tensor leaves of `value` (tuples depth-first).
+inline void flattenValue(const interp::Value &value,
+                         std::vector<interp::Tensor> &leaves) {
+  if (value.isTuple()) {
+    for (const interp::Value &element : value.elements())
+      flattenValue(element, leaves);
+    return;
+  }
+  leaves.push_back(value.tensor());
+}
+
+/// The interpreter's results of `function` (after -adj-grad on a clone),
+/// flattened as compiled code returns them.
+inline std::vector<interp::Tensor>
+interpret(mlir::ModuleOp module, const std::string &function,
+          const std::vector<interp::Value> &args) {
+  mlir::OwningOpRef<mlir::ModuleOp> clone(module.clone());
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(ad::createGrad());
+  REQUIRE(mlir::succeeded(pm.run(*clone)));
+  interp::Interpreter interpreter(*clone);
+  std::vector<interp::Tensor> leaves;
+  for (const interp::Value &v : interpreter.call(function, args))
+    flattenValue(v, leaves);
+  return leaves;
+}
+
+inline double tolerance(interp::DType dtype) {
+  switch (dtype) {
+  case interp::DType::F64:
+    return 1e-12;
+  case interp::DType::F32:
+    return 1e-5;
+  case interp::DType::F16:
+    return 2e-3;
+  case interp::DType::BF16:
+    return 1.6e-2;
+  default:
+    return 0.0;
+  }
+}
+
+/// Checks that `actual` equals `expected` within tolerance(dtype),
+/// relative to max(1, |expected|).
+inline void requireClose(const interp::Tensor &expected,
+                         const rt::Tensor &actual) {
+  REQUIRE(actual.valid());
+  REQUIRE(static_cast<int>(actual.dtype()) ==
+          static_cast<int>(expected.dtype()));
+  REQUIRE(actual.shape() == expected.shape());
+  double tol = tolerance(expected.dtype());
+  for (int64_t i = 0; i < expected.numel(); ++i) {
+    double e = expected.at(i), a = actual.at(i);
+    INFO("element " << i << ": expected " << e << ", got " << a);
+    if (std::isnan(e)) {
+      REQUIRE(std::isnan(a));
+      continue;
+    }
+    REQUIRE(std::abs(a - e) <= tol * std::max(1.0, std::abs(e)));
+  }
+}
+
+/// Compiles `function`, runs it and the interpreter on `args` (compiled
+/// code gets their leaves), compares. Returns the compiled outputs.
+inline std::vector<rt::Tensor>
+compareValuesWithInterpreter(const api::Module &m,
+                             const std::string &function,
+                             const std::vector<interp::Value> &args,
+                       const CompileOptions &options = noCache()) {
+  Executable exe = compile(m, function, Target::cpu(), options);
+  std::vector<interp::Tensor> leaves;
+  for (const interp::Value &arg : args)
+    flattenValue(arg, leaves);
+  std::vector<rt::Tensor> rtInputs;
+  for (const interp::Tensor &t : leaves)
+    rtInputs.push_back(toRuntime(t));
+  std::vector<rt::Tensor> outputs = exe.run(rtInputs);
+  std::vector<interp::Tensor> expected = interpret(m.op(), function, args);
+  REQUIRE(outputs.size() == expected.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    INFO("output #" << i);
+    requireClose(expected[i], outputs[i]);
+  }
+  return outputs;
+}
+
+/// The same with tensor arguments.
+inline std::vector<rt::Tensor>
+compareWithInterpreter(const api::Module &m, const std::string &function,
+                       const std::vector<interp::Tensor> &inputs,
+                       const CompileOptions &options = noCache()) {
+  return compareValuesWithInterpreter(
+      m, function, std::vector<interp::Value>(inputs.begin(), inputs.end()),
+      options);
+}
+
+/// The message of the adjoint::Error `f` throws ("" if none).
+template <typename F> std::string errorOf(F &&f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace adjoint::test
+
+#endif // ADJOINT_TEST_UNIT_COMPILE_HELPERS_H

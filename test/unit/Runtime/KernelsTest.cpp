@@ -1,0 +1,239 @@
+//===- KernelsTest.cpp - Matmul and convolution kernels vs definitions ----===//
+//
+// The kernels that -adj-linalg-to-kernels calls, through their C entry
+// points (memref descriptors, as compiled code passes them), against the
+// definitions computed in double: every layout the GEMM path takes (row- or
+// column-major operands, padded rows, transposed views), the fallback for
+// other strides, products large enough to be split over threads, overwrite
+// and accumulate, and each convolution scheme (per-image im2col, 1x1
+// without a copy, the batched patch-major GEMM for small outputs, the loop
+// fallback) with strides and dilations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Runtime/Kernels.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace adjoint::rt;
+
+namespace {
+
+template <typename T>
+std::vector<T> randomVector(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<T> v(n);
+  for (T &x : v)
+    x = static_cast<T>(dist(gen));
+  return v;
+}
+
+template <typename T> double tolerance() {
+  return std::is_same_v<T, float> ? 1e-5 : 1e-12;
+}
+
+template <typename T, int Rank>
+MemRefDescriptor<T, Rank> descriptor(T *data, std::array<int64_t, Rank> sizes,
+                                     std::array<int64_t, Rank> strides) {
+  MemRefDescriptor<T, Rank> d{data, data, 0, {}, {}};
+  for (int i = 0; i < Rank; ++i) {
+    d.sizes[i] = sizes[i];
+    d.strides[i] = strides[i];
+  }
+  return d;
+}
+
+/// How a test stores an [r, c] matrix: row-major with `pad` extra elements
+/// per row, column-major (a transposed view), or with both strides > 1.
+enum class Layout { RowMajor, ColMajor, Strided };
+
+template <typename T> struct Stored {
+  std::vector<T> data;
+  int64_t rows, cols, rowStride, colStride;
+  T at(int64_t i, int64_t j) const {
+    return data[i * rowStride + j * colStride];
+  }
+};
+
+template <typename T>
+Stored<T> store(int64_t rows, int64_t cols, Layout layout, unsigned seed) {
+  Stored<T> s{{}, rows, cols, 0, 0};
+  switch (layout) {
+  case Layout::RowMajor:
+    s.rowStride = cols + 3;
+    s.colStride = 1;
+    break;
+  case Layout::ColMajor:
+    s.rowStride = 1;
+    s.colStride = rows;
+    break;
+  case Layout::Strided:
+    s.rowStride = 2 * cols;
+    s.colStride = 2;
+    break;
+  }
+  s.data = randomVector<T>(rows * s.rowStride + cols * s.colStride, seed);
+  return s;
+}
+
+/// Runs the matmul entry point on [m, k] x [k, n] and compares with the
+/// definition.
+template <typename T>
+void checkMatmul(int64_t m, int64_t k, int64_t n, Layout la, Layout lb,
+                 bool accumulate) {
+  INFO("m=" << m << " k=" << k << " n=" << n << " layouts " << int(la) << ","
+            << int(lb) << " accumulate=" << accumulate);
+  Stored<T> a = store<T>(m, k, la, 1), b = store<T>(k, n, lb, 2);
+  // C has padded rows; the padding must stay untouched.
+  int64_t ldc = n + 5;
+  std::vector<T> c = randomVector<T>(m * ldc, 3), before = c;
+  auto da = descriptor<T, 2>(a.data.data(), {m, k}, {a.rowStride, a.colStride});
+  auto db = descriptor<T, 2>(b.data.data(), {k, n}, {b.rowStride, b.colStride});
+  auto dc = descriptor<T, 2>(c.data(), {m, n}, {ldc, 1});
+  if constexpr (std::is_same_v<T, float>)
+    _mlir_ciface_adj_kernel_matmul_f32(&da, &db, &dc, accumulate);
+  else
+    _mlir_ciface_adj_kernel_matmul_f64(&da, &db, &dc, accumulate);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = accumulate ? before[i * ldc + j] : 0.0, scale = 1.0;
+      for (int64_t p = 0; p < k; ++p) {
+        sum += double(a.at(i, p)) * double(b.at(p, j));
+        scale += std::abs(double(a.at(i, p)) * double(b.at(p, j)));
+      }
+      REQUIRE(std::abs(c[i * ldc + j] - sum) <= tolerance<T>() * scale);
+    }
+    for (int64_t j = n; j < ldc; ++j)
+      REQUIRE(c[i * ldc + j] == before[i * ldc + j]);
+  }
+}
+
+/// Runs the convolution entry point on an input of [n, c, h, w] and
+/// compares with the definition.
+template <typename T>
+void checkConv(int64_t n, int64_t c, int64_t h, int64_t w, int64_t f,
+               int64_t kh, int64_t kw, ConvParams p, bool accumulate,
+               bool contiguousFilter = true) {
+  int64_t oh = (h - (kh - 1) * p.dilationH - 1) / p.strideH + 1;
+  int64_t ow = (w - (kw - 1) * p.dilationW - 1) / p.strideW + 1;
+  INFO("n=" << n << " c=" << c << " " << h << "x" << w << " f=" << f
+            << " k=" << kh << "x" << kw << " stride " << p.strideH << ","
+            << p.strideW << " dilation " << p.dilationH << ","
+            << p.dilationW << " accumulate=" << accumulate);
+  std::vector<T> in = randomVector<T>(n * c * h * w, 4);
+  // A non-contiguous filter is the [F, C, KH, KW] corner of a wider one.
+  int64_t fw = contiguousFilter ? kw : kw + 1;
+  std::vector<T> filt = randomVector<T>(f * c * kh * fw, 5);
+  std::vector<T> out = randomVector<T>(n * f * oh * ow, 6), before = out;
+  auto di = descriptor<T, 4>(in.data(), {n, c, h, w},
+                             {c * h * w, h * w, w, 1});
+  auto df = descriptor<T, 4>(filt.data(), {f, c, kh, kw},
+                             {c * kh * fw, kh * fw, fw, 1});
+  auto dout = descriptor<T, 4>(out.data(), {n, f, oh, ow},
+                               {f * oh * ow, oh * ow, ow, 1});
+  if constexpr (std::is_same_v<T, float>)
+    _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f32(
+        &di, &df, &dout, p.strideH, p.strideW, p.dilationH, p.dilationW,
+        accumulate);
+  else
+    _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f64(
+        &di, &df, &dout, p.strideH, p.strideW, p.dilationH, p.dilationW,
+        accumulate);
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t o = 0; o < f; ++o)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x) {
+          int64_t idx = ((b * f + o) * oh + y) * ow + x;
+          double sum = accumulate ? before[idx] : 0.0, scale = 1.0;
+          for (int64_t ch = 0; ch < c; ++ch)
+            for (int64_t i = 0; i < kh; ++i)
+              for (int64_t j = 0; j < kw; ++j) {
+                double v =
+                    double(in[((b * c + ch) * h + y * p.strideH +
+                               i * p.dilationH) *
+                                  w +
+                              x * p.strideW + j * p.dilationW]) *
+                    double(filt[((o * c + ch) * kh + i) * fw + j]);
+                sum += v;
+                scale += std::abs(v);
+              }
+          REQUIRE(std::abs(out[idx] - sum) <= tolerance<T>() * scale);
+        }
+}
+
+} // namespace
+
+TEMPLATE_TEST_CASE("matmul kernel: every layout, overwrite and accumulate",
+                   "[kernels]", float, double) {
+  for (Layout la : {Layout::RowMajor, Layout::ColMajor, Layout::Strided})
+    for (Layout lb : {Layout::RowMajor, Layout::ColMajor, Layout::Strided})
+      for (bool accumulate : {false, true}) {
+        checkMatmul<TestType>(1, 1, 1, la, lb, accumulate);
+        checkMatmul<TestType>(7, 13, 5, la, lb, accumulate);
+        checkMatmul<TestType>(33, 1, 17, la, lb, accumulate);
+      }
+}
+
+TEMPLATE_TEST_CASE("matmul kernel: shapes split over threads and the "
+                   "column-major scratch path",
+                   "[kernels]", float, double) {
+  for (bool accumulate : {false, true}) {
+    // Tall: row blocks; wide: column blocks (both above the threshold).
+    checkMatmul<TestType>(300, 160, 70, Layout::RowMajor, Layout::RowMajor,
+                          accumulate);
+    checkMatmul<TestType>(40, 170, 390, Layout::RowMajor, Layout::ColMajor,
+                          accumulate);
+    // A transposed and narrow: computed column-major, then transposed.
+    checkMatmul<TestType>(200, 64, 10, Layout::ColMajor, Layout::RowMajor,
+                          accumulate);
+  }
+  // Empty products: nothing to add, or zeros to write.
+  checkMatmul<TestType>(4, 0, 3, Layout::RowMajor, Layout::RowMajor, true);
+  checkMatmul<TestType>(4, 0, 3, Layout::RowMajor, Layout::RowMajor, false);
+  checkMatmul<TestType>(0, 5, 3, Layout::RowMajor, Layout::RowMajor, false);
+}
+
+TEST_CASE("batch matmul kernel with a transposed operand", "[kernels]") {
+  const int64_t batches = 5, m = 6, k = 7, n = 4;
+  std::vector<float> a = randomVector<float>(batches * m * k, 7);
+  // B stored as [batch, n, k] and read as its transpose [batch, k, n].
+  std::vector<float> b = randomVector<float>(batches * n * k, 8);
+  std::vector<float> c(batches * m * n, 99.0f);
+  auto da = descriptor<float, 3>(a.data(), {batches, m, k}, {m * k, k, 1});
+  auto db = descriptor<float, 3>(b.data(), {batches, k, n}, {n * k, 1, k});
+  auto dc = descriptor<float, 3>(c.data(), {batches, m, n}, {m * n, n, 1});
+  _mlir_ciface_adj_kernel_batch_matmul_f32(&da, &db, &dc, /*accumulate=*/0);
+  for (int64_t g = 0; g < batches; ++g)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t p = 0; p < k; ++p)
+          sum += double(a[(g * m + i) * k + p]) * double(b[(g * n + j) * k + p]);
+        REQUIRE(std::abs(c[(g * m + i) * n + j] - sum) <= 1e-5);
+      }
+}
+
+TEMPLATE_TEST_CASE("conv2d kernel: every scheme, strides and dilations",
+                   "[kernels]", float, double) {
+  for (bool accumulate : {false, true}) {
+    // Per-image im2col + GEMM (>= 64 output pixels), whole images per
+    // thread and, with 3 images, each GEMM split instead.
+    checkConv<TestType>(4, 3, 12, 12, 8, 3, 3, {1, 1, 1, 1}, accumulate);
+    checkConv<TestType>(3, 5, 20, 18, 6, 3, 2, {1, 1, 1, 1}, accumulate);
+    // 1x1 with unit stride: the input is the GEMM operand, no copy.
+    checkConv<TestType>(2, 4, 9, 9, 5, 1, 1, {1, 1, 1, 1}, accumulate);
+    // Batched patch-major GEMM (small outputs: a filter gradient's shape).
+    checkConv<TestType>(3, 4, 10, 10, 6, 8, 8, {1, 1, 1, 1}, accumulate);
+    // Strides and dilations in both schemes.
+    checkConv<TestType>(2, 3, 40, 36, 4, 3, 3, {2, 1, 1, 2}, accumulate);
+    checkConv<TestType>(2, 3, 11, 13, 4, 3, 2, {2, 3, 2, 1}, accumulate);
+    // A filter that is not contiguous: the loops.
+    checkConv<TestType>(2, 2, 7, 7, 3, 3, 3, {1, 2, 1, 1}, accumulate,
+                        /*contiguousFilter=*/false);
+  }
+}
