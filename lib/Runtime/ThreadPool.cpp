@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -15,6 +16,9 @@
 using namespace adjoint::rt;
 
 namespace {
+/// How long an idle worker polls for the next loop before it sleeps.
+constexpr std::chrono::microseconds kSpin(200);
+
 /// Set while this thread runs a chunk of some pool, so that a nested loop
 /// runs serially instead of waiting for threads that are busy with us.
 thread_local bool tInsideChunk = false;
@@ -50,6 +54,8 @@ struct ThreadPool::Impl {
   std::condition_variable finished;
   bool stopping = false;
   uint64_t generation = 0;
+  /// `generation`, readable without the mutex by workers that spin.
+  std::atomic<uint64_t> published{0};
   unsigned pendingWorkers = 0;
 
   // The loop being run (valid while pendingWorkers > 0 or the caller runs).
@@ -81,6 +87,15 @@ struct ThreadPool::Impl {
   void workerLoop() {
     uint64_t seen = 0;
     for (;;) {
+      // Poll a little before sleeping: a loop issued within kSpin (the next
+      // kernel or loop of the same compiled function) then starts without
+      // the tens of microseconds a futex wake-up costs.
+      auto until = std::chrono::steady_clock::now() + kSpin;
+      for (int i = 0; published.load(std::memory_order_acquire) == seen; ++i) {
+        if (i % 64 == 63 && std::chrono::steady_clock::now() > until)
+          break;
+        std::this_thread::yield();
+      }
       {
         std::unique_lock<std::mutex> lock(mutex);
         wake.wait(lock, [&] { return stopping || generation != seen; });
@@ -167,6 +182,7 @@ void ThreadPool::parallelFor(
     s.taskContext = tTaskContext;
     s.pendingWorkers = static_cast<unsigned>(s.workers.size());
     ++s.generation;
+    s.published.store(s.generation, std::memory_order_release);
   }
   s.wake.notify_all();
   s.runChunks();

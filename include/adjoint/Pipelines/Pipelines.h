@@ -23,12 +23,16 @@ void buildOptimizePipeline(mlir::OpPassManager &pm);
 /// Each stage is also a named pipeline so that ir-opt can show its output.
 ///
 /// `-adj-cpu-tensor`: typed adj after -adj-optimize -> linalg/tensor/arith/
-/// math/scf/func on tensors, with producers fused into their consumers.
+/// math/scf/func on tensors, with producers fused into their consumers
+/// (-adj-fuse-elementwise).
 void buildCPUTensorPipeline(mlir::OpPassManager &pm);
 /// `-adj-cpu-bufferize`: tensors -> memrefs (one-shot bufferization across
-/// function boundaries), with buffer reuse and deallocation.
+/// function boundaries), each buffer freed right after its last use.
 void buildCPUBufferizePipeline(mlir::OpPassManager &pm);
-/// `-adj-cpu-loops`: linalg on memrefs -> tiled, vectorized loops.
+/// `-adj-cpu-loops`: matmul, batch_matmul and conv on memrefs -> runtime
+/// kernel calls (-adj-linalg-to-kernels); the rest -> parallel loops, with
+/// f32 transcendentals as polynomials and large loops on the runtime's
+/// thread pool (-adj-parallel-to-runtime). LLVM vectorizes the loops.
 void buildCPULoopsPipeline(mlir::OpPassManager &pm);
 /// `-adj-cpu-llvm`: loops, vectors and memrefs -> the LLVM dialect.
 void buildCPULLVMPipeline(mlir::OpPassManager &pm);

@@ -95,52 +95,6 @@ Value fromI64(OpBuilder &b, Location loc, Value v, Type type) {
   return arith::TruncFOp::create(b, loc, type, f);
 }
 
-/// An f64 scalar rounded once to the float type `type`. f16 and bf16 go
-/// through f32 rounded to odd, which makes the second rounding exact (the
-/// interpreter's roundToOddFloat); LLVM's f64 -> bf16 truncation rounds
-/// twice.
-Value fromF64(OpBuilder &b, Location loc, Value v, Type type) {
-  if (type.isF64())
-    return v;
-  Type f32 = b.getF32Type();
-  Value nearest = arith::TruncFOp::create(b, loc, f32, v);
-  if (type.isF32())
-    return nearest;
-  Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), nearest);
-  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), nearest);
-  Value i32One = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
-  Value i32Zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-  Value inf = arith::ConstantOp::create(
-      b, loc, b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
-  // Kept as it is when exact, odd, infinite or NaN.
-  Value exact =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, back, v);
-  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
-  Value infinite = arith::CmpFOp::create(
-      b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, nearest),
-      inf);
-  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                    arith::AndIOp::create(b, loc, bits, i32One),
-                                    i32Zero);
-  // (One op per statement: the order of evaluation of call arguments, and
-  // so of the printed ops, is unspecified in C++.)
-  Value exactOrNaN = arith::OrIOp::create(b, loc, exact, nan);
-  Value keep = arith::OrIOp::create(
-      b, loc, exactOrNaN, arith::OrIOp::create(b, loc, infinite, odd));
-  // Otherwise `v` lies between `nearest` (even) and its neighbour away from
-  // or towards zero: the odd one of the two.
-  Value absV = math::AbsFOp::create(b, loc, v);
-  Value absBack = math::AbsFOp::create(b, loc, back);
-  Value away = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, absV,
-                                     absBack);
-  Value up = arith::AddIOp::create(b, loc, bits, i32One);
-  Value down = arith::SubIOp::create(b, loc, bits, i32One);
-  Value neighbour = arith::SelectOp::create(b, loc, away, up, down);
-  Value odds = arith::BitcastOp::create(b, loc, f32, neighbour);
-  Value rounded = arith::SelectOp::create(b, loc, keep, nearest, odds);
-  return arith::TruncFOp::create(b, loc, type, rounded);
-}
-
 constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 
 /// splitmix64(seed * golden + k) with the standard finalizer, on i64.
@@ -237,7 +191,7 @@ struct RandomPattern : OpConversionPattern<Op> {
         [&](OpBuilder &b, Location l, ArrayRef<Value> pos, ValueRange in) {
           Value i = linearIndex(b, l, type.getShape(), pos);
           Value r = sample(b, l, in[0], i, first, second);
-          return fromF64(b, l, r, type.getElementType());
+          return roundFromF64(b, l, r, type.getElementType());
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -254,6 +208,51 @@ using RandomNormalPattern =
                   &RandomNormalOp::getStd>;
 
 } // namespace
+
+// f16 and bf16 go through f32 rounded to odd, which makes the second
+// rounding exact (the interpreter's roundToOddFloat); LLVM's f64 -> bf16
+// truncation rounds twice.
+Value lowering::roundFromF64(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isF64())
+    return v;
+  Type f32 = b.getF32Type();
+  Value nearest = arith::TruncFOp::create(b, loc, f32, v);
+  if (type.isF32())
+    return nearest;
+  Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), nearest);
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), nearest);
+  Value i32One = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+  Value i32Zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+  // Kept as it is when exact, odd, infinite or NaN.
+  Value exact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, back, v);
+  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value infinite = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, nearest),
+      inf);
+  Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                    arith::AndIOp::create(b, loc, bits, i32One),
+                                    i32Zero);
+  // (One op per statement: the order of evaluation of call arguments, and
+  // so of the printed ops, is unspecified in C++.)
+  Value exactOrNaN = arith::OrIOp::create(b, loc, exact, nan);
+  Value keep = arith::OrIOp::create(
+      b, loc, exactOrNaN, arith::OrIOp::create(b, loc, infinite, odd));
+  // Otherwise `v` lies between `nearest` (even) and its neighbour away from
+  // or towards zero: the odd one of the two.
+  Value absV = math::AbsFOp::create(b, loc, v);
+  Value absBack = math::AbsFOp::create(b, loc, back);
+  Value away = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, absV,
+                                     absBack);
+  Value up = arith::AddIOp::create(b, loc, bits, i32One);
+  Value down = arith::SubIOp::create(b, loc, bits, i32One);
+  Value neighbour = arith::SelectOp::create(b, loc, away, up, down);
+  Value odds = arith::BitcastOp::create(b, loc, f32, neighbour);
+  Value rounded = arith::SelectOp::create(b, loc, keep, nearest, odds);
+  return arith::TruncFOp::create(b, loc, type, rounded);
+}
 
 void lowering::populateCreationPatterns(RewritePatternSet &patterns) {
   patterns.add<IotaPattern, RandomUniformPattern, RandomNormalPattern>(

@@ -196,6 +196,8 @@ struct Scalar {
     if (fromF && toF) {
       if (fromF.getWidth() < toF.getWidth())
         return arith::ExtFOp::create(b, l, to, x);
+      if (fromF.isF64())
+        return roundFromF64(b, l, x, to);
       return arith::TruncFOp::create(b, l, to, x);
     }
     if (fromF)

@@ -47,6 +47,11 @@ mlir::Type accumulatorType(mlir::Type element);
 mlir::Value truncateTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        mlir::RankedTensorType type);
 
+/// An f64 scalar rounded once (to nearest even) to the float type `type`,
+/// as the interpreter rounds.
+mlir::Value roundFromF64(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                         mlir::Type type);
+
 /// Unary, binary, comparison, select, cast and the tensor sensitivities.
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 /// Matrix products.

@@ -27,7 +27,13 @@ void adjoint::fusion::unshareFills(Operation *root) {
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : fill->getResult(0).getUses())
       uses.push_back(&use);
-    // The first use keeps the original.
+    // The first use in program order keeps the original.
+    auto first = llvm::min_element(uses, [](OpOperand *a, OpOperand *b) {
+      Operation *x = a->getOwner(), *y = b->getOwner();
+      return x->getBlock() == y->getBlock() && x != y &&
+             x->isBeforeInBlock(y);
+    });
+    std::swap(*first, uses.front());
     for (OpOperand *use : llvm::drop_begin(uses)) {
       auto consumer = dyn_cast<DestinationStyleOpInterface>(use->getOwner());
       if (!consumer || !consumer.isDpsInit(use))

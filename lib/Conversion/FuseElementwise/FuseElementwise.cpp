@@ -112,8 +112,9 @@ struct FuseElementwise : adjoint::impl::FuseElementwiseBase<FuseElementwise> {
     {
       RewritePatternSet patterns(ctx);
       patterns.add<FoldTransposeIntoMatmul>(ctx);
-      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-        return signalPassFailure();
+      // Not converging within the driver's iteration limit leaves valid,
+      // less fused IR: not an error.
+      (void)applyPatternsGreedily(getOperation(), std::move(patterns));
     }
 
     SmallVector<linalg::LinalgOp> named;
@@ -136,10 +137,8 @@ struct FuseElementwise : adjoint::impl::FuseElementwiseBase<FuseElementwise> {
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
     // Top-down visits producers first, which keeps compile time linear in
     // the length of a chain.
-    if (failed(applyPatternsGreedily(
-            getOperation(), std::move(patterns),
-            GreedyRewriteConfig().setUseTopDownTraversal())))
-      return signalPassFailure();
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                GreedyRewriteConfig().setUseTopDownTraversal());
     // Destinations last: fusion rewrites the ops that own them.
     adjoint::fusion::unshareFills(getOperation());
     adjoint::fusion::reuseDeadInputs(getOperation());

@@ -144,6 +144,10 @@ LogicalResult Outliner::outline(scf::ParallelOp loop) {
   mb.setInsertionPointAfter(parent);
   auto chunk = func::FuncOp::create(mb, loc, name, chunkType);
   chunk.setPrivate();
+  // Internal linkage: objects compiled ahead of time from different modules
+  // can then be linked together without clashing chunk names.
+  chunk->setAttr("llvm.linkage",
+                 LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
   Block *entry = chunk.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);
   IRMapping map;

@@ -44,10 +44,10 @@
 // CHECK: return
 
 // After the LLVM lowering no cast is left and the chunk is a plain C
-// function void(void *, int64_t, int64_t).
+// function void(void *, int64_t, int64_t), internal to its object.
 // LLVM-NOT: unrealized_conversion_cast
 // LLVM: llvm.call @adjrt_parallel_for
-// LLVM: llvm.func @copy_parallel_0(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64) attributes {sym_visibility = "private"}
+// LLVM: llvm.func internal @copy_parallel_0(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64)
 func.func @copy(%x: memref<64x32xf32>, %y: memref<64x32xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1,0 +1,27 @@
+// RUN: ir-opt %s -adj-to-linalg -canonicalize -cse -adj-fuse-elementwise | FileCheck %s
+
+// Destinations, as the CPU tensor stage runs the pass: after CSE, which
+// merges equal fills. Two matmuls share one zero fill; each gets its own
+// so that both can write in place. The update w - 0.1 * (p @ q) writes
+// over the product, a temporary that nothing else reads, instead of a new
+// tensor.empty; it may not write over %w, an argument.
+// CHECK-LABEL: func.func @destinations
+// CHECK-SAME: (%[[W:.*]]: tensor<4x3xf32>, %[[P:.*]]: tensor<4x8xf32>, %[[Q:.*]]: tensor<8x3xf32>, %[[Q2:.*]]: tensor<8x3xf32>)
+// CHECK: %[[F1:.*]] = linalg.fill
+// CHECK: %[[M1:.*]] = linalg.matmul ins(%[[P]], %[[Q]] : {{.*}}) outs(%[[F1]] :
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[W]], %[[M1]] : tensor<4x3xf32>, tensor<4x3xf32>) outs(%[[M1]] : tensor<4x3xf32>)
+// CHECK: %[[F2:.*]] = linalg.fill
+// CHECK: %[[M2:.*]] = linalg.matmul ins(%[[P]], %[[Q2]] : {{.*}}) outs(%[[F2]] :
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[W]], %[[M2]] : tensor<4x3xf32>, tensor<4x3xf32>) outs(%[[M2]] : tensor<4x3xf32>)
+adj.func @destinations(%w: tensor<4x3xf32>, %p: tensor<4x8xf32>, %q: tensor<8x3xf32>, %q2: tensor<8x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %g = adj.matmul %p, %q : tensor<4x8xf32>, tensor<8x3xf32>
+  %lr = adj.constant dense<0.1> : tensor<f32>
+  %s = adj.mul %g, %lr : tensor<4x3xf32>, tensor<f32>
+  %u = adj.sub %w, %s : tensor<4x3xf32>, tensor<4x3xf32>
+  %g2 = adj.matmul %p, %q2 : tensor<4x8xf32>, tensor<8x3xf32>
+  %s2 = adj.mul %g2, %lr : tensor<4x3xf32>, tensor<f32>
+  %u2 = adj.add %w, %s2 : tensor<4x3xf32>, tensor<4x3xf32>
+  adj.return %u, %u2 : tensor<4x3xf32>, tensor<4x3xf32>
+}
