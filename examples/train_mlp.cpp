@@ -201,7 +201,7 @@ int main() {
       std::printf("first step: compiled vs interpreter, max relative "
                   "difference %.2e; interpreter %.1f steps/s\n",
                   worst, interpretedRate);
-      if (!(worst < 1e-4)) {
+      if (!(worst < 1e-5)) {
         std::printf("FAIL: the compiled step disagrees with the interpreter\n");
         return 1;
       }

@@ -91,8 +91,11 @@ std::string Target::str() const {
   return triple + " " + cpuName + (features.empty() ? "" : " " + features);
 }
 
-std::string compiler::emitObject(llvm::Module &module, const Target &target,
-                                unsigned optLevel) {
+namespace {
+/// A target machine for `target`; the module gets its triple and layout.
+std::unique_ptr<llvm::TargetMachine> machineFor(llvm::Module &module,
+                                                const Target &target,
+                                                unsigned optLevel) {
   compiler::initializeNativeTarget();
   llvm::Triple triple(target.triple);
   std::string error;
@@ -110,28 +113,51 @@ std::string compiler::emitObject(llvm::Module &module, const Target &target,
                 target.str());
   module.setTargetTriple(triple);
   module.setDataLayout(machine->createDataLayout());
+  return machine;
+}
 
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PipelineTuningOptions tuning;
-    tuning.LoopVectorization = optLevel >= 2;
-    tuning.SLPVectorization = optLevel >= 2;
-    llvm::PassBuilder builder(machine.get(), tuning);
-    builder.registerModuleAnalyses(mam);
-    builder.registerCGSCCAnalyses(cgam);
-    builder.registerFunctionAnalyses(fam);
-    builder.registerLoopAnalyses(lam);
-    builder.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager passes =
-        optLevel == 0
-            ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-            : builder.buildPerModuleDefaultPipeline(
-                  optimizationLevel(optLevel));
-    passes.run(module, mam);
-  }
+/// LLVM's default pipeline at `optLevel`, tuned for `machine` (so the
+/// vectorizers see the CPU's vector units).
+void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+              unsigned optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel >= 2;
+  tuning.SLPVectorization = optLevel >= 2;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      optLevel == 0
+          ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+          : builder.buildPerModuleDefaultPipeline(optimizationLevel(optLevel));
+  passes.run(module, mam);
+}
+} // namespace
+
+std::string compiler::optimizedLLVMIR(llvm::Module &module,
+                                      const Target &target,
+                                      unsigned optLevel) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      machineFor(module, target, optLevel);
+  optimize(module, *machine, optLevel);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  return text;
+}
+
+std::string compiler::emitObject(llvm::Module &module, const Target &target,
+                                 unsigned optLevel) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      machineFor(module, target, optLevel);
+  optimize(module, *machine, optLevel);
 
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream os(buffer);

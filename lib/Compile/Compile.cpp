@@ -71,6 +71,15 @@ std::string compiler::objectFor(mlir::ModuleOp module,
   return object;
 }
 
+std::string adjoint::compileToLLVMIR(mlir::ModuleOp module,
+                                     const std::string &function,
+                                     const Target &target,
+                                     const CompileOptions &options) {
+  checkOptions(options);
+  LLVMModule lowered = lowerToLLVMIR(module, function, options);
+  return optimizedLLVMIR(*lowered.module, target, options.optLevel);
+}
+
 void compiler::checkOptions(const CompileOptions &options) {
   if (options.optLevel > 3)
     throw Error("compile: optLevel must be 0 to 3, got " +

@@ -65,6 +65,10 @@ LLVMModule lowerToLLVMIR(mlir::ModuleOp module, const std::string &function,
 std::string emitObject(llvm::Module &module, const Target &target,
                        unsigned optLevel);
 
+/// Optimizes `module` as emitObject() does and returns it as LLVM IR text.
+std::string optimizedLLVMIR(llvm::Module &module, const Target &target,
+                            unsigned optLevel);
+
 /// The host's process triple.
 std::string hostTriple();
 /// Initializes LLVM's native target (once per process).

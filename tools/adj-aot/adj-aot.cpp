@@ -48,6 +48,10 @@ static llvm::cl::opt<bool>
 static llvm::cl::opt<unsigned>
     optLevel("opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
              llvm::cl::init(3));
+static llvm::cl::opt<bool>
+    emitLLVM("emit-llvm",
+             llvm::cl::desc("Also write <function>.ll: the optimized LLVM IR "
+                            "of the object"));
 static llvm::cl::opt<std::string>
     cacheDir("cache-dir",
              llvm::cl::desc("Use the compile cache in this folder"),
@@ -89,6 +93,15 @@ int main(int argc, char **argv) {
     llvm::outs() << "adj-aot: wrote " << out.objectPath << " and "
                  << out.headerPath << " (" << out.signature.serialize()
                  << ")\n";
+    if (emitLLVM) {
+      std::string path = outputDir + "/" + functionName + ".ll";
+      std::error_code ec;
+      llvm::raw_fd_ostream ll(path, ec);
+      if (ec)
+        throw Error("cannot write '" + path + "': " + ec.message());
+      ll << compileToLLVMIR(*module, functionName, target, options);
+      llvm::outs() << "adj-aot: wrote " << path << "\n";
+    }
   } catch (const Error &e) {
     llvm::errs() << "adj-aot: error: " << e.what() << "\n";
     return 1;

@@ -169,6 +169,12 @@ AotArtifacts compileToObject(mlir::ModuleOp module, const std::string &function,
                              const Target &target = Target::cpu(),
                              const CompileOptions &options = {});
 
+/// The LLVM IR of `function` as compile() generates it, after LLVM's
+/// optimization for `target` at `options.optLevel` (text; never cached).
+std::string compileToLLVMIR(mlir::ModuleOp module, const std::string &function,
+                            const Target &target = Target::cpu(),
+                            const CompileOptions &options = {});
+
 /// Counters of the compile cache since the process started.
 struct CacheStats {
   uint64_t memoryHits = 0;
