@@ -3,20 +3,28 @@
 // Tuples (boxes of captured values, environment entries) and environments
 // of include/adjoint/Runtime/Closures.h, kept in a per-thread arena that
 // compiled public functions mark and release. Objects are immutable once
-// the generated code has filled a new tuple, and a tuple is filled only
-// with older objects, so an object never refers to a newer one: releasing
+// the runtime call that made them and the generated code that fills a new
+// tuple are done, and refer only to objects made earlier or in the same
+// runtime call. Marks are taken between runtime calls, so releasing
 // everything newer than a mark leaves no dangling reference behind.
+//
+// Every byte (objects and tensor copies) comes from the memory pool through
+// rt::allocateRuntimeBlock(), so it counts against the pool's byte limit,
+// and a failure inside invoke() jumps back to it like a failed allocation
+// of compiled code. Hence nothing here holds a C++ object with a destructor
+// across an allocation, and whatever is allocated is owned by the arena at
+// once: invoke() then releases the arena to its mark and nothing leaks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/Closures.h"
+#include "adjoint/Runtime/Invoke.h"
 #include "adjoint/Runtime/Tensor.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
-#include <memory>
-#include <utility>
-#include <vector>
+#include <type_traits>
 
 using namespace adjoint;
 
@@ -31,36 +39,68 @@ static_assert(ADJ_RT_F64 == static_cast<int>(rt::DType::F64) &&
 
 namespace {
 
+/// The header of every arena object. Objects form a list, newest first; a
+/// tuple's slots or an environment's entries follow the header in the same
+/// block.
 struct Object {
-  virtual ~Object() = default;
+  enum class Kind : uint8_t { Tuple, Env };
+  Object *prev;
+  /// Slots or entries.
+  int64_t size;
+  Kind kind;
 };
-
-struct Tuple;
-struct Env;
 
 struct Slot {
   enum class Kind : uint8_t { Empty, Tensor, Env, Fn };
-  Kind kind = Kind::Empty;
-  int64_t dtype = 0;
-  std::vector<unsigned char> bytes;
-  Env *env = nullptr;
-  intptr_t tag = 0;
-  void *box = nullptr;
+  Kind kind;
+  int64_t dtype;
+  /// A runtime block the slot owns (null when the tensor has no bytes).
+  unsigned char *bytes;
+  int64_t nbytes;
+  Object *env;
+  intptr_t tag;
+  void *box;
 };
 
-struct Tuple : Object {
-  explicit Tuple(int64_t size) : slots(size > 0 ? size : 0) {}
-  std::vector<Slot> slots;
+struct Entry {
+  int64_t key;
+  Object *tuple;
 };
 
-struct Env : Object {
-  /// Sorted by key.
-  std::vector<std::pair<int64_t, Tuple *>> entries;
-};
+// A zero-filled payload is valid: empty slots and entries own nothing.
+static_assert(std::is_trivially_copyable_v<Slot> &&
+                  std::is_trivially_copyable_v<Entry>,
+              "payloads are raw memory");
 
-/// This thread's objects, oldest first.
+Slot *slotsOf(Object *tuple) { return reinterpret_cast<Slot *>(tuple + 1); }
+Entry *entriesOf(Object *env) { return reinterpret_cast<Entry *>(env + 1); }
+
+/// Frees a tuple's tensor copy, if any.
+void clearSlot(Slot &slot) {
+  if (slot.kind == Slot::Kind::Tensor)
+    rt::releaseRuntimeBlock(slot.bytes);
+  slot = Slot();
+}
+
+/// This thread's objects. An intrusive list rather than a container: the
+/// arena itself never allocates, so an allocation failure leaves it intact.
 struct Arena {
-  std::vector<std::unique_ptr<Object>> objects;
+  Object *top = nullptr;
+  int64_t count = 0;
+
+  /// Frees objects, newest first, until `keep` are left.
+  void releaseTo(int64_t keep) {
+    while (count > keep) {
+      Object *object = top;
+      top = object->prev;
+      --count;
+      if (object->kind == Object::Kind::Tuple)
+        for (int64_t i = 0; i < object->size; ++i)
+          clearSlot(slotsOf(object)[i]);
+      rt::releaseRuntimeBlock(object);
+    }
+  }
+  ~Arena() { releaseTo(0); }
 };
 
 Arena &arena() {
@@ -68,19 +108,67 @@ Arena &arena() {
   return instance;
 }
 
-template <typename T, typename... Args>
-T *make(Args &&...args) {
-  auto object = std::make_unique<T>(std::forward<Args>(args)...);
-  T *raw = object.get();
-  arena().objects.push_back(std::move(object));
-  return raw;
+/// A new object with `size` zeroed items of `itemBytes` each, on top of the
+/// arena. The functions below call this (and allocate tensor copies) while
+/// they hold nothing that needs a destructor, and they fill an object only
+/// after it is in the arena: when the allocation jumps back to invoke(), the
+/// arena owns everything made so far and invoke() releases it. Null only
+/// when a call that already failed found no memory at all; the object then
+/// reads as empty (the call's results are thrown away).
+Object *make(Object::Kind kind, int64_t size, size_t itemBytes) {
+  size_t items = size > 0 ? static_cast<size_t>(size) : 0;
+  if (items > (SIZE_MAX - sizeof(Object)) / itemBytes)
+    items = 0; // Not a size that compiled code asks for.
+  size_t payload = items * itemBytes;
+  auto *object =
+      static_cast<Object *>(rt::allocateRuntimeBlock(sizeof(Object) + payload));
+  if (!object)
+    return nullptr;
+  Arena &a = arena();
+  object->prev = a.top;
+  object->size = static_cast<int64_t>(items);
+  object->kind = kind;
+  std::memset(static_cast<void *>(object + 1), 0, payload);
+  a.top = object;
+  ++a.count;
+  return object;
+}
+
+Object *makeTuple(int64_t size) {
+  return make(Object::Kind::Tuple, size, sizeof(Slot));
+}
+Object *makeEnv(int64_t size) {
+  return make(Object::Kind::Env, size, sizeof(Entry));
 }
 
 Slot *slotOf(void *tuple, int64_t slot) {
-  auto *t = static_cast<Tuple *>(tuple);
-  if (!t || slot < 0 || slot >= static_cast<int64_t>(t->slots.size()))
+  auto *t = static_cast<Object *>(tuple);
+  if (!t || slot < 0 || slot >= t->size)
     return nullptr;
-  return &t->slots[slot];
+  return &slotsOf(t)[slot];
+}
+
+/// A runtime copy of `nbytes` bytes at `src` (null for none, or when a
+/// failed call found no memory).
+unsigned char *copyBytes(const unsigned char *src, int64_t nbytes) {
+  if (nbytes <= 0)
+    return nullptr;
+  auto *copy = static_cast<unsigned char *>(
+      rt::allocateRuntimeBlock(static_cast<size_t>(nbytes)));
+  if (copy)
+    std::memcpy(copy, src, static_cast<size_t>(nbytes));
+  return copy;
+}
+
+/// Fills the empty slot `dst` with a copy of `src` (its own tensor copy).
+void copySlot(Slot &dst, const Slot &src) {
+  Slot copy = src;
+  if (src.kind == Slot::Kind::Tensor) {
+    copy.bytes = copyBytes(src.bytes, src.nbytes);
+    if (!copy.bytes)
+      copy.nbytes = 0;
+  }
+  dst = copy;
 }
 
 template <typename T>
@@ -95,12 +183,9 @@ void store(unsigned char *p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
-/// lhs += rhs elementwise, for tensors of one dtype and size.
-void addInto(std::vector<unsigned char> &lhs,
-             const std::vector<unsigned char> &rhs, int64_t dtype) {
-  unsigned char *a = lhs.data();
-  const unsigned char *b = rhs.data();
-  size_t n = lhs.size();
+/// a += b elementwise, for `n` bytes of tensors of one dtype.
+void addInto(unsigned char *a, const unsigned char *b, size_t n,
+             int64_t dtype) {
   switch (dtype) {
   case ADJ_RT_F64:
     for (size_t i = 0; i < n; i += 8)
@@ -138,59 +223,73 @@ void addInto(std::vector<unsigned char> &lhs,
   }
 }
 
-/// The slot-wise sum of two environment entries. Nested sums are made
-/// before the tuple that refers to them (see the file comment).
-Tuple *addTuples(const Tuple *lhs, const Tuple *rhs) {
-  size_t size = std::max(lhs->slots.size(), rhs->slots.size());
-  std::vector<Slot> slots(size);
-  for (size_t i = 0; i < size; ++i) {
-    const Slot *a = i < lhs->slots.size() ? &lhs->slots[i] : nullptr;
-    const Slot *b = i < rhs->slots.size() ? &rhs->slots[i] : nullptr;
+/// The slot-wise sum of two environment entries.
+Object *addTuples(Object *lhs, Object *rhs) {
+  int64_t size = std::max(lhs->size, rhs->size);
+  Object *sum = makeTuple(size);
+  if (!sum)
+    return lhs;
+  for (int64_t i = 0; i < size; ++i) {
+    const Slot *a = i < lhs->size ? &slotsOf(lhs)[i] : nullptr;
+    const Slot *b = i < rhs->size ? &slotsOf(rhs)[i] : nullptr;
+    Slot &dst = slotsOf(sum)[i];
     if (!a || a->kind == Slot::Kind::Empty) {
       if (b)
-        slots[i] = *b;
+        copySlot(dst, *b);
       continue;
     }
-    slots[i] = *a;
+    copySlot(dst, *a);
     if (!b || b->kind != a->kind)
       continue;
     if (a->kind == Slot::Kind::Tensor && a->dtype == b->dtype &&
-        a->bytes.size() == b->bytes.size())
-      addInto(slots[i].bytes, b->bytes, a->dtype);
+        a->nbytes == b->nbytes && dst.bytes)
+      addInto(dst.bytes, b->bytes, static_cast<size_t>(dst.nbytes), a->dtype);
     else if (a->kind == Slot::Kind::Env)
-      slots[i].env = static_cast<Env *>(adj_rt_env_add(a->env, b->env));
+      dst.env = static_cast<Object *>(adj_rt_env_add(a->env, b->env));
   }
-  Tuple *sum = make<Tuple>(0);
-  sum->slots = std::move(slots);
   return sum;
+}
+
+/// The first entry of `env` whose key is not less than `key`.
+Entry *lowerBound(Object *env, int64_t key) {
+  Entry *begin = entriesOf(env);
+  return std::lower_bound(
+      begin, begin + env->size, key,
+      [](const Entry &e, int64_t k) { return e.key < k; });
 }
 
 } // namespace
 
 extern "C" {
 
-void *adj_rt_tuple_new(int64_t size) { return make<Tuple>(size); }
+void *adj_rt_tuple_new(int64_t size) { return makeTuple(size); }
 
 void adj_rt_tuple_put_tensor(void *tuple, int64_t slot, int64_t dtype,
                              intptr_t data, int64_t nbytes) {
   Slot *s = slotOf(tuple, slot);
   if (!s)
     return;
+  // Copy first: a failure then leaves the slot as it was.
+  unsigned char *copy =
+      copyBytes(reinterpret_cast<const unsigned char *>(data), nbytes);
+  clearSlot(*s);
   s->kind = Slot::Kind::Tensor;
   s->dtype = dtype;
-  auto *src = reinterpret_cast<const unsigned char *>(data);
-  s->bytes.assign(src, src + (nbytes > 0 ? nbytes : 0));
+  s->bytes = copy;
+  s->nbytes = copy ? nbytes : 0;
 }
 
 void adj_rt_tuple_put_env(void *tuple, int64_t slot, void *env) {
   if (Slot *s = slotOf(tuple, slot)) {
+    clearSlot(*s);
     s->kind = Slot::Kind::Env;
-    s->env = static_cast<Env *>(env);
+    s->env = static_cast<Object *>(env);
   }
 }
 
 void adj_rt_tuple_put_fn(void *tuple, int64_t slot, intptr_t tag, void *box) {
   if (Slot *s = slotOf(tuple, slot)) {
+    clearSlot(*s);
     s->kind = Slot::Kind::Fn;
     s->tag = tag;
     s->box = box;
@@ -202,13 +301,13 @@ void adj_rt_tuple_get_tensor(void *tuple, int64_t slot, intptr_t dst,
   auto *out = reinterpret_cast<unsigned char *>(dst);
   size_t n = nbytes > 0 ? static_cast<size_t>(nbytes) : 0;
   const Slot *s = slotOf(tuple, slot);
-  if (!s || s->kind != Slot::Kind::Tensor) {
-    std::memset(out, 0, n);
-    return;
+  size_t copied = 0;
+  if (s && s->kind == Slot::Kind::Tensor && s->bytes) {
+    copied = std::min(n, static_cast<size_t>(s->nbytes));
+    std::memcpy(out, s->bytes, copied);
   }
-  size_t copied = std::min(n, s->bytes.size());
-  std::memcpy(out, s->bytes.data(), copied);
-  std::memset(out + copied, 0, n - copied);
+  if (n > copied)
+    std::memset(out + copied, 0, n - copied);
 }
 
 void *adj_rt_tuple_get_env(void *tuple, int64_t slot) {
@@ -227,32 +326,31 @@ void *adj_rt_tuple_get_fn_box(void *tuple, int64_t slot) {
 }
 
 void *adj_rt_env_set(void *env, int64_t key, void *tuple) {
-  Env *updated = make<Env>();
-  if (env)
-    updated->entries = static_cast<Env *>(env)->entries;
-  auto &entries = updated->entries;
-  auto it = std::lower_bound(
-      entries.begin(), entries.end(), key,
-      [](const std::pair<int64_t, Tuple *> &e, int64_t k) {
-        return e.first < k;
-      });
-  if (it != entries.end() && it->first == key)
-    it->second = static_cast<Tuple *>(tuple);
-  else
-    entries.insert(it, {key, static_cast<Tuple *>(tuple)});
+  auto *old = static_cast<Object *>(env);
+  int64_t size = old ? old->size : 0;
+  int64_t at = old ? lowerBound(old, key) - entriesOf(old) : 0;
+  bool replace = at < size && entriesOf(old)[at].key == key;
+  Object *updated = makeEnv(replace ? size : size + 1);
+  if (!updated)
+    return env;
+  Entry *out = entriesOf(updated);
+  if (old) {
+    std::memcpy(out, entriesOf(old), at * sizeof(Entry));
+    int64_t rest = size - at - (replace ? 1 : 0);
+    std::memcpy(out + at + 1, entriesOf(old) + size - rest,
+                rest * sizeof(Entry));
+  }
+  out[at] = {key, static_cast<Object *>(tuple)};
   return updated;
 }
 
 void *adj_rt_env_get(void *env, int64_t key) {
   if (!env)
     return nullptr;
-  const auto &entries = static_cast<Env *>(env)->entries;
-  auto it = std::lower_bound(
-      entries.begin(), entries.end(), key,
-      [](const std::pair<int64_t, Tuple *> &e, int64_t k) {
-        return e.first < k;
-      });
-  return it != entries.end() && it->first == key ? it->second : nullptr;
+  auto *e = static_cast<Object *>(env);
+  Entry *it = lowerBound(e, key);
+  return it != entriesOf(e) + e->size && it->key == key ? it->tuple
+                                                         : nullptr;
 }
 
 void *adj_rt_env_add(void *lhs, void *rhs) {
@@ -260,45 +358,50 @@ void *adj_rt_env_add(void *lhs, void *rhs) {
     return rhs;
   if (!rhs)
     return lhs;
-  const auto &a = static_cast<Env *>(lhs)->entries;
-  const auto &b = static_cast<Env *>(rhs)->entries;
-  std::vector<std::pair<int64_t, Tuple *>> entries;
-  size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    if (j == b.size() || (i < a.size() && a[i].first < b[j].first)) {
-      entries.push_back(a[i++]);
-    } else if (i == a.size() || b[j].first < a[i].first) {
-      entries.push_back(b[j++]);
+  auto *l = static_cast<Object *>(lhs);
+  auto *r = static_cast<Object *>(rhs);
+  const Entry *a = entriesOf(l);
+  const Entry *b = entriesOf(r);
+  int64_t common = 0;
+  for (int64_t i = 0, j = 0; i < l->size && j < r->size;) {
+    if (a[i].key < b[j].key) {
+      ++i;
+    } else if (b[j].key < a[i].key) {
+      ++j;
     } else {
-      entries.push_back(
-          {a[i].first, a[i].second && b[j].second
-                           ? addTuples(a[i].second, b[j].second)
-                           : (a[i].second ? a[i].second : b[j].second)});
+      ++common;
       ++i;
       ++j;
     }
   }
-  Env *sum = make<Env>();
-  sum->entries = std::move(entries);
+  // The sum is made before the sums of common entries it refers to; all of
+  // them come from this one call, between two marks.
+  Object *sum = makeEnv(l->size + r->size - common);
+  if (!sum)
+    return lhs;
+  Entry *out = entriesOf(sum);
+  int64_t i = 0, j = 0;
+  while (i < l->size || j < r->size) {
+    if (j == r->size || (i < l->size && a[i].key < b[j].key)) {
+      *out++ = a[i++];
+    } else if (i == l->size || b[j].key < a[i].key) {
+      *out++ = b[j++];
+    } else {
+      Object *x = a[i].tuple, *y = b[j].tuple;
+      *out++ = {a[i].key, x && y ? addTuples(x, y) : (x ? x : y)};
+      ++i;
+      ++j;
+    }
+  }
   return sum;
 }
 
-int64_t adj_rt_mark(void) {
-  return static_cast<int64_t>(arena().objects.size());
-}
+int64_t adj_rt_mark(void) { return arena().count; }
 
-void adj_rt_release(int64_t mark) {
-  auto &objects = arena().objects;
-  size_t keep = mark > 0 ? static_cast<size_t>(mark) : 0;
-  // Newest first, the reverse of creation.
-  while (objects.size() > keep)
-    objects.pop_back();
-}
+void adj_rt_release(int64_t mark) { arena().releaseTo(mark > 0 ? mark : 0); }
 
 void adj_rt_release_all(void) { adj_rt_release(0); }
 
-int64_t adj_rt_live_objects(void) {
-  return static_cast<int64_t>(arena().objects.size());
-}
+int64_t adj_rt_live_objects(void) { return arena().count; }
 
 } // extern "C"

@@ -10,16 +10,24 @@
 // loop. There a failed allocation takes the memory from the system past
 // the pool's limit instead, and the call fails when it returns.
 //
+// The closure runtime (Closures.cpp) allocates its objects through
+// allocateRuntimeBlock(), which fails the same way, so its frames lie
+// between the two as well: they hold nothing with a destructor when they
+// allocate. Its objects are owned by its arena, not by the call, and
+// invoke() releases the arena to where the call found it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/Invoke.h"
 #include "adjoint/Runtime/AlignedBuffer.h"
+#include "adjoint/Runtime/Closures.h"
 #include "adjoint/Runtime/MemoryPool.h"
 #include "adjoint/Runtime/ThreadPool.h"
 #include "adjoint/Support/Error.h"
 
 #include <algorithm>
 #include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -41,6 +49,8 @@ struct CallContext {
   /// Blocks allocated by compiled code during the call and not yet freed.
   std::unordered_set<void *> blocks;
   size_t failedBytes = 0;
+  /// Whether that allocation was one of the closure runtime's.
+  bool failedInRuntime = false;
   /// An allocation failed where no jump was possible.
   bool failed = false;
 };
@@ -68,20 +78,29 @@ void *systemBlock(size_t alignment, size_t size) {
   return block;
 }
 
+/// Records that an allocation of `size` bytes failed in `call`. Jumps back
+/// to invoke() where that is possible (the calling thread, outside parallel
+/// loops); elsewhere marks the call failed and returns, and the caller takes
+/// the memory from the system instead.
+void allocationFailed(CallContext *call, size_t size, bool inRuntime) {
+  bool canJump =
+      std::this_thread::get_id() == call->owner && !insideParallelChunk();
+  {
+    std::lock_guard<std::mutex> lock(call->mutex);
+    call->failedBytes = size;
+    call->failedInRuntime = inRuntime;
+    call->failed |= !canJump;
+  }
+  if (canJump)
+    std::longjmp(call->jump, 1);
+}
+
 void *track(void *block, size_t alignment, size_t size) {
   CallContext *call = currentCall();
   if (!call)
     return block;
   if (!block) {
-    bool canJump =
-        std::this_thread::get_id() == call->owner && !insideParallelChunk();
-    {
-      std::lock_guard<std::mutex> lock(call->mutex);
-      call->failedBytes = size;
-      call->failed |= !canJump;
-    }
-    if (canJump)
-      std::longjmp(call->jump, 1);
+    allocationFailed(call, size, /*inRuntime=*/false);
     block = systemBlock(std::max<size_t>(alignment, kBufferAlignment), size);
     if (!block)
       return nullptr;
@@ -138,6 +157,33 @@ bool isRowMajor(const std::vector<int64_t> &shape, const int64_t *strides) {
 }
 
 } // namespace
+
+void *adjoint::rt::allocateRuntimeBlock(size_t bytes) {
+  if (void *block = MemoryPool::global().allocate(bytes))
+    return block;
+  CallContext *call = currentCall();
+  if (call)
+    allocationFailed(call, bytes, /*inRuntime=*/true);
+  // Not reached on invoke()'s thread outside parallel loops. Elsewhere a
+  // failed call fails when it returns, and code run without invoke() has
+  // no status to fail with: both go on past the pool's limit.
+  if (void *block = systemBlock(kBufferAlignment, bytes))
+    return block;
+  if (call)
+    return nullptr;
+  // Without invoke() (lowered code run by mlir-runner, say) there is
+  // nobody to tell, and a null object would read as zeros: wrong results.
+  std::fprintf(stderr,
+               "adjoint: out of memory in the closure runtime (%zu bytes) "
+               "outside a call made by invoke()\n",
+               bytes);
+  std::abort();
+}
+
+void adjoint::rt::releaseRuntimeBlock(void *block) {
+  if (block)
+    releaseBlock(block);
+}
 
 extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t size) {
   return track(MemoryPool::global().allocate(size), kBufferAlignment, size);
@@ -243,9 +289,14 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
 
   CallContext call;
   void *outer = taskContext();
+  int64_t arenaMark = adj_rt_mark();
   setTaskContext(&call);
   bool completed = runGuarded(entry, args.data(), &call);
   setTaskContext(outer);
+  // Compiled code releases the closure objects it made before it returns,
+  // but not when a hook jumped out of it; nothing it made can outlive the
+  // call (its signature has no function values or environments).
+  adj_rt_release(arenaMark);
 
   auto releaseAll = [&] {
     for (void *block : call.blocks)
@@ -258,7 +309,9 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
     size_t limit = MemoryPool::global().byteLimit();
     return Status::error(
         StatusCode::OutOfMemory,
-        "compiled code could not allocate " +
+        std::string(call.failedInRuntime ? "the closure runtime"
+                                         : "compiled code") +
+            " could not allocate " +
             std::to_string(call.failedBytes) + " bytes (" +
             std::to_string(pool.bytesInUse) + " bytes in use" +
             (limit ? ", pool limit " + std::to_string(limit) + " bytes"

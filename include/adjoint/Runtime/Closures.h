@@ -22,6 +22,10 @@
 // `adj_rt_release_all()` (or the thread's exit) when the host called it
 // directly. Reference counting would need retain/release pairs placed
 // through branches and loops of the generated code; the arena needs none.
+// The memory comes from the global memory pool and counts against its byte
+// limit. Inside rt::invoke() a failed allocation is an OutOfMemory status
+// of the call, which releases the objects the call made (see
+// rt::allocateRuntimeBlock()); the functions here never throw.
 //
 // Reads of a null tuple give zeros, empty environments and tag 0 with a
 // null box: env_get of an absent key reads through a null tuple.

@@ -14,7 +14,9 @@
 // on the global MemoryPool). invoke() tracks the blocks one call allocates
 // (on worker threads too: parallelFor chunks inherit the call's context):
 // when an allocation fails it longjmps back to invoke(), which frees them
-// and returns OutOfMemory. Inside a parallel loop no jump is possible; the
+// and returns OutOfMemory (memory of the closure runtime counts and fails
+// the same way, see allocateRuntimeBlock(); invoke() releases the closure
+// objects the call made). Inside a parallel loop no jump is possible; the
 // block then comes from the system past the pool's limit and the call
 // fails when it returns. On success the blocks behind the outputs become
 // the output tensors (one shared owner when two outputs share a block), an
@@ -30,6 +32,7 @@
 #include "adjoint/Runtime/Status.h"
 #include "adjoint/Runtime/Tensor.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -65,6 +68,22 @@ Status validateInputs(const Signature &signature,
 Status invoke(PackedEntry entry, const Signature &signature,
               const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
               InvokeStats *stats = nullptr);
+
+/// A 64-byte aligned block from the global pool for memory that the runtime
+/// allocates on behalf of compiled code and owns itself (the closure
+/// runtime's tuples, environments and tensor copies), so that it counts
+/// against the pool's byte limit. When the pool refuses during invoke() on
+/// the calling thread this longjmps back to invoke() like the allocation
+/// hooks, which then returns OutOfMemory: the caller's frames must hold
+/// nothing with a destructor, and what it owns must be reachable from the
+/// closure arena, which invoke() releases. Inside a parallel loop the block
+/// comes from the system past the limit and the call fails when it
+/// returns (nullptr if the system refuses too); without invoke() it comes
+/// from the system, and the process aborts if the system refuses, because
+/// there is no status to report it with.
+void *allocateRuntimeBlock(size_t bytes);
+/// Frees a block of allocateRuntimeBlock() (nullptr is ignored).
+void releaseRuntimeBlock(void *block);
 
 } // namespace adjoint::rt
 

@@ -207,3 +207,19 @@ adj.func @grads(%x: tensor<f64>, %y: tensor<f64>) -> (tensor<f64>, tensor<f64>, 
   %d = adj.call %gp(%x, %four) : !adj.fn<(tensor<f64>, tensor<i64>) -> tensor<f64>>
   adj.return %a#0, %a#1, %b#0, %b#1, %c, %d : tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>
 }
+
+// A lambda in a func.func (where the inliner may put adj code of a driver)
+// is lifted too, named after that function.
+// CHECK-LABEL: func.func @driver(
+// CHECK-SAME:      %[[X:[^:]*]]: tensor<f64>)
+// CHECK:         %[[L:.*]] = adj.closure @driver_lambda_0(%[[X]])
+// CHECK:         adj.call %[[L]](%[[X]])
+// CHECK-LABEL: adj.func private @driver_lambda_0(
+func.func @driver(%x: tensor<f64>) -> tensor<f64> {
+  %l = adj.lambda (%a: tensor<f64>) -> tensor<f64> {
+    %p = adj.mul %a, %x : tensor<f64>, tensor<f64>
+    adj.return %p : tensor<f64>
+  }
+  %v = adj.call %l(%x) : !adj.fn<(tensor<f64>) -> tensor<f64>>
+  return %v : tensor<f64>
+}

@@ -3,6 +3,7 @@
 #include "Helpers.h"
 
 #include "adjoint/InitAll.h"
+#include "adjoint/Runtime/Closures.h"
 #include "adjoint/Runtime/MemoryPool.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -129,4 +130,79 @@ TEST_CASE("running out of pool memory is an error, and leaks nothing") {
   // Same executable, memory available again: it runs and matches.
   std::vector<rt::Tensor> ok = exe.run({x});
   REQUIRE(ok[0].shape() == Shape{128, 128});
+}
+
+TEST_CASE("running out of pool memory in the closure runtime is an error, "
+          "and leaks nothing") {
+  // The gradient of a loop with a run-time trip count carries a chain of
+  // backpropagator closures: each iteration boxes its captures (copies of
+  // the carried tensor) in the closure runtime.
+  api::Module m;
+  m.function("grow", {f64({256}), f64({})}, [](api::Value x, api::Value w) {
+    api::Values r = api::while_(
+        {x}, [](api::Value a) { return api::sum(api::abs(a)) < 1e4; },
+        [&](api::Value a) { return a * w + api::sin(a); });
+    return api::sum(r[0]);
+  });
+  m.function("step", {f64({256}), f64({})},
+             [&](api::Value x, api::Value w) {
+               return api::Values(api::call(
+                   api::value_and_grad(m.lookup("grow").ref()), {x, w}));
+             });
+  Executable exe = compile(m, "step", Target::cpu(), noCache());
+  interp::Tensor x = sampleInput(interp::DType::F64, {256}, 3);
+  interp::Tensor w(interp::DType::F64, {});
+  *static_cast<double *>(w.mutableData()) = 1.25;
+  std::vector<rt::Tensor> inputs{toRuntime(x), toRuntime(w)};
+
+  rt::MemoryPool &pool = rt::MemoryPool::global();
+  pool.trim();
+  rt::PoolStats before = pool.stats();
+  pool.resetPeak();
+  exe.run(inputs);
+  uint64_t peak = pool.stats().peakBytesInUse - before.bytesInUse;
+  REQUIRE(adj_rt_live_objects() == 0);
+
+  // Limits from nothing to the peak fail at every kind of allocation along
+  // the way; some of them in the closure runtime.
+  unsigned inRuntime = 0;
+  constexpr unsigned kSteps = 64;
+  for (unsigned k = 0; k < kSteps; ++k) {
+    pool.trim();
+    uint64_t room = peak * k / kSteps;
+    pool.setByteLimit(before.bytesInUse + room);
+    std::vector<rt::Tensor> outputs;
+    rt::Status status = exe.tryRun(inputs, outputs);
+    pool.setByteLimit(0);
+    INFO("limit " << room << " of " << peak << " bytes: " << status.message());
+    if (status.ok())
+      continue;
+    REQUIRE(status.code() == rt::StatusCode::OutOfMemory);
+    REQUIRE(outputs.empty());
+    inRuntime += contains(status.message(), "the closure runtime could not "
+                                            "allocate");
+    REQUIRE(pool.stats().liveBlocks == before.liveBlocks);
+    REQUIRE(pool.stats().bytesInUse == before.bytesInUse);
+    REQUIRE(adj_rt_live_objects() == 0);
+  }
+  REQUIRE(inRuntime > 0);
+
+  // The error is an adjoint::Error from run().
+  pool.setByteLimit(before.bytesInUse + peak / 2);
+  std::string message = errorOf([&] { exe.run(inputs); });
+  pool.setByteLimit(0);
+  REQUIRE(contains(message, "@step: out of memory: "));
+
+  // Memory available again: the same executable matches the interpreter.
+  std::vector<rt::Tensor> outputs = exe.run(inputs);
+  std::vector<interp::Tensor> expected = interpret(m.op(), "step", {x, w});
+  REQUIRE(outputs.size() == 3); // loss, dx, dw
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    INFO("output #" << i);
+    requireClose(expected[i], outputs[i]);
+  }
+  REQUIRE(pool.stats().liveBlocks == before.liveBlocks + 3);
+  outputs.clear();
+  REQUIRE(pool.stats().liveBlocks == before.liveBlocks);
+  REQUIRE(adj_rt_live_objects() == 0);
 }

@@ -2,12 +2,15 @@
 //
 // The C ABI of include/adjoint/Runtime/Closures.h called directly, as
 // lowered code calls it: tensor copies in and out, environments (absent
-// keys, key-wise sums for every element type, nesting) and the arena's
-// mark and release.
+// keys, key-wise sums for every element type, nesting), the arena's mark
+// and release, and allocation failures against the memory pool's limit
+// inside invoke() (with hand-written "compiled code", as in InvokeTest).
 //
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/Closures.h"
+#include "adjoint/Runtime/Invoke.h"
+#include "adjoint/Runtime/MemoryPool.h"
 #include "adjoint/Runtime/Tensor.h"
 
 #include <catch2/catch.hpp>
@@ -168,4 +171,106 @@ TEST_CASE("release frees what was made since the mark",
   CHECK(read<double>(kept, 1, 1)[0] == 4);
   adj_rt_release_all();
   CHECK(adj_rt_live_objects() == 0);
+}
+
+namespace {
+
+/// Plays compiled code that keeps a chain of closures: each step boxes a
+/// 4 KiB tensor, binds it in a new environment and sums environments, far
+/// past a small pool limit. Returns x unchanged (copied by invoke()).
+void boxesWithoutEnd(void **args) {
+  static std::vector<float> payload(1024, 1.0f);
+  void *env = nullptr;
+  for (int i = 0; i < 4096; ++i) {
+    void *box = tensorTuple<float>(ADJ_RT_F32, payload);
+    void *step = adj_rt_env_set(nullptr, i % 3, box);
+    env = adj_rt_env_add(env, step);
+  }
+  std::memcpy(args[0], args[1], 5 * sizeof(int64_t));
+}
+
+/// The same few boxes with no release at the end, as a public function
+/// returning function values would leave them.
+void boxesLeftBehind(void **args) {
+  for (int i = 0; i < 3; ++i)
+    tensorTuple<double>(ADJ_RT_F64, {double(i)});
+  std::memcpy(args[0], args[1], 5 * sizeof(int64_t));
+}
+
+rt::Signature vectorIdentity() {
+  rt::Signature sig;
+  sig.inputs = {{rt::DType::F32, {4}}};
+  sig.outputs = {{rt::DType::F32, {4}}};
+  return sig;
+}
+
+} // namespace
+
+TEST_CASE("closure objects are pool memory", "[runtime][closures]") {
+  Arena arena;
+  rt::MemoryPool &pool = rt::MemoryPool::global();
+  uint64_t before = pool.stats().bytesInUse;
+  std::vector<float> x(1024, 2.0f);
+  void *t = tensorTuple<float>(ADJ_RT_F32, x);
+  adj_rt_env_set(nullptr, 1, t);
+  CHECK(pool.stats().bytesInUse >= before + 4096);
+  adj_rt_release_all();
+  CHECK(pool.stats().bytesInUse == before);
+}
+
+TEST_CASE("outside invoke() closure objects go past the pool's limit",
+          "[runtime][closures]") {
+  // Code run without invoke() has no status to fail with.
+  Arena arena;
+  rt::MemoryPool &pool = rt::MemoryPool::global();
+  pool.trim();
+  uint64_t before = pool.stats().bytesInUse;
+  pool.setByteLimit(before + 1024);
+  std::vector<float> x(1024, 2.0f);
+  void *t = tensorTuple<float>(ADJ_RT_F32, x);
+  pool.setByteLimit(0);
+  std::vector<float> out(1024);
+  adj_rt_tuple_get_tensor(t, 0, addr(out.data()), 4096);
+  CHECK(out == x);
+  adj_rt_release_all();
+  CHECK(pool.stats().bytesInUse == before);
+}
+
+TEST_CASE("an allocation failure in the closure runtime is a status of the "
+          "call, and leaks nothing",
+          "[runtime][closures]") {
+  Arena arena;
+  rt::MemoryPool &pool = rt::MemoryPool::global();
+  // Objects of the host made before the call stay.
+  void *kept = tensorTuple<double>(ADJ_RT_F64, {7.0});
+  void *keptEnv = adj_rt_env_set(nullptr, 4, kept);
+  int64_t liveBefore = adj_rt_live_objects();
+  rt::Tensor x = rt::Tensor::fromDoubles(rt::DType::F32, {4}, {1, 2, 3, 4});
+  pool.trim();
+  rt::PoolStats before = pool.stats();
+  pool.setByteLimit(before.bytesInUse + (256 << 10));
+  std::vector<rt::Tensor> outputs;
+  rt::Status status =
+      rt::invoke(&boxesWithoutEnd, vectorIdentity(), {x}, outputs);
+  pool.setByteLimit(0);
+  REQUIRE(status.code() == rt::StatusCode::OutOfMemory);
+  REQUIRE(status.message().find("the closure runtime could not allocate") !=
+          std::string::npos);
+  REQUIRE(outputs.empty());
+  REQUIRE(adj_rt_live_objects() == liveBefore);
+  REQUIRE(pool.stats().liveBlocks == before.liveBlocks);
+  REQUIRE(pool.stats().bytesInUse == before.bytesInUse);
+  CHECK(read<double>(keptEnv, 4, 1)[0] == 7.0);
+
+  // Without the limit the same call completes; what it leaves in the arena
+  // is released as well.
+  REQUIRE(rt::invoke(&boxesWithoutEnd, vectorIdentity(), {x}, outputs).ok());
+  REQUIRE(outputs[0].toDoubles() == std::vector<double>{1, 2, 3, 4});
+  REQUIRE(rt::invoke(&boxesLeftBehind, vectorIdentity(), {x}, outputs).ok());
+  REQUIRE(adj_rt_live_objects() == liveBefore);
+  adj_rt_release_all();
+  REQUIRE(adj_rt_live_objects() == 0);
+  outputs.clear();
+  // The host's tuple, its tensor copy and its environment.
+  REQUIRE(pool.stats().liveBlocks == before.liveBlocks - 3);
 }

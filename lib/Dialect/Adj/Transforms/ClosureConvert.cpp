@@ -53,18 +53,24 @@ struct ClosureConvert
     llvm::DenseMap<Operation *, unsigned> nextIndex;
     llvm::DenseMap<Operation *, Operation *> lastLifted;
     for (LambdaOp lambda : lambdas) {
-      auto parent = lambda->getParentOfType<FuncOp>();
-      if (!parent) {
-        lambda.emitOpError("is not inside an adj.func and cannot be lifted");
+      // The top-level symbol it is in: an adj.func, or another function
+      // (a func.func driver) into which the inliner moved adj code.
+      Operation *parent = lambda->getParentOp();
+      while (parent && parent->getParentOp() != module.getOperation())
+        parent = parent->getParentOp();
+      auto symbol = dyn_cast_or_null<SymbolOpInterface>(parent);
+      if (!symbol) {
+        lambda.emitOpError("is not inside a top-level function and cannot be "
+                           "lifted");
         return signalPassFailure();
       }
       std::string name;
       do {
-        name = (parent.getSymName() + "_lambda_" +
-                Twine(nextIndex[parent]++)).str();
+        name = (symbol.getName() + "_lambda_" + Twine(nextIndex[parent]++))
+                   .str();
       } while (symbols.lookup(name));
       Operation *after = lastLifted.lookup(parent);
-      FuncOp lifted = lift(lambda, name, after ? after : parent.getOperation());
+      FuncOp lifted = lift(lambda, name, after ? after : parent);
       symbols.insert(lifted);
       lastLifted[parent] = lifted;
     }
