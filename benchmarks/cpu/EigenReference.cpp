@@ -3,6 +3,11 @@
 #define EIGEN_USE_THREADS
 #include "EigenReference.h"
 
+// Built with -march=native while the interpreter, linked into the same
+// benchmark, instantiates the same Eigen templates for the baseline ISA; the
+// linker would keep one copy of each. Its own namespace keeps the reference
+// at its best (lib/Runtime/KernelsMatmul.cpp does the same).
+#define Eigen AdjointReferenceEigen
 #include <Eigen/Core>
 #include <unsupported/Eigen/CXX11/Tensor>
 

@@ -12,6 +12,13 @@
 #include "adjoint/Runtime/Kernels.h"
 #include "adjoint/Runtime/ThreadPool.h"
 
+// This file is built with -march=native, the interpreter (linked into the
+// same programs) without: both instantiate the same Eigen GEMM templates,
+// and the linker keeps one copy of each, so the kernels could end up running
+// the baseline (SSE) code; perf showed 58% of an MLP step in it. Renaming
+// Eigen's namespace in this file gives the kernels instantiations of their
+// own.
+#define Eigen AdjointNativeEigen
 #include <Eigen/Core>
 
 #include <algorithm>
