@@ -66,5 +66,32 @@ int main(int argc, char **argv) {
               t[1] / t[0]);
   std::printf("max relative difference: %.1e\n",
               maxRelativeError(out[0].data<float>(), ref.data<float>(), n));
+
+  // Sums along the innermost dimension (softmax, layer norm, losses):
+  // compiled f32 sums may be reassociated, so they vectorize.
+  constexpr int64_t kRows = 4096, kCols = 4096;
+  std::string m = tensorType({kRows, kCols});
+  Executable rows = compileText(
+      "adj.func @rows(%x: " + m + ") -> " + tensorType({kRows}) +
+          " {\n  %s = adj.reduce_sum %x axes = [1] : " + m +
+          "\n  adj.return %s : " + tensorType({kRows}) + "\n}\n",
+      "rows");
+  rt::Tensor big = randomTensor({kRows, kCols}, 3);
+  rt::Tensor sums = rt::Tensor::allocate(rt::DType::F32, {kRows});
+  std::vector<double> r = timeInterleaved({
+      [&] { out = rows.run({big}); },
+      [&] { handRowSums(big.data<float>(), sums.data<float>(), kRows, kCols); },
+  });
+  double matrixBytes = 4.0 * kRows * kCols;
+  std::printf("\nrow sums of a %lldx%lld f32 matrix\n", (long long)kRows,
+              (long long)kCols);
+  std::printf("%-10s %9.2f %9.1f\n", "compiled", r[0] * 1e3,
+              matrixBytes / r[0] * 1e-9);
+  std::printf("%-10s %9.2f %9.1f\n", "hand loop", r[1] * 1e3,
+              matrixBytes / r[1] * 1e-9);
+  std::printf("ratio (hand / compiled time): %.2f\n", r[1] / r[0]);
+  std::printf("max relative difference: %.1e\n",
+              maxRelativeError(out[0].data<float>(), sums.data<float>(),
+                               kRows));
   return 0;
 }

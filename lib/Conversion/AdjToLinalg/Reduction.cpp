@@ -73,6 +73,13 @@ struct ReducePattern : OpConversionPattern<Op> {
           if (kind == Kind::Max)
             r = isFloat ? Value(arith::MaxNumFOp::create(b, l, args[0], args[1]))
                         : Value(arith::MaxSIOp::create(b, l, args[0], args[1]));
+          else if (elem.isF32())
+            // f32 sums may be reassociated, so that LLVM vectorizes a sum
+            // along the innermost dimension (its order differs from the
+            // interpreter's f64 accumulation anyway; f32 results are
+            // compared to rtol 1e-5). f64 sums keep their order.
+            r = arith::AddFOp::create(b, l, args[0], args[1],
+                                      arith::FastMathFlags::reassoc);
           else
             r = isFloat ? Value(arith::AddFOp::create(b, l, args[0], args[1]))
                         : Value(arith::AddIOp::create(b, l, args[0], args[1]));

@@ -6,7 +6,8 @@
 // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%{{.*}} : tensor<2xf32>)
 // CHECK: %[[R:.*]] = linalg.reduce ins(%{{.*}} : tensor<2x3xf32>) outs(%[[F]] : tensor<2xf32>) dimensions = [1]
-// CHECK: arith.addf
+// f32 sums may be reassociated (so that they vectorize); f64 sums may not.
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
 // CHECK: return %[[R]]
 adj.func @sum_rows(%x: tensor<2x3xf32>) -> tensor<2xf32> {
   %s = adj.reduce_sum %x axes = [1] : tensor<2x3xf32>
@@ -40,4 +41,12 @@ adj.func @int_max(%x: tensor<5xi32>) -> tensor<i32> {
 adj.func @mean_all(%x: tensor<2x3xf32>) -> tensor<1x1xf32> {
   %m = adj.reduce_mean %x axes = [0, 1] keepdims : tensor<2x3xf32>
   adj.return %m : tensor<1x1xf32>
+}
+
+// CHECK-LABEL: func.func @sum_f64(
+// CHECK: linalg.reduce
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f64
+adj.func @sum_f64(%x: tensor<2x3xf64>) -> tensor<3xf64> {
+  %s = adj.reduce_sum %x axes = [0] : tensor<2x3xf64>
+  adj.return %s : tensor<3xf64>
 }
