@@ -1,0 +1,30 @@
+"""Adjoint from Python: build adj programs, run pass pipelines, compile and run.
+
+Everything here is the C++ API exposed by the ``_adjoint`` extension (the
+bindings hold no logic); see docs/python.md. A small example::
+
+    import numpy as np
+    import adjoint as adj
+
+    m = adj.Module()
+    x3 = adj.Type.tensor(adj.f32, [3])
+    m.function("f", [x3], lambda x: adj.sum(adj.exp(x) * 2.0))
+    df = m.function("df", [x3], lambda x: adj.grad(m.lookup("f"))(x))
+    exe = adj.compile(m, "df")
+    exe(np.ones(3, np.float32))  # -> 2 * e, three times
+"""
+
+from . import _adjoint
+from ._adjoint import *  # noqa: F401,F403
+from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
+
+__all__ = [name for name in dir(_adjoint) if not name.startswith("_")]
+
+#: The element types, also reachable as adjoint.DType.<name>.
+f64, f32, f16, bf16 = DType.f64, DType.f32, DType.f16, DType.bf16
+i64, i32, i1 = DType.i64, DType.i32, DType.i1
+
+
+def tensor_type(dtype, shape):
+    """``Type.tensor(dtype, shape)``."""
+    return Type.tensor(dtype, list(shape))

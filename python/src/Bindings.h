@@ -1,0 +1,93 @@
+//===- Bindings.h - Pieces of the adjoint Python extension ------*- C++ -*-===//
+//
+// The extension is split by topic; each file adds its part of the API to the
+// module. The bindings only convert between Python and the C++ API: every
+// behaviour lives in the C++ libraries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_PYTHON_BINDINGS_H
+#define ADJOINT_PYTHON_BINDINGS_H
+
+#include "adjoint/API/Builder.h"
+#include "adjoint/Runtime/Tensor.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <vector>
+
+namespace adjoint::python {
+
+namespace py = pybind11;
+
+/// The Python face of an api::Value: the value and a reference to its
+/// Module, so that the Module (which owns the IR) lives as long as any Value
+/// of it does, whatever order Python collects them in.
+struct PyValue {
+  api::Value value;
+  std::shared_ptr<api::Module> module;
+};
+
+/// Records the Module behind `module->state()`, for PyValues made later.
+void registerModule(const std::shared_ptr<api::Module> &module);
+/// The Module that owns `value` (null when unknown).
+std::shared_ptr<api::Module> moduleOf(const api::Value &value);
+
+/// Module, Function, Type, DType and Value (with its operators).
+void bindBuilder(py::module_ &m);
+/// The tensor functions, control flow and AD requests.
+void bindOps(py::module_ &m);
+/// Pass pipelines by name and the IR text.
+void bindPasses(py::module_ &m);
+/// Runtime tensors: numpy (buffer protocol) and DLPack.
+void bindTensor(py::module_ &m);
+/// compile() and interpret().
+void bindRun(py::module_ &m);
+
+/// Several results as Python: one Value itself, otherwise a tuple.
+py::object toPython(const std::vector<api::Value> &values);
+
+/// A region body from a Python callable taking Values and returning a Value
+/// or a sequence of Values.
+api::detail::BodyFn bodyFromPython(py::function fn);
+
+/// A runtime tensor that borrows `array`'s memory when it is C-contiguous
+/// with a supported dtype; otherwise throws adjoint::Error. The caller keeps
+/// `array` alive while the tensor is in use.
+rt::Tensor borrowArray(const py::array &array);
+/// A numpy array over `tensor`'s memory (no copy); the array's base object
+/// keeps the tensor's storage alive.
+py::array adoptTensor(const rt::Tensor &tensor);
+/// The numpy dtype of a runtime dtype; throws adjoint::Error for bf16.
+py::dtype numpyDType(rt::DType dtype);
+
+} // namespace adjoint::python
+
+namespace pybind11::detail {
+
+/// api::Value crosses into Python as a PyValue (with its Module) and back as
+/// the plain Value, so every binding can take and return api::Value.
+template <> struct type_caster<adjoint::api::Value> {
+  PYBIND11_TYPE_CASTER(adjoint::api::Value, const_name("Value"));
+
+  bool load(handle src, bool convert) {
+    make_caster<adjoint::python::PyValue> inner;
+    if (!inner.load(src, convert))
+      return false;
+    value = cast_op<adjoint::python::PyValue &>(inner).value;
+    return true;
+  }
+
+  static handle cast(const adjoint::api::Value &v, return_value_policy,
+                     handle parent) {
+    return make_caster<adjoint::python::PyValue>::cast(
+        adjoint::python::PyValue{v, adjoint::python::moduleOf(v)},
+        return_value_policy::move, parent);
+  }
+};
+
+} // namespace pybind11::detail
+
+#endif // ADJOINT_PYTHON_BINDINGS_H

@@ -1,0 +1,294 @@
+//===- Ops.cpp - Tensor functions, control flow and AD requests -----------===//
+
+#include "Bindings.h"
+
+#include "adjoint/Support/Error.h"
+
+#include <pybind11/stl.h>
+
+using namespace adjoint;
+using namespace adjoint::python;
+using api::DType;
+using api::Value;
+
+namespace {
+
+/// None (every axis), an int or a sequence of ints.
+api::Axes toAxes(const py::object &axis) {
+  if (axis.is_none())
+    return api::Axes::all();
+  if (py::isinstance<py::int_>(axis))
+    return api::Axes(axis.cast<int64_t>());
+  return api::Axes(axis.cast<std::vector<int64_t>>());
+}
+
+api::ADOptions adOptions(const py::object &wrt, bool customSens) {
+  api::ADOptions options;
+  if (py::isinstance<py::int_>(wrt))
+    options.wrt = std::vector<int64_t>{wrt.cast<int64_t>()};
+  else if (!wrt.is_none())
+    options.wrt = wrt.cast<std::vector<int64_t>>();
+  options.customSens = customSens;
+  return options;
+}
+
+/// Binds an AD request for function values and for top-level functions.
+void bindAD(py::module_ &m, const char *name,
+            Value (*request)(Value, const api::ADOptions &), bool sens) {
+  auto doc = "The adj AD request of the same name (expanded by -adj-grad).";
+  if (sens) {
+    m.def(
+        name,
+        [request](Value fn, py::object wrt, bool customSens) {
+          return request(fn, adOptions(wrt, customSens));
+        },
+        py::arg("fn"), py::arg("wrt") = py::none(),
+        py::arg("custom_sens") = false, doc);
+    m.def(
+        name,
+        [request](const api::Function &fn, py::object wrt, bool customSens) {
+          return request(fn.ref(), adOptions(wrt, customSens));
+        },
+        py::arg("fn"), py::arg("wrt") = py::none(),
+        py::arg("custom_sens") = false, doc);
+  } else {
+    m.def(
+        name,
+        [request](Value fn, py::object wrt) {
+          return request(fn, adOptions(wrt, false));
+        },
+        py::arg("fn"), py::arg("wrt") = py::none(), doc);
+    m.def(
+        name,
+        [request](const api::Function &fn, py::object wrt) {
+          return request(fn.ref(), adOptions(wrt, false));
+        },
+        py::arg("fn"), py::arg("wrt") = py::none(), doc);
+  }
+}
+
+void bindCreation(py::module_ &m) {
+  m.def(
+      "constant",
+      [](api::Module &mod,
+         py::array_t<double, py::array::c_style | py::array::forcecast> data,
+         std::optional<std::vector<int64_t>> shape, DType dtype) {
+        std::vector<int64_t> dims =
+            shape ? *shape
+                  : std::vector<int64_t>(data.shape(),
+                                         data.shape() + data.ndim());
+        return api::constant(
+            mod, llvm::ArrayRef<double>(data.data(), size_t(data.size())),
+            std::move(dims), dtype);
+      },
+      py::arg("module"), py::arg("data"), py::arg("shape") = py::none(),
+      py::arg("dtype") = DType::F32,
+      "adj.constant from array-like data (its shape unless `shape` is given).");
+  m.def("scalar", &api::scalar, py::arg("module"), py::arg("value"),
+        py::arg("dtype") = DType::F32);
+  m.def("fill", &api::fill, py::arg("module"), py::arg("value"),
+        py::arg("shape"), py::arg("dtype") = DType::F32);
+  m.def("zeros", &api::zeros, py::arg("module"), py::arg("shape"),
+        py::arg("dtype") = DType::F32);
+  m.def("ones", &api::ones, py::arg("module"), py::arg("shape"),
+        py::arg("dtype") = DType::F32);
+  m.def("iota", &api::iota, py::arg("module"), py::arg("shape"),
+        py::arg("axis") = 0, py::arg("dtype") = DType::I64);
+  m.def("random_normal", &api::random_normal, py::arg("seed"),
+        py::arg("shape"), py::arg("dtype") = DType::F32, py::arg("mean") = 0.0,
+        py::arg("std") = 1.0);
+  m.def("random_uniform", &api::random_uniform, py::arg("seed"),
+        py::arg("shape"), py::arg("dtype") = DType::F32, py::arg("low") = 0.0,
+        py::arg("high") = 1.0);
+}
+
+void bindElementwise(py::module_ &m) {
+#define ADJ_BINARY(NAME)                                                       \
+  m.def(#NAME, py::overload_cast<Value, Value>(&api::NAME));                  \
+  m.def(#NAME, py::overload_cast<Value, double>(&api::NAME));
+  ADJ_BINARY(pow)
+  ADJ_BINARY(maximum)
+  ADJ_BINARY(minimum)
+#undef ADJ_BINARY
+  m.def("add", &api::add);
+  m.def("sub", &api::sub);
+  m.def("mul", &api::mul);
+  m.def("div", &api::div);
+
+#define ADJ_UNARY(NAME) m.def(#NAME, &api::NAME, py::arg("x"));
+  ADJ_UNARY(neg)
+  ADJ_UNARY(exp)
+  ADJ_UNARY(log)
+  ADJ_UNARY(tanh)
+  ADJ_UNARY(sigmoid)
+  ADJ_UNARY(relu)
+  ADJ_UNARY(sqrt)
+  ADJ_UNARY(rsqrt)
+  ADJ_UNARY(abs)
+  ADJ_UNARY(sign)
+  ADJ_UNARY(sin)
+  ADJ_UNARY(cos)
+  ADJ_UNARY(erf)
+  ADJ_UNARY(gelu)
+#undef ADJ_UNARY
+
+  py::enum_<api::Cmp>(m, "Cmp")
+      .value("EQ", api::Cmp::EQ)
+      .value("NE", api::Cmp::NE)
+      .value("LT", api::Cmp::LT)
+      .value("LE", api::Cmp::LE)
+      .value("GT", api::Cmp::GT)
+      .value("GE", api::Cmp::GE);
+  m.def("cmp", &api::cmp, py::arg("predicate"), py::arg("a"), py::arg("b"));
+  m.def("select",
+        py::overload_cast<Value, Value, Value>(&api::select));
+  m.def("select",
+        py::overload_cast<Value, Value, double>(&api::select));
+  m.def("select",
+        py::overload_cast<Value, double, Value>(&api::select));
+  m.def("cast", &api::cast, py::arg("x"), py::arg("dtype"));
+}
+
+void bindTensorOps(py::module_ &m) {
+  m.def("matmul", &api::matmul, py::arg("a"), py::arg("b"));
+#define ADJ_REDUCE(NAME)                                                       \
+  m.def(                                                                       \
+      #NAME,                                                                   \
+      [](Value x, py::object axis, bool keepdims) {                            \
+        return api::NAME(x, toAxes(axis), keepdims);                           \
+      },                                                                       \
+      py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+  ADJ_REDUCE(sum)
+  ADJ_REDUCE(max)
+  ADJ_REDUCE(mean)
+#undef ADJ_REDUCE
+  m.def("broadcast_to", &api::broadcast_to, py::arg("x"), py::arg("shape"));
+  m.def("reshape", &api::reshape, py::arg("x"), py::arg("shape"));
+  m.def(
+      "transpose",
+      [](Value x, std::optional<std::vector<int64_t>> perm) {
+        return perm ? api::transpose(x, *perm) : api::transpose(x);
+      },
+      py::arg("x"), py::arg("perm") = py::none());
+  m.def("slice", &api::slice, py::arg("x"), py::arg("start"),
+        py::arg("limit"), py::arg("stride") = std::vector<int64_t>());
+  m.def("concat", &api::concat, py::arg("xs"), py::arg("axis") = 0);
+  m.def("pad", &api::pad, py::arg("x"), py::arg("low"), py::arg("high"),
+        py::arg("value") = 0.0);
+  m.def("gather", &api::gather, py::arg("table"), py::arg("indices"),
+        py::arg("axis") = 0);
+  m.def("scatter_add", &api::scatter_add, py::arg("target"),
+        py::arg("indices"), py::arg("updates"), py::arg("axis") = 0);
+
+  m.def(
+      "conv2d",
+      [](Value input, Value filter, std::vector<int64_t> stride,
+         std::vector<int64_t> padding, std::vector<int64_t> dilation,
+         int64_t groups) {
+        api::Conv2DOptions options;
+        options.stride = std::move(stride);
+        options.padding = std::move(padding);
+        options.dilation = std::move(dilation);
+        options.groups = groups;
+        return api::conv2d(input, filter, options);
+      },
+      py::arg("input"), py::arg("filter"),
+      py::arg("stride") = std::vector<int64_t>{1, 1},
+      py::arg("padding") = std::vector<int64_t>{0, 0, 0, 0},
+      py::arg("dilation") = std::vector<int64_t>{1, 1}, py::arg("groups") = 1);
+  for (auto [name, fn] :
+       {std::pair{"max_pool2d", &api::max_pool2d},
+        std::pair{"avg_pool2d", &api::avg_pool2d}})
+    m.def(name, fn, py::arg("input"), py::arg("kernel"),
+          py::arg("stride") = std::vector<int64_t>(),
+          py::arg("padding") = std::vector<int64_t>{0, 0, 0, 0});
+
+  m.def("softmax", &api::softmax, py::arg("x"), py::arg("axis") = -1);
+  m.def("log_softmax", &api::log_softmax, py::arg("x"), py::arg("axis") = -1);
+  m.def("cross_entropy", &api::cross_entropy, py::arg("logits"),
+        py::arg("labels"));
+  m.def("layer_norm", &api::layer_norm, py::arg("x"), py::arg("gamma"),
+        py::arg("beta"), py::arg("eps") = 1e-5);
+  m.def("linear", py::overload_cast<Value, Value, Value>(&api::linear),
+        py::arg("x"), py::arg("w"), py::arg("b"));
+  m.def("linear", py::overload_cast<Value, Value>(&api::linear), py::arg("x"),
+        py::arg("w"));
+}
+
+void bindFunctions(py::module_ &m) {
+  m.def(
+      "lambda_",
+      [](api::Module &mod, const std::vector<api::Type> &params,
+         py::function body) {
+        return api::detail::lambdaImpl(mod, params,
+                                       bodyFromPython(std::move(body)));
+      },
+      py::arg("module"), py::arg("params"), py::arg("body"),
+      "adj.lambda: a closure; Values of enclosing regions used by `body` "
+      "are captured.");
+  m.def(
+      "call",
+      [](Value fn, py::args args) {
+        return toPython(api::call(fn, args.cast<std::vector<Value>>()));
+      },
+      py::arg("fn"));
+  m.def(
+      "make_tuple",
+      [](py::args elements) {
+        return api::make_tuple(elements.cast<std::vector<Value>>());
+      },
+      "adj.tuple of the arguments (at least one; see empty_tuple).");
+  m.def(
+      "empty_tuple",
+      [](api::Module &mod) { return api::make_tuple(mod, {}); },
+      py::arg("module"), "The adj.tuple `()`.");
+  m.def("get", &api::get, py::arg("tuple"), py::arg("index"));
+
+  m.def(
+      "if_",
+      [](Value cond, py::function thenBody, py::function elseBody) {
+        return toPython(api::detail::ifImpl(cond, bodyFromPython(thenBody),
+                                            bodyFromPython(elseBody)));
+      },
+      py::arg("cond"), py::arg("then_body"), py::arg("else_body"));
+  m.def(
+      "for_",
+      [](Value lb, Value ub, Value step, const std::vector<Value> &inits,
+         py::function body) {
+        return toPython(
+            api::detail::forImpl(lb, ub, step, inits, bodyFromPython(body)));
+      },
+      py::arg("lb"), py::arg("ub"), py::arg("step"), py::arg("inits"),
+      py::arg("body"));
+  m.def(
+      "for_",
+      [](int64_t lb, int64_t ub, int64_t step, const std::vector<Value> &inits,
+         py::function body) {
+        return toPython(
+            api::for_(lb, ub, step, inits, bodyFromPython(body)));
+      },
+      py::arg("lb"), py::arg("ub"), py::arg("step"), py::arg("inits"),
+      py::arg("body"));
+  m.def(
+      "while_",
+      [](const std::vector<Value> &inits, py::function cond,
+         py::function body) {
+        return toPython(api::detail::whileImpl(inits, bodyFromPython(cond),
+                                               bodyFromPython(body)));
+      },
+      py::arg("inits"), py::arg("cond"), py::arg("body"));
+
+  bindAD(m, "grad", &api::grad, true);
+  bindAD(m, "value_and_grad", &api::value_and_grad, true);
+  bindAD(m, "vjp", &api::vjp, false);
+  bindAD(m, "jvp", &api::jvp, false);
+}
+
+} // namespace
+
+void adjoint::python::bindOps(py::module_ &m) {
+  bindCreation(m);
+  bindElementwise(m);
+  bindTensorOps(m);
+  bindFunctions(m);
+}

@@ -1,0 +1,166 @@
+//===- Run.cpp - compile() and interpret() --------------------------------===//
+
+#include "Bindings.h"
+
+#include "adjoint/API/Compile.h"
+#include "adjoint/Interpreter/Interpreter.h"
+#include "adjoint/Support/Error.h"
+
+#include <pybind11/stl.h>
+
+using namespace adjoint;
+using namespace adjoint::python;
+
+namespace {
+
+/// Outputs as Python: one array itself, otherwise a tuple of arrays.
+py::object arrays(const std::vector<rt::Tensor> &outputs) {
+  if (outputs.size() == 1)
+    return adoptTensor(outputs.front());
+  py::tuple t(outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    t[i] = adoptTensor(outputs[i]);
+  return std::move(t);
+}
+
+/// Runs `exe` on Python inputs: adjoint.Tensors as they are, anything else
+/// through numpy as a C-contiguous array of the expected dtype (no copy when
+/// it already is one).
+py::object runExecutable(const Executable &exe, const py::args &args) {
+  const rt::Signature &sig = exe.signature();
+  if (args.size() != sig.inputs.size())
+    throw Error("@" + exe.function() + " takes " +
+                std::to_string(sig.inputs.size()) + " inputs, got " +
+                std::to_string(args.size()));
+  std::vector<py::object> keepAlive;
+  std::vector<rt::Tensor> inputs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (py::isinstance<rt::Tensor>(args[i])) {
+      inputs.push_back(args[i].cast<rt::Tensor>());
+      continue;
+    }
+    py::array array = py::array::ensure(
+        args[i], py::array::c_style | py::array::forcecast);
+    if (!array)
+      throw py::error_already_set();
+    if (sig.inputs[i].dtype != rt::DType::BF16)
+      array = py::array::ensure(
+          py::module_::import("numpy").attr("asarray")(
+              array, numpyDType(sig.inputs[i].dtype)),
+          py::array::c_style);
+    keepAlive.push_back(array);
+    inputs.push_back(borrowArray(array));
+  }
+  std::vector<rt::Tensor> outputs;
+  {
+    // Compiled code does not touch Python objects.
+    py::gil_scoped_release release;
+    outputs = exe.run(inputs);
+  }
+  return arrays(outputs);
+}
+
+interp::Value interpArg(const py::handle &arg) {
+  if (py::isinstance<py::tuple>(arg) || py::isinstance<py::list>(arg)) {
+    std::vector<interp::Value> elements;
+    for (py::handle e : arg)
+      elements.push_back(interpArg(e));
+    return interp::Value::tuple(std::move(elements));
+  }
+  rt::Tensor tensor;
+  py::array array;
+  if (py::isinstance<rt::Tensor>(arg)) {
+    tensor = arg.cast<rt::Tensor>();
+  } else {
+    array = py::array::ensure(arg, py::array::c_style);
+    if (!array)
+      throw py::error_already_set();
+    tensor = borrowArray(array);
+  }
+  return adjoint::toInterpreter(tensor);
+}
+
+py::object fromInterpreter(const interp::Value &value) {
+  if (value.isTuple()) {
+    const auto &elements = value.elements();
+    py::tuple t(elements.size());
+    for (size_t i = 0; i < elements.size(); ++i)
+      t[i] = fromInterpreter(elements[i]);
+    return std::move(t);
+  }
+  if (!value.isTensor())
+    throw Error("interpret: a function or environment value cannot be "
+                "returned to Python (" +
+                value.toString() + ")");
+  return adoptTensor(toRuntime(value.tensor()));
+}
+
+} // namespace
+
+void adjoint::python::bindRun(py::module_ &m) {
+  py::class_<Executable>(m, "Executable",
+                         "A compiled function; call it with arrays.")
+      .def("__call__", &runExecutable)
+      .def_property_readonly("function", &Executable::function)
+      .def_property_readonly(
+          "inputs",
+          [](const Executable &e) {
+            std::vector<std::string> specs;
+            for (const rt::TensorSpec &s : e.signature().inputs)
+              specs.push_back(s.str());
+            return specs;
+          })
+      .def_property_readonly(
+          "outputs",
+          [](const Executable &e) {
+            std::vector<std::string> specs;
+            for (const rt::TensorSpec &s : e.signature().outputs)
+              specs.push_back(s.str());
+            return specs;
+          })
+      .def_property_readonly("cache_outcome",
+                             [](const Executable &e) {
+                               return cacheOutcomeName(e.cacheOutcome());
+                             })
+      .def_property_readonly("compile_seconds", &Executable::compileSeconds);
+
+  m.def(
+      "compile",
+      [](const api::Module &module, const std::string &function,
+         bool optimize, unsigned optLevel, bool cache,
+         const std::string &cacheDir) {
+        CompileOptions options;
+        options.optimize = optimize;
+        options.optLevel = optLevel;
+        options.cache = cache;
+        options.cacheDir = cacheDir;
+        return compile(module, function, Target::cpu(), options);
+      },
+      py::arg("module"), py::arg("function"), py::kw_only(),
+      py::arg("optimize") = true, py::arg("opt_level") = 3,
+      py::arg("cache") = true, py::arg("cache_dir") = "",
+      "Compiles one function of the module for the host CPU (the module is "
+      "not modified). Inputs and outputs are its tensor leaves, tuples "
+      "flattened depth-first.");
+
+  m.def(
+      "interpret",
+      [](const api::Module &module, const std::string &function,
+         py::args args) {
+        std::vector<interp::Value> inputs;
+        for (py::handle a : args)
+          inputs.push_back(interpArg(a));
+        interp::Interpreter interpreter(module.op());
+        std::vector<interp::Value> results = interpreter.call(function, inputs);
+        if (results.size() == 1)
+          return fromInterpreter(results.front());
+        py::tuple t(results.size());
+        for (size_t i = 0; i < results.size(); ++i)
+          t[i] = fromInterpreter(results[i]);
+        return py::object(std::move(t));
+      },
+      py::arg("module"), py::arg("function"),
+      "Evaluates a function with the reference interpreter. AD requests must "
+      "have been expanded first (run_passes(module, \"adj-grad\")). Tuples "
+      "are Python tuples.");
+}
