@@ -159,7 +159,8 @@ int main() {
     std::vector<rt::Tensor> params = initialParams(rng);
 
     auto compileStart = std::chrono::steady_clock::now();
-    adjoint::Executable step = adjoint::compile(m, "step", adjoint::Target::cpu());
+    adjoint::Executable step =
+        adjoint::compile(m, "step", adjoint::Target::cpu());
     adjoint::Executable logits =
         adjoint::compile(m, "logits", adjoint::Target::cpu());
     std::printf("compiled @step and @logits for %s in %.2f s\n",

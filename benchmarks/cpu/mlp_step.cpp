@@ -1,4 +1,4 @@
-//===- mlp_step.cpp - Training steps: compiled vs interpreted, compile time ===//
+//===- mlp_step.cpp - Training steps compiled vs interpreted --------------===//
 //
 // bench-cpu-mlp-step builds training steps (forward, value_and_grad, SGD
 // update) with the C++ API and prints, for each:

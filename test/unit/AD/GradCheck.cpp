@@ -581,8 +581,9 @@ void GradCheck::checkCompiled(llvm::StringRef driver, const RValues &args,
   for (size_t i = 0; i < expected.size(); ++i)
     if (!(std::abs(actual[i] - expected[i]) <=
           1e-12 * std::max(1.0, std::abs(expected[i]))))
-      throw adjoint::Error("compiled @" + driver.str() + " differs at element " +
-                           std::to_string(i) + ": " + describe(actual[i]) +
+      throw adjoint::Error("compiled @" + driver.str() +
+                           " differs at element " + std::to_string(i) +
+                           ": " + describe(actual[i]) +
                            " instead of the interpreter's " +
                            describe(expected[i]));
 }
