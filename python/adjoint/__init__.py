@@ -18,7 +18,13 @@ from . import _adjoint
 from ._adjoint import *  # noqa: F401,F403
 from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
 
-__all__ = [name for name in dir(_adjoint) if not name.startswith("_")]
+from . import frontend, numpy  # noqa: F401
+from .frontend import (jit, grad, value_and_grad, FrontendError,  # noqa: F401
+                       JitFunction)
+
+__all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
+    "jit", "grad", "value_and_grad", "FrontendError", "JitFunction",
+    "numpy"]
 
 #: The element types, also reachable as adjoint.DType.<name>.
 f64, f32, f16, bf16 = DType.f64, DType.f32, DType.f16, DType.bf16

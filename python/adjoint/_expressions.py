@@ -1,0 +1,163 @@
+"""Expressions: operators, literals, names, calls, tuples."""
+
+import ast
+import operator
+
+from . import _adjoint as _adj
+from ._adjoint import Value
+from ._source import FrontendError
+from ._trees import (_BINOPS, _CMPOPS, _InlineFn, _Return, _is_number,
+                     _results, _unflatten)
+
+
+class _Expressions:
+    """The expression half of _Translator (a mixin)."""
+
+    # -- expressions ------------------------------------------------------
+
+    def expr(self, e, frame):
+        try:
+            return self._expr(e, frame)
+        except (_Return, FrontendError):
+            raise
+        except (_adj.Error, TypeError, ValueError, IndexError,
+                AttributeError) as err:
+            raise frame.error(str(err), e) from err
+
+    def binop(self, op, a, b):
+        if isinstance(a, Value) and isinstance(b, Value) and \
+                a.dtype != b.dtype:
+            if a.dtype.is_float and not b.dtype.is_float:
+                b = _adj.cast(b, a.dtype)
+            elif b.dtype.is_float and not a.dtype.is_float:
+                a = _adj.cast(a, b.dtype)
+        if isinstance(b, Value) and _is_number(a) and op in (
+                operator.pow, operator.matmul):
+            a = self.materialize(a, like=b)
+        if isinstance(a, Value) and _is_number(b):
+            b = float(b)
+        elif isinstance(b, Value) and _is_number(a):
+            a = float(a)
+        if op is operator.pow and isinstance(a, Value) and \
+                isinstance(b, Value):
+            return _adj.pow(a, b)
+        return op(a, b)
+
+    def _expr(self, e, frame):
+        if isinstance(e, ast.Constant):
+            if _is_number(e.value) or e.value is None or \
+                    isinstance(e.value, str):
+                return e.value
+            raise frame.error("unsupported constant", e)
+        if isinstance(e, ast.Name):
+            return frame.lookup(e.id, e)
+        if isinstance(e, ast.Attribute):
+            obj = self.expr(e.value, frame)
+            if isinstance(obj, Value) and e.attr == "T":
+                return _adj.transpose(obj)
+            return getattr(obj, e.attr)
+        if isinstance(e, ast.Tuple):
+            return tuple(self.starred(e.elts, frame))
+        if isinstance(e, ast.List):
+            return list(self.starred(e.elts, frame))
+        if isinstance(e, ast.BinOp):
+            op = _BINOPS.get(type(e.op))
+            if op is None:
+                raise frame.error("unsupported operator %s"
+                                  % type(e.op).__name__, e)
+            return self.binop(op, self.expr(e.left, frame),
+                              self.expr(e.right, frame))
+        if isinstance(e, ast.UnaryOp):
+            v = self.expr(e.operand, frame)
+            if isinstance(e.op, ast.USub):
+                return -v
+            if isinstance(e.op, ast.UAdd):
+                return v
+            if isinstance(e.op, ast.Not) and not isinstance(v, Value):
+                return not v
+            if isinstance(e.op, ast.Not):
+                return _adj.select(v, self.materialize(False), 
+                                   self.materialize(True))
+            raise frame.error("unsupported unary operator", e)
+        if isinstance(e, ast.Compare):
+            left = self.expr(e.left, frame)
+            result = None
+            for op, right_node in zip(e.ops, e.comparators):
+                fn = _CMPOPS.get(type(op))
+                if fn is None:
+                    raise frame.error("unsupported comparison %s"
+                                      % type(op).__name__, e)
+                right = self.expr(right_node, frame)
+                c = self.binop(fn, left, right)
+                result = c if result is None else self.logical(
+                    True, result, c)
+                left = right
+            return result
+        if isinstance(e, ast.BoolOp):
+            is_and = isinstance(e.op, ast.And)
+            result = self.expr(e.values[0], frame)
+            for v in e.values[1:]:
+                if not isinstance(result, Value):
+                    # Python semantics, short-circuiting at build time.
+                    if (is_and and not result) or (not is_and and result):
+                        return result
+                    result = self.expr(v, frame)
+                    continue
+                result = self.logical(is_and, result, self.expr(v, frame))
+            return result
+        if isinstance(e, ast.IfExp):
+            cond = self.expr(e.test, frame)
+            if not isinstance(cond, Value):
+                return self.expr(e.body if cond else e.orelse, frame)
+            state = {}
+
+            def branch(node):
+                def run():
+                    tree, leaves = self.leaves(self.expr(node, frame), node,
+                                               frame)
+                    self.check_tree(state, tree, e, frame)
+                    return leaves
+                return run
+
+            r = _adj.if_(cond, branch(e.body), branch(e.orelse))
+            return _unflatten(state["tree"], _results(r))
+        if isinstance(e, ast.Call):
+            fn = self.expr(e.func, frame)
+            args = self.starred(e.args, frame)
+            kwargs = {}
+            for k in e.keywords:
+                if k.arg is None:
+                    raise frame.error("**kwargs is not supported", e)
+                kwargs[k.arg] = self.expr(k.value, frame)
+            return self.call(fn, args, kwargs, e, frame)
+        if isinstance(e, ast.Subscript):
+            obj = self.expr(e.value, frame)
+            idx = self.expr(e.slice, frame)
+            if isinstance(obj, Value):
+                if obj.type.is_tuple and isinstance(idx, int):
+                    return _adj.get(obj, idx)
+                raise frame.error("indexing tensors is not supported yet", e)
+            return obj[idx]
+        if isinstance(e, ast.Slice):
+            parts = [None if p is None else self.expr(p, frame)
+                     for p in (e.lower, e.upper, e.step)]
+            return slice(*parts)
+        if isinstance(e, ast.Lambda):
+            return _InlineFn(e, frame)
+        raise frame.error("unsupported expression: %s" % type(e).__name__, e)
+
+    def logical(self, is_and, a, b):
+        if not isinstance(a, Value):
+            a = self.materialize(bool(a))
+        if not isinstance(b, Value):
+            b = self.materialize(bool(b))
+        return _adj.select(a, b, a) if is_and else _adj.select(a, a, b)
+
+    def starred(self, elts, frame):
+        out = []
+        for x in elts:
+            if isinstance(x, ast.Starred):
+                out.extend(self.expr(x.value, frame))
+            else:
+                out.append(self.expr(x, frame))
+        return out

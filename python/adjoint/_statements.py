@@ -1,0 +1,265 @@
+"""Statements: assignments, returns, if/for/while to adj.if/for/while."""
+
+import ast
+
+from . import _adjoint as _adj
+from ._adjoint import Value
+from ._source import FrontendError
+from ._trees import (_BINOPS, _InlineFn, _Return, _assigned, _contains_return,
+                     _is_data, _results, _returns, _unflatten)
+
+
+class _Statements:
+    """The statement half of _Translator (a mixin)."""
+
+    # -- statements -------------------------------------------------------
+
+    def body(self, stmts, frame, fnode):
+        """Translates a function body; returns the returned value."""
+        try:
+            self.block(stmts, frame)
+        except _Return as r:
+            return r.args[0]
+        raise frame.error("a jitted function must return a value", fnode)
+
+    def block(self, stmts, frame):
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.If):
+                rest = stmts[i + 1:]
+                if self.if_stmt(s, rest, frame):
+                    return
+            else:
+                self.stmt(s, frame)
+
+    def stmt(self, s, frame):
+        try:
+            self._stmt(s, frame)
+        except (_Return, FrontendError):
+            raise
+        except (_adj.Error, TypeError, ValueError, IndexError) as e:
+            raise frame.error(str(e), s) from e
+
+    def _stmt(self, s, frame):
+        if isinstance(s, ast.Return):
+            value = self.expr(s.value, frame) if s.value is not None else None
+            raise _Return(value)
+        if isinstance(s, ast.Assign):
+            value = self.expr(s.value, frame)
+            for t in s.targets:
+                self.assign(t, value, frame)
+            return
+        if isinstance(s, ast.AugAssign):
+            if not isinstance(s.target, ast.Name):
+                raise frame.error("only names can be augmented", s)
+            op = _BINOPS.get(type(s.op))
+            if op is None:
+                raise frame.error("unsupported operator", s)
+            old = frame.lookup(s.target.id, s.target)
+            frame.vars[s.target.id] = self.binop(
+                op, old, self.expr(s.value, frame))
+            return
+        if isinstance(s, ast.AnnAssign) and s.value is not None:
+            self.assign(s.target, self.expr(s.value, frame), frame)
+            return
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant):
+                return  # docstring
+            self.expr(s.value, frame)
+            return
+        if isinstance(s, ast.Pass):
+            return
+        if isinstance(s, ast.FunctionDef):
+            if s.decorator_list:
+                raise frame.error("decorators on nested functions are not "
+                                  "supported", s)
+            frame.vars[s.name] = _InlineFn(s, frame)
+            return
+        if isinstance(s, ast.For):
+            self.for_stmt(s, frame)
+            return
+        if isinstance(s, ast.While):
+            self.while_stmt(s, frame)
+            return
+        if isinstance(s, ast.Assert):
+            return
+        raise frame.error("unsupported statement: %s" % type(s).__name__, s)
+
+    def assign(self, target, value, frame):
+        if isinstance(target, ast.Name):
+            frame.vars[target.id] = value
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                raise frame.error("starred assignment is not supported",
+                                  target)
+            n = len(target.elts)
+            if isinstance(value, Value) and value.type.is_tuple:
+                value = tuple(_adj.get(value, i)
+                              for i in range(len(value.type.elements)))
+            if not isinstance(value, (tuple, list)) or len(value) != n:
+                raise frame.error("cannot unpack into %d names" % n, target)
+            for t, v in zip(target.elts, value):
+                self.assign(t, v, frame)
+            return
+        raise frame.error("unsupported assignment target: %s"
+                          % type(target).__name__, target)
+
+    def if_stmt(self, s, rest, frame):
+        """Translates `s`; returns True when it consumed `rest` (returned)."""
+        try:
+            cond = self.expr(s.test, frame)
+        except FrontendError:
+            raise
+        except (_adj.Error, TypeError) as e:
+            raise frame.error(str(e), s.test) from e
+        if not isinstance(cond, Value):
+            self.block((s.body if cond else s.orelse), frame)
+            return False
+        then_stmts, else_stmts = list(s.body), list(s.orelse)
+        returns = _contains_return(then_stmts) or _contains_return(else_stmts)
+        if returns:
+            # A return in a branch: the rest of the block continues the
+            # branches that fall through, so both end by returning.
+            if not _returns(then_stmts):
+                then_stmts += rest
+            if not _returns(else_stmts):
+                else_stmts += rest
+            if not (_returns(then_stmts) and _returns(else_stmts)):
+                raise frame.error("every path after a conditional return "
+                                  "must return", s)
+            state = {}
+
+            def returning_branch(stmts):
+                def run():
+                    f = frame.child()
+                    value = self.body(stmts, f, s)
+                    tree, leaves = self.leaves(value, s, frame)
+                    self.check_tree(state, tree, s, frame)
+                    return leaves
+                return run
+
+            r = self.guard(
+                lambda: _adj.if_(cond, returning_branch(then_stmts),
+                                 returning_branch(else_stmts)), s, frame)
+            raise _Return(_unflatten(state["tree"], _results(r)))
+        before = frame.vars
+        a, b = _assigned(then_stmts), _assigned(else_stmts)
+        outputs = [n for n in a + [x for x in b if x not in a]
+                   if (n in before and _is_data(before[n]))
+                   or (n not in before and n in a and n in b)]
+        state = {}
+
+        def branch(stmts):
+            def run():
+                f = frame.child()
+                self.block(stmts, f)
+                vals = tuple(f.vars[n] for n in outputs)
+                tree, leaves = self.leaves(vals, s, frame)
+                self.check_tree(state, tree, s, frame)
+                return leaves
+            return run
+
+        if not outputs:
+            return False
+        r = self.guard(lambda: _adj.if_(cond, branch(then_stmts),
+                                        branch(else_stmts)), s, frame)
+        vals = _unflatten(state["tree"], _results(r))
+        frame.vars.update(zip(outputs, vals))
+        return False
+
+    def check_tree(self, state, tree, node, frame):
+        if "tree" not in state:
+            state["tree"] = tree
+        elif state["tree"] != tree:
+            raise frame.error("the branches give values of different "
+                              "tuple structures", node)
+
+    def guard(self, build, node, frame):
+        try:
+            return build()
+        except FrontendError:
+            raise
+        except (_adj.Error, TypeError) as e:
+            raise frame.error(str(e), node) from e
+
+    def carried(self, stmts, frame, exclude=()):
+        return [n for n in _assigned(stmts)
+                if n in frame.vars and n not in exclude
+                and _is_data(frame.vars[n])]
+
+    def for_stmt(self, s, frame):
+        if s.orelse:
+            raise frame.error("for ... else is not supported", s)
+        if _contains_return(s.body):
+            raise frame.error("return inside a loop is not supported", s)
+        for n in ast.walk(s):
+            if isinstance(n, (ast.Break, ast.Continue)):
+                raise frame.error("break and continue are not supported", n)
+        it = self.expr(s.iter, frame)
+        if isinstance(it, (tuple, list)):
+            for v in it:  # unrolled
+                self.assign(s.target, v, frame)
+                self.block(s.body, frame)
+            return
+        if not isinstance(it, range):
+            raise frame.error("for loops run over range(...) or a tuple", s)
+        if not isinstance(s.target, ast.Name):
+            raise frame.error("the index of a range loop must be a name", s)
+        names = self.carried(s.body, frame, exclude=(s.target.id,))
+        tree, inits = self.leaves(tuple(frame.vars[n] for n in names), s,
+                                  frame)
+
+        def run(i, *args):
+            f = frame.child()
+            f.vars.update(zip(names, _unflatten(tree, list(args))))
+            f.vars[s.target.id] = i
+            self.block(s.body, f)
+            t, leaves = self.leaves(tuple(f.vars[n] for n in names), s, frame)
+            if t != tree:
+                raise frame.error("a loop variable changes tuple structure", s)
+            return leaves
+
+        if not names:
+            raise frame.error("a loop that assigns no variable used before "
+                              "it has no effect", s)
+        r = self.guard(lambda: _adj.for_(it.start, it.stop, it.step, inits,
+                                         run), s, frame)
+        frame.vars.update(zip(names, _unflatten(tree, _results(r))))
+
+    def while_stmt(self, s, frame):
+        if s.orelse:
+            raise frame.error("while ... else is not supported", s)
+        if _contains_return(s.body):
+            raise frame.error("return inside a loop is not supported", s)
+        for n in ast.walk(s):
+            if isinstance(n, (ast.Break, ast.Continue)):
+                raise frame.error("break and continue are not supported", n)
+        names = self.carried(s.body, frame)
+        if not names:
+            raise frame.error("a loop that assigns no variable used before "
+                              "it has no effect", s)
+        tree, inits = self.leaves(tuple(frame.vars[n] for n in names), s,
+                                  frame)
+
+        def bind(args):
+            f = frame.child()
+            f.vars.update(zip(names, _unflatten(tree, list(args))))
+            return f
+
+        def cond(*args):
+            c = self.expr(s.test, bind(args))
+            if not isinstance(c, Value):
+                raise frame.error("a while condition must depend on the "
+                                  "loop's tensors", s.test)
+            return c
+
+        def body(*args):
+            f = bind(args)
+            self.block(s.body, f)
+            t, leaves = self.leaves(tuple(f.vars[n] for n in names), s, frame)
+            if t != tree:
+                raise frame.error("a loop variable changes tuple structure", s)
+            return leaves
+
+        r = self.guard(lambda: _adj.while_(inits, cond, body), s, frame)
+        frame.vars.update(zip(names, _unflatten(tree, _results(r))))
