@@ -73,16 +73,17 @@ struct ReducePattern : OpConversionPattern<Op> {
           if (kind == Kind::Max)
             r = isFloat ? Value(arith::MaxNumFOp::create(b, l, args[0], args[1]))
                         : Value(arith::MaxSIOp::create(b, l, args[0], args[1]));
-          else if (elem.isF32())
+          else if (isFloat)
             // f32 sums may be reassociated, so that LLVM vectorizes a sum
             // along the innermost dimension (its order differs from the
             // interpreter's f64 accumulation anyway; f32 results are
-            // compared to rtol 1e-5). f64 sums keep their order.
+            // compared to rtol 1e-5). Other sums keep their order.
             r = arith::AddFOp::create(b, l, args[0], args[1],
-                                      arith::FastMathFlags::reassoc);
+                                      elem.isF32()
+                                          ? arith::FastMathFlags::reassoc
+                                          : arith::FastMathFlags::none);
           else
-            r = isFloat ? Value(arith::AddFOp::create(b, l, args[0], args[1]))
-                        : Value(arith::AddIOp::create(b, l, args[0], args[1]));
+            r = arith::AddIOp::create(b, l, args[0], args[1]);
           linalg::YieldOp::create(b, l, r);
         });
     Value result = reduce.getResult(0);

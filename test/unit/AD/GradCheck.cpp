@@ -328,6 +328,23 @@ void flattenTensors(const RValue &value, std::vector<rt::Tensor> &out) {
     flattenTensors(element, out);
 }
 
+/// Throws unless `actual` has `expected`'s elements to 1e-12 (relative, or
+/// absolute below 1): the programs are f64, and optimized or compiled code
+/// may only differ by reassociation. `what` names the results checked.
+void requireAgreement(const std::vector<double> &actual,
+                      const std::vector<double> &expected,
+                      const std::string &what) {
+  if (actual.size() != expected.size())
+    throw adjoint::Error(what + " has " + std::to_string(actual.size()) +
+                         " elements, not " + std::to_string(expected.size()));
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (!(std::abs(actual[i] - expected[i]) <=
+          1e-12 * std::max(1.0, std::abs(expected[i]))))
+      throw adjoint::Error(what + " differs at element " + std::to_string(i) +
+                           ": " + describe(actual[i]) + " instead of " +
+                           describe(expected[i]));
+}
+
 std::vector<double> flattenAll(const RValues &values) {
   std::vector<double> out;
   for (const RValue &v : values)
@@ -542,17 +559,8 @@ RValues GradCheck::runDriver(llvm::StringRef driver, const RValues &args) {
                            " still has:" + left);
   }
   std::vector<double> expected = flattenAll(results);
-  std::vector<double> actual = flattenAll(optimizedInterp_->call(driver, args));
-  if (actual.size() != expected.size())
-    throw adjoint::Error("-adj-optimize changed the results of @" +
-                         driver.str());
-  for (size_t i = 0; i < expected.size(); ++i)
-    if (!(std::abs(actual[i] - expected[i]) <=
-          1e-12 * std::max(1.0, std::abs(expected[i]))))
-      throw adjoint::Error("-adj-optimize changed element " +
-                           std::to_string(i) + " of @" + driver.str() +
-                           ": " + describe(actual[i]) + " instead of " +
-                           describe(expected[i]));
+  requireAgreement(flattenAll(optimizedInterp_->call(driver, args)), expected,
+                   "@" + driver.str() + " after -adj-optimize");
   // A function value cannot leave compiled code: such drivers are checked
   // through the functions they call.
   if (!returnsFunction)
@@ -572,20 +580,8 @@ void GradCheck::checkCompiled(llvm::StringRef driver, const RValues &args,
   RValues outputs;
   for (const rt::Tensor &t : exe.run(inputs))
     outputs.push_back(toInterpreter(t));
-  std::vector<double> actual = flattenAll(outputs);
-  if (actual.size() != expected.size())
-    throw adjoint::Error("compiled @" + driver.str() + " returned " +
-                         std::to_string(actual.size()) + " elements, not " +
-                         std::to_string(expected.size()));
-  // The programs are f64: compiled code may only differ by reassociation.
-  for (size_t i = 0; i < expected.size(); ++i)
-    if (!(std::abs(actual[i] - expected[i]) <=
-          1e-12 * std::max(1.0, std::abs(expected[i]))))
-      throw adjoint::Error("compiled @" + driver.str() +
-                           " differs at element " + std::to_string(i) +
-                           ": " + describe(actual[i]) +
-                           " instead of the interpreter's " +
-                           describe(expected[i]));
+  requireAgreement(flattenAll(outputs), expected,
+                   "compiled @" + driver.str());
 }
 
 std::string GradCheck::transformedIR() const {

@@ -100,6 +100,20 @@ size_t countOps(adj::FuncOp func, llvm::function_ref<bool(mlir::Operation *)> pr
   return n;
 }
 
+/// Checks that `actual` (the elements of each result) equals the tensors
+/// `expected` to 1e-12 (relative, or absolute below 1).
+void checkAgreement(const std::vector<std::vector<double>> &actual,
+                    const std::vector<interp::Value> &expected) {
+  REQUIRE(actual.size() == expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    std::vector<double> e = expected[i].tensor().toDoubles();
+    REQUIRE(actual[i].size() == e.size());
+    for (size_t k = 0; k < e.size(); ++k)
+      CHECK(std::abs(actual[i][k] - e[k]) <=
+            1e-12 * std::max(1.0, std::abs(e[k])));
+  }
+}
+
 /// The gates, for a training step with `classes` label classes.
 void checkGates(TrainingStep &t, int64_t classes) {
   addStep(t);
@@ -140,16 +154,10 @@ void checkGates(TrainingStep &t, int64_t classes) {
   std::vector<interp::Value> args = randomArgs(inputs, classes, rng);
   std::vector<interp::Value> expected =
       interp::Interpreter(*before).call("step", args);
-  std::vector<interp::Value> actual =
-      interp::Interpreter(module).call("step", args);
-  REQUIRE(expected.size() == actual.size());
-  for (size_t i = 0; i < expected.size(); ++i) {
-    std::vector<double> e = expected[i].tensor().toDoubles();
-    std::vector<double> a = actual[i].tensor().toDoubles();
-    REQUIRE(e.size() == a.size());
-    for (size_t k = 0; k < e.size(); ++k)
-      CHECK(std::abs(a[k] - e[k]) <= 1e-12 * std::max(1.0, std::abs(e[k])));
-  }
+  std::vector<std::vector<double>> actual;
+  for (const interp::Value &v : interp::Interpreter(module).call("step", args))
+    actual.push_back(v.tensor().toDoubles());
+  checkAgreement(actual, expected);
 
   // Compiled for the host CPU, the step computes the same values.
   CompileOptions options;
@@ -159,15 +167,10 @@ void checkGates(TrainingStep &t, int64_t classes) {
   std::vector<rt::Tensor> inputsRt;
   for (const interp::Value &arg : args)
     inputsRt.push_back(toRuntime(arg.tensor()));
-  std::vector<rt::Tensor> outputs = compiled.run(inputsRt);
-  REQUIRE(outputs.size() == expected.size());
-  for (size_t i = 0; i < expected.size(); ++i) {
-    std::vector<double> e = expected[i].tensor().toDoubles();
-    std::vector<double> a = outputs[i].toDoubles();
-    REQUIRE(e.size() == a.size());
-    for (size_t k = 0; k < e.size(); ++k)
-      CHECK(std::abs(a[k] - e[k]) <= 1e-12 * std::max(1.0, std::abs(e[k])));
-  }
+  std::vector<std::vector<double>> outputs;
+  for (const rt::Tensor &t : compiled.run(inputsRt))
+    outputs.push_back(t.toDoubles());
+  checkAgreement(outputs, expected);
 
   // The whole step costs at most 3x the forward pass.
   adj::FlopCounter counter;
