@@ -19,12 +19,13 @@ from ._adjoint import *  # noqa: F401,F403
 from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
 
 from . import frontend, numpy  # noqa: F401
-from .frontend import (jit, grad, value_and_grad, FrontendError,  # noqa: F401
-                       JitFunction)
+from .frontend import jit, FrontendError, JitFunction  # noqa: F401
+from ._transforms import (grad, value_and_grad, jvp, vjp,  # noqa: F401
+                          hessian)
 
 __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
-    "jit", "grad", "value_and_grad", "FrontendError", "JitFunction",
-    "numpy"]
+    "jit", "grad", "value_and_grad", "jvp", "vjp", "hessian",
+    "FrontendError", "JitFunction", "numpy"]
 
 #: The element types, also reachable as adjoint.DType.<name>.
 f64, f32, f16, bf16 = DType.f64, DType.f32, DType.f16, DType.bf16

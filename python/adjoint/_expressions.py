@@ -3,6 +3,8 @@
 import ast
 import operator
 
+import numpy as _np
+
 from . import _adjoint as _adj
 from ._adjoint import Value
 from ._source import FrontendError
@@ -41,6 +43,9 @@ class _Expressions:
         if op is operator.pow and isinstance(a, Value) and \
                 isinstance(b, Value):
             return _adj.pow(a, b)
+        if op is operator.matmul and isinstance(a, Value):
+            from .numpy import matmul
+            return matmul(a, b)
         return op(a, b)
 
     def _expr(self, e, frame):
@@ -50,12 +55,12 @@ class _Expressions:
                 return e.value
             raise frame.error("unsupported constant", e)
         if isinstance(e, ast.Name):
-            return frame.lookup(e.id, e)
+            return self.host(frame.lookup(e.id, e))
         if isinstance(e, ast.Attribute):
             obj = self.expr(e.value, frame)
             if isinstance(obj, Value) and e.attr == "T":
                 return _adj.transpose(obj)
-            return getattr(obj, e.attr)
+            return self.host(getattr(obj, e.attr))
         if isinstance(e, ast.Tuple):
             return tuple(self.starred(e.elts, frame))
         if isinstance(e, ast.List):
@@ -119,7 +124,7 @@ class _Expressions:
                     return leaves
                 return run
 
-            r = _adj.if_(cond, branch(e.body), branch(e.orelse))
+            r = self.build_if(cond, branch(e.body), branch(e.orelse), state)
             return _unflatten(state["tree"], _results(r))
         if isinstance(e, ast.Call):
             fn = self.expr(e.func, frame)
@@ -143,8 +148,23 @@ class _Expressions:
                      for p in (e.lower, e.upper, e.step)]
             return slice(*parts)
         if isinstance(e, ast.Lambda):
-            return _InlineFn(e, frame)
+            return self.closure(e, frame)
         raise frame.error("unsupported expression: %s" % type(e).__name__, e)
+
+    def host(self, x):
+        """A numpy array of the Python program (a global, a closure cell, an
+        attribute) read by jitted code becomes a constant."""
+        return self.constant(x) if isinstance(x, _np.ndarray) else x
+
+    def closure(self, fnode, frame):
+        """The build-time closure of a def or lambda; its defaults are
+        evaluated now, as Python does."""
+        a = fnode.args
+        defaults = [self.expr(d, frame) for d in a.defaults]
+        kwdefaults = {p.arg: self.expr(d, frame)
+                      for p, d in zip(a.kwonlyargs, a.kw_defaults)
+                      if d is not None}
+        return _InlineFn(fnode, frame, defaults, kwdefaults)
 
     def logical(self, is_and, a, b):
         if not isinstance(a, Value):

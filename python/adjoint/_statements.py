@@ -5,7 +5,7 @@ import ast
 from . import _adjoint as _adj
 from ._adjoint import Value
 from ._source import FrontendError
-from ._trees import (_BINOPS, _InlineFn, _Return, _assigned, _contains_return,
+from ._trees import (_BINOPS, _Return, _assigned, _contains_return,
                      _is_data, _results, _returns, _unflatten)
 
 
@@ -72,7 +72,7 @@ class _Statements:
             if s.decorator_list:
                 raise frame.error("decorators on nested functions are not "
                                   "supported", s)
-            frame.vars[s.name] = _InlineFn(s, frame)
+            frame.vars[s.name] = self.closure(s, frame)
             return
         if isinstance(s, ast.For):
             self.for_stmt(s, frame)
@@ -139,8 +139,9 @@ class _Statements:
                 return run
 
             r = self.guard(
-                lambda: _adj.if_(cond, returning_branch(then_stmts),
-                                 returning_branch(else_stmts)), s, frame)
+                lambda: self.build_if(cond, returning_branch(then_stmts),
+                                      returning_branch(else_stmts), state),
+                s, frame)
             raise _Return(_unflatten(state["tree"], _results(r)))
         before = frame.vars
         a, b = _assigned(then_stmts), _assigned(else_stmts)
@@ -161,8 +162,9 @@ class _Statements:
 
         if not outputs:
             return False
-        r = self.guard(lambda: _adj.if_(cond, branch(then_stmts),
-                                        branch(else_stmts)), s, frame)
+        r = self.guard(lambda: self.build_if(cond, branch(then_stmts),
+                                             branch(else_stmts), state),
+                       s, frame)
         vals = _unflatten(state["tree"], _results(r))
         frame.vars.update(zip(outputs, vals))
         return False

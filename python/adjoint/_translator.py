@@ -1,8 +1,9 @@
-"""Scopes of a translated function and the translator's core: values,
-calls of Python functions and of adjoint's tensor functions."""
+"""Scopes of a translated function and the translator's core: values and
+the dispatch of calls (Python functions, AD transforms, adjoint's tensor
+functions, function Values)."""
 
-import ast
 import builtins
+import functools
 import inspect
 
 import numpy as _np
@@ -10,16 +11,19 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import Value, DType
 from ._expressions import _Expressions
-from ._source import FrontendError, _Source
+from ._functions import _Functions
+from ._source import FrontendError
 from ._statements import _Statements
-from ._trees import _InlineFn, _flatten, _is_number, _numpy_map
+from ._trees import _flatten, _is_number, _numpy_map
 
 # numpy functions -> adjoint's, made on first use.
 _NUMPY_MAP = None
 
 
 class _Frame:
-    """Variables of one function being translated, with its scopes."""
+    """Variables of one function being translated, with its scopes: its own
+    variables, then its Python closure cells, then the frame of the
+    function that defined it (`outer`), then its globals and builtins."""
 
     def __init__(self, ctx, filename, globals_, closure, outer=None):
         self.ctx = ctx
@@ -36,14 +40,21 @@ class _Frame:
         f.vars = dict(self.vars)
         return f
 
+    def find(self, name):
+        """(True, value) when a scope of the chain binds `name`, else
+        (False, None); globals and builtins are not searched."""
+        if name in self.vars:
+            return True, self.vars[name]
+        if name in self.closure:
+            return True, self.closure[name]
+        if self.outer is not None:
+            return self.outer.find(name)
+        return False, None
+
     def lookup(self, name, node):
-        frame = self
-        while frame is not None:
-            if name in frame.vars:
-                return frame.vars[name]
-            if name in frame.closure:
-                return frame.closure[name]
-            frame = frame.outer
+        found, value = self.find(name)
+        if found:
+            return value
         if name in self.globals:
             return self.globals[name]
         if hasattr(builtins, name):
@@ -56,13 +67,13 @@ class _Frame:
                              getattr(node, "col_offset", None))
 
 
-class _Translator(_Statements, _Expressions):
+class _Translator(_Statements, _Expressions, _Functions):
     """Translates function bodies into the region being built."""
 
     def __init__(self, module, float_dtype):
         self.module = module
         self.float_dtype = float_dtype
-        self.stack = []
+        _Functions.__init__(self)
 
     # -- values -----------------------------------------------------------
 
@@ -76,8 +87,33 @@ class _Translator(_Statements, _Expressions):
                 return _adj.scalar(self.module, float(x), DType.i64)
             dtype = like.dtype if like is not None else self.float_dtype
             return _adj.scalar(self.module, float(x), dtype)
+        if isinstance(x, _np.ndarray):
+            return self.constant(x)
+        if callable(x):
+            raise TypeError(
+                "a function cannot be a tensor value here: function values "
+                "must be known while the program is built (they cannot be "
+                "returned from a compiled function, carried by a loop or "
+                "chosen by a tensor condition)")
         raise TypeError("a %s cannot be a value of the program"
                         % type(x).__name__)
+
+    def constant(self, array):
+        """A numpy array of the jitted code (a global, a closure cell) as an
+        adj.constant; floating arrays take the program's float dtype, like
+        Python floats."""
+        a = _np.asarray(array)
+        if a.dtype.kind == "f":
+            dtype = self.float_dtype
+        elif a.dtype.kind == "b":
+            dtype = DType.i1
+        elif a.dtype.kind in "iu":
+            dtype = DType.i64 if a.dtype.itemsize == 8 else DType.i32
+        else:
+            raise TypeError("a numpy array of dtype %s cannot be a value of "
+                            "the program" % a.dtype)
+        return _adj.constant(self.module, a.astype(_np.float64),
+                             list(a.shape), dtype)
 
     def leaves(self, x, node, frame):
         leaves = []
@@ -89,59 +125,19 @@ class _Translator(_Statements, _Expressions):
 
     # -- calls ------------------------------------------------------------
 
-    def call_python(self, fn, args, kwargs, node, frame):
+    def call(self, fn, args, kwargs, node, frame):
         # frontend imports this module: JitFunction is looked up late.
         from .frontend import JitFunction
-        if isinstance(fn, JitFunction):
-            fn = fn.fn
-        if isinstance(fn, _InlineFn):
-            fnode, outer = fn.node, fn.frame
-            callee = _Frame(self, outer.filename, outer.globals, {}, outer)
-            key = fnode
-        else:
-            src = _Source.of(fn)
-            fnode = src.node
-            closure = {}
-            if fn.__closure__:
-                for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-                    try:
-                        closure[name] = cell.cell_contents
-                    except ValueError:
-                        pass
-            callee = _Frame(self, src.filename, fn.__globals__, closure)
-            key = fn.__code__
-        if key in self.stack:
-            raise frame.error("recursion is not supported yet", node)
-        a = fnode.args
-        if a.vararg or a.kwarg or a.kwonlyargs or kwargs:
-            raise frame.error("only positional arguments are supported", node)
-        params = [p.arg for p in a.posonlyargs + a.args]
-        defaults = a.defaults
-        if len(args) < len(params) - len(defaults) or len(args) > len(params):
-            raise frame.error("%s takes %d arguments, got %d"
-                              % (getattr(fnode, "name", "lambda"),
-                                 len(params), len(args)), node)
-        for i, p in enumerate(params):
-            if i < len(args):
-                callee.vars[p] = args[i]
-            else:
-                d = defaults[i - (len(params) - len(defaults))]
-                callee.vars[p] = self.expr(d, frame if isinstance(
-                    fn, _InlineFn) else callee)
-        self.stack.append(key)
-        try:
-            if isinstance(fnode, ast.Lambda):
-                return self.expr(fnode.body, callee)
-            return self.body(fnode.body, callee, fnode)
-        finally:
-            self.stack.pop()
-
-    def call(self, fn, args, kwargs, node, frame):
-        from .frontend import JitFunction
         global _NUMPY_MAP
-        if isinstance(fn, (JitFunction, _InlineFn)) or (
-                inspect.isfunction(fn) and not _is_adjoint(fn)):
-            return self.call_python(fn, args, kwargs, node, frame)
+        while isinstance(fn, JitFunction):
+            fn = fn.fn
+        if hasattr(fn, "_adjoint_build"):  # AD transforms, pullbacks
+            return fn._adjoint_build(self, list(args), kwargs, node, frame)
+        if isinstance(fn, functools.partial):
+            return self.call(fn.func, list(fn.args) + list(args),
+                             {**fn.keywords, **kwargs}, node, frame)
+        if self.is_python_function(fn):
+            return self.call_function(fn, list(args), kwargs, node, frame)
         if fn is range:
             return range(*args)
         if _NUMPY_MAP is None:
@@ -153,10 +149,17 @@ class _Translator(_Statements, _Expressions):
         if mapped is not None and any(isinstance(a, Value) for a in args):
             fn = mapped
         if isinstance(fn, Value):
-            return fn(*args)
+            return fn(*[self.materialize(a) for a in args])
         return fn(*args, **kwargs)
 
-
-def _is_adjoint(fn):
-    mod = getattr(fn, "__module__", "") or ""
-    return mod == "adjoint" or mod.startswith("adjoint.")
+    @staticmethod
+    def is_python_function(fn):
+        """User code, translated from its source (adjoint's own Python
+        functions, such as the tensor functions, run as they are)."""
+        from ._trees import _InlineFn
+        if isinstance(fn, _InlineFn):
+            return True
+        if not inspect.isfunction(fn):
+            return False
+        mod = getattr(fn, "__module__", "") or ""
+        return not (mod == "adjoint" or mod.startswith("adjoint."))

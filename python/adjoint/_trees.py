@@ -2,6 +2,7 @@
 tuples) and the analyses of statement lists it needs."""
 
 import ast
+import inspect
 import operator
 
 import numpy as _np
@@ -19,15 +20,23 @@ def _is_number(x):
 
 
 def _is_data(x):
-    if isinstance(x, tuple):
+    if isinstance(x, (tuple, list)):
         return all(_is_data(e) for e in x)
+    if isinstance(x, dict):
+        return all(_is_data(e) for e in x.values())
     return isinstance(x, Value) or _is_number(x)
 
 
 def _flatten(x, leaves):
-    """Appends the leaves of `x`; returns its structure."""
+    """Appends the leaves of `x` (tuples, lists, dicts and tuple-typed Values
+    are nodes); returns its structure, None for a leaf."""
     if isinstance(x, tuple):
         return tuple(_flatten(e, leaves) for e in x)
+    if isinstance(x, list):
+        return ("list",) + tuple(_flatten(e, leaves) for e in x)
+    if isinstance(x, dict):
+        keys = tuple(sorted(x))
+        return ("dict", keys) + tuple(_flatten(x[k], leaves) for k in keys)
     if isinstance(x, Value) and x.type.is_tuple:
         n = len(x.type.elements)
         return tuple(_flatten(_adj.get(x, i), leaves) for i in range(n))
@@ -42,6 +51,11 @@ def _unflatten(tree, leaves, pos=None):
         leaf = leaves[pos[0]]
         pos[0] += 1
         return leaf
+    if tree[:1] == ("list",):
+        return [_unflatten(t, leaves, pos) for t in tree[1:]]
+    if tree[:1] == ("dict",):
+        return {k: _unflatten(t, leaves, pos)
+                for k, t in zip(tree[1], tree[2:])}
     return tuple(_unflatten(t, leaves, pos) for t in tree)
 
 
@@ -80,12 +94,79 @@ class _Return(Exception):
     pass
 
 
-class _InlineFn:
-    """A ``def`` or ``lambda`` of the jitted code, inlined where called."""
+class _Unknown(Exception):
+    """A call of a recursive function whose result type is not known yet
+    (raised only while its body is probed for that type: _functions)."""
 
-    def __init__(self, node, frame):
+
+class _InlineFn:
+    """A ``def`` or ``lambda`` of the jitted code: a build-time closure over
+    the frame that defined it. Calls inline its body, or call the adj.func
+    made for it when it recurses on tensors (_functions).
+
+    `origin` is the closure as first defined: copies made by substituting
+    its captured Values (see _functions) keep it, so that they count as the
+    same function."""
+
+    def __init__(self, node, frame, defaults=(), kwdefaults=None,
+                 origin=None):
         self.node = node
         self.frame = frame
+        self.defaults = tuple(defaults)
+        self.kwdefaults = dict(kwdefaults or {})
+        self.origin = self if origin is None else origin
+        self._free = None
+
+    @property
+    def name(self):
+        return getattr(self.node, "name", "<lambda>")
+
+    def free_names(self):
+        if self._free is None:
+            self._free = _free_names(self.node)
+        return self._free
+
+    def signature(self):
+        """The inspect.Signature of the definition (to bind a call)."""
+        return _signature(self.node.args, self.defaults, self.kwdefaults)
+
+
+def _signature(a, defaults, kwdefaults):
+    P = inspect.Parameter
+    params = []
+    positional = a.posonlyargs + a.args
+    first_default = len(positional) - len(defaults)
+    for i, p in enumerate(positional):
+        kind = P.POSITIONAL_ONLY if i < len(a.posonlyargs) else \
+            P.POSITIONAL_OR_KEYWORD
+        default = defaults[i - first_default] if i >= first_default \
+            else P.empty
+        params.append(P(p.arg, kind, default=default))
+    if a.vararg:
+        params.append(P(a.vararg.arg, P.VAR_POSITIONAL))
+    for p in a.kwonlyargs:
+        params.append(P(p.arg, P.KEYWORD_ONLY,
+                        default=kwdefaults.get(p.arg, P.empty)))
+    if a.kwarg:
+        params.append(P(a.kwarg.arg, P.VAR_KEYWORD))
+    return inspect.Signature(params)
+
+
+def _free_names(fnode):
+    """Names a def or lambda reads that it does not bind itself (an
+    over-approximation: names bound only in nested functions count)."""
+    a = fnode.args
+    bound = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    bound.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+    body = fnode.body if isinstance(fnode.body, list) else [fnode.body]
+    bound.update(_assigned(body))
+    names = []
+    for s in body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) \
+                    and n.id not in bound and n.id not in names:
+                names.append(n.id)
+    return names
 
 
 def _assigned(stmts):

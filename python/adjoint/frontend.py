@@ -1,10 +1,10 @@
-"""The Python front end: ``@adjoint.jit``, ``adjoint.grad`` and
-``adjoint.value_and_grad``.
+"""The Python front end: ``@adjoint.jit``.
 
 A jitted function is not traced by running it: its source (``inspect`` +
 ``ast``) is translated statement by statement into adj IR with the builder
-bindings, once per argument signature (dtypes and shapes). Translation is a
-build-time evaluation of the AST in which tensors are ``adjoint.Value``\\ s and
+bindings, once per argument signature (the structure of the arguments and
+the dtypes and shapes of their arrays). Translation is a build-time
+evaluation of the AST in which tensors are ``adjoint.Value``\\ s and
 everything else (numbers, tuples, functions, modules) stays a Python object:
 
 - Python numbers are folded in Python and become rank-0 constants of the
@@ -15,154 +15,188 @@ everything else (numbers, tuples, functions, modules) stays a Python object:
   variables are the ones the body assigns that exist before it. Conditions
   that are Python values are decided at build time.
 - Calls to other Python functions (``@jit`` or plain, globals, closures,
-  nested ``def``/``lambda``) are inlined.
+  nested ``def``/``lambda``) are inlined; recursion on tensors becomes an
+  adj.func (_functions).
+- ``grad``, ``jvp``, ... inside jitted code are the adj AD requests on an
+  adj.lambda of the differentiated function (_transforms).
 
-The translation lives in _translator (scopes, calls), _statements and
-_expressions; _trees holds build-time values, _source errors and sources.
-See docs/python.md, "Front end", for what is supported.
+The translation lives in _translator (scopes, calls), _functions (inlining,
+recursion), _statements and _expressions; _trees holds build-time values,
+_source errors and sources. See docs/python.md, "Front end".
 """
 
+import sys
+
+import numpy as _np
+
 from . import _adjoint as _adj
-from ._adjoint import Value, Function, DType, Module
-from ._source import FrontendError, _Source, _arg_type, _as_array
+from ._adjoint import DType, Module, Type
+from ._source import FrontendError, _Source, _NP_TO_ADJ
 from ._trees import _flatten, _results, _unflatten
 from ._translator import _Frame, _Translator
 
-__all__ = ["jit", "grad", "value_and_grad", "FrontendError", "JitFunction"]
+__all__ = ["jit", "JitFunction", "FrontendError"]
+
+#: Python frames a deeply nested translation may need.
+_RECURSION_LIMIT = 20000
 
 
-# ---------------------------------------------------------------------------
-# jit, grad, value_and_grad
-# ---------------------------------------------------------------------------
+def _is_array(x):
+    return isinstance(x, (_np.ndarray, _np.generic)) or \
+        hasattr(x, "__array__") or hasattr(x, "__dlpack__")
+
+
+class _Leaf:
+    """How one leaf of the arguments enters the program: an array (a
+    parameter of its dtype and shape), a Python number (a rank-0 parameter,
+    "weakly typed": floats take the program's float dtype) or a static
+    value (part of the cache key, a Python value while building)."""
+
+    def __init__(self, x, static):
+        # Exact types: numpy's float64 is a float but has its own dtype.
+        number = type(x) in (bool, int, float)
+        self.static = static or not (number or _is_array(x))
+        self.weak = number and not self.static
+        if self.static:
+            self.value = x
+            try:
+                hash(x)
+                self.key = ("S", type(x).__name__, x)
+            except TypeError:
+                self.key = ("S", id(x))
+        elif self.weak:
+            self.value = None
+            self.key = ("W", type(x).__name__)
+        else:
+            a = _np.asarray(x)
+            if a.dtype not in _NP_TO_ADJ:
+                raise TypeError("adjoint.jit: unsupported argument dtype %s"
+                                % a.dtype)
+            self.value = None
+            self.key = ("A", a.dtype.str, a.shape)
+
+    def array(self, x, float_dtype):
+        if not self.weak:
+            return _np.asarray(x)
+        if type(x) is bool:
+            return _np.asarray(x)
+        if type(x) is int:
+            return _np.asarray(x, _np.int64)
+        return _np.asarray(x, _DTYPE_TO_NP[float_dtype])
+
+
+_DTYPE_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
+
 
 class JitFunction:
-    """A function compiled per argument signature (dtypes and shapes).
+    """A function compiled per argument signature.
 
-    ``builds`` counts the modules built (one per new signature)."""
+    Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
+    tensors included), Python numbers, and tuples, lists and dicts of them;
+    the arguments at ``static_argnums`` and any leaf that is not an array or
+    a number (a function, a string, None) are static: Python values while
+    the program is built, part of the cache key. ``builds`` counts the
+    modules built (one per new signature)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, static_argnums=()):
         self.fn = fn
-        self.__name__ = getattr(fn, "__name__", "f")
+        self.static_argnums = tuple(static_argnums)
+        self.__name__ = getattr(fn, "__name__", type(fn).__name__)
         self.__doc__ = getattr(fn, "__doc__", None)
         self.__wrapped__ = fn
         self.builds = 0
         self._cache = {}
 
-    # Building ------------------------------------------------------------
+    # Signatures ------------------------------------------------------------
 
-    def _translate(self, module, types):
-        """Defines this function in `module`; returns (Function, tree)."""
-        floats = [t.dtype for t in types if t.dtype.is_float]
-        tr = _Translator(module, floats[0] if floats else DType.f32)
+    def _signature(self, args):
+        trees, leaves = [], []
+        for i, a in enumerate(args):
+            l = []
+            trees.append(_flatten(a, l))
+            static = i in self.static_argnums
+            leaves += [(x, _Leaf(x, static)) for x in l]
+        floats = [_np.asarray(x).dtype for x, s in leaves
+                  if s.key[0] == "A" and _np.asarray(x).dtype.kind == "f"]
+        float_dtype = _NP_TO_ADJ[floats[0]] if floats else DType.f32
+        key = (tuple(trees), float_dtype) + tuple(s.key for _, s in leaves)
+        return key, tuple(trees), leaves, float_dtype
+
+    def _types(self, leaves, float_dtype):
+        types = []
+        for x, s in leaves:
+            if not s.static:
+                a = s.array(x, float_dtype)
+                types.append(Type.tensor(_NP_TO_ADJ[a.dtype], list(a.shape)))
+        return types
+
+    # Building --------------------------------------------------------------
+
+    def _translate(self, module, trees, leaves, float_dtype):
+        """Defines this function in `module`; returns (Function, out tree)."""
+        tr = _Translator(module, float_dtype)
+        tr.names.add(self.__name__)
         state = {}
 
-        def body(*args):
-            frame = _Frame(tr, "<jit>", {}, {})
-            value = tr.call_python(self.fn, list(args), {}, None, frame)
-            src = _Source.of(self.fn)
-            f = _Frame(tr, src.filename, {}, {})
-            tree, leaves = tr.leaves(value, src.node, f)
-            state["tree"] = tree
-            return leaves
+        def body(*params):
+            it = iter(params)
+            vals = [s.value if s.static else next(it) for _, s in leaves]
+            pos = [0]
+            args = [_unflatten(t, vals, pos) for t in trees]
+            node, frame = None, _Frame(tr, "<jit>", {}, {})
+            try:
+                src = _Source.of(self.fn)
+                node = src.node
+                frame = _Frame(tr, src.filename, {}, {})
+            except (AttributeError, TypeError, FrontendError):
+                pass  # a transform or a callable without source
+            value = tr.call(self.fn, args, {}, node, frame)
+            state["tree"], out = tr.leaves(value, node, frame)
+            return out
 
-        fn = module.function(self.__name__, list(types), body)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
+        try:
+            fn = module.function(self.__name__,
+                                 self._types(leaves, float_dtype), body)
+        finally:
+            sys.setrecursionlimit(limit)
         return fn, state["tree"]
 
     def lower(self, *args):
         """The adj module built for these arguments (not compiled)."""
-        types = [_arg_type(_as_array(a)) for a in args]
+        _, trees, leaves, float_dtype = self._signature(args)
         m = Module()
-        self._translate(m, types)
+        self._translate(m, trees, leaves, float_dtype)
         return m
 
-    def _compiled(self, kind, args, extra=None):
-        arrays = [_as_array(a) for a in args]
-        key = (kind, extra) + tuple((a.dtype.str, a.shape) for a in arrays)
+    def _compiled(self, args):
+        key, trees, leaves, float_dtype = self._signature(args)
         entry = self._cache.get(key)
         if entry is None:
-            types = [_arg_type(a) for a in arrays]
             m = Module()
             self.builds += 1
-            fn, tree = self._translate(m, types)
-            if kind == "value":
-                exe = _adj.compile(m, fn.name)
-                entry = (exe, tree)
-            else:
-                wrt, is_int = extra
-                request = _adj.grad if kind == "grad" else _adj.value_and_grad
-                state = {}
-
-                def main(*xs):
-                    r = request(fn, wrt=list(wrt))(*xs)
-                    leaves = []
-                    state["tree"] = _flatten(r if not isinstance(r, list)
-                                             else tuple(r), leaves)
-                    return leaves
-
-                name = kind + "_" + fn.name
-                m.function(name, types, main)
-                exe = _adj.compile(m, name)
-                entry = (exe, state["tree"])
-            self._cache[key] = entry
+            fn, tree = self._translate(m, trees, leaves, float_dtype)
+            entry = self._cache[key] = (_adj.compile(m, fn.name), tree)
+        arrays = [s.array(x, float_dtype) for x, s in leaves if not s.static]
         return entry, arrays
 
     def __call__(self, *args):
-        (exe, tree), arrays = self._compiled("value", args)
+        (exe, tree), arrays = self._compiled(args)
         return _unflatten(tree, _results(exe(*arrays)))
 
     def __repr__(self):
         return "<adjoint.jit %s>" % self.__name__
 
 
-def jit(fn):
-    """Compiles `fn` from its Python source, per argument signature."""
-    if isinstance(fn, JitFunction):
+def jit(fn=None, *, static_argnums=()):
+    """Compiles `fn` from its Python source, per argument signature. Use as
+    ``@jit`` or ``@jit(static_argnums=(1,))``."""
+    if fn is None:
+        return lambda f: jit(f, static_argnums=static_argnums)
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    if isinstance(fn, JitFunction) and \
+            fn.static_argnums == tuple(static_argnums):
         return fn
-    return JitFunction(fn)
-
-
-def _argnums(argnums):
-    if isinstance(argnums, int):
-        return (argnums,), True
-    return tuple(argnums), False
-
-
-def _ad_callable(kind, f, argnums):
-    jf = jit(f)
-    wrt, is_int = _argnums(argnums)
-
-    def run(*args):
-        (exe, tree), arrays = jf._compiled(kind, args, (wrt, is_int))
-        leaves = _results(exe(*arrays))
-        if kind == "grad":
-            return leaves[0] if is_int else tuple(leaves)
-        value, grads = leaves[0], leaves[1:]
-        return value, (grads[0] if is_int else tuple(grads))
-
-    run.__name__ = "%s_%s" % (kind, jf.__name__)
-    run.jit_function = jf
-    return run
-
-
-_DEFAULT = object()
-
-
-def grad(fn, argnums=_DEFAULT, *args, **kwargs):
-    """``grad(f, argnums=0)``: the gradient of a scalar-valued @jit (or plain
-    Python) function, compiled. On a builder ``Function`` or ``Value`` it is
-    the adj AD request (``adjoint.grad(fn, wrt=..., custom_sens=...)``)."""
-    if isinstance(fn, (Value, Function)):
-        if argnums is not _DEFAULT:
-            args = (argnums,) + args
-        return _adj.grad(fn, *args, **kwargs)
-    return _ad_callable("grad", fn, 0 if argnums is _DEFAULT else argnums)
-
-
-def value_and_grad(fn, argnums=_DEFAULT, *args, **kwargs):
-    """Like ``grad``, returning ``(value, gradient)``."""
-    if isinstance(fn, (Value, Function)):
-        if argnums is not _DEFAULT:
-            args = (argnums,) + args
-        return _adj.value_and_grad(fn, *args, **kwargs)
-    return _ad_callable("value_and_grad", fn,
-                        0 if argnums is _DEFAULT else argnums)
+    return JitFunction(fn, static_argnums)

@@ -1,0 +1,420 @@
+"""Function transforms: ``grad``, ``value_and_grad``, ``jvp``, ``vjp`` and
+``hessian``, from Python and inside jitted code alike.
+
+Inside jitted code a transform is an AD request of the builder: the
+differentiated function, applied to the arguments of the call, becomes an
+``adj.lambda`` whose parameters are the Values of those arguments (tuples,
+lists and dicts flattened; Python values stay build-time constants), and
+``adj.grad``/``value_and_grad``/``jvp``/``vjp`` of it is called (_reify). The
+lambda may capture Values of the enclosing code: -adj-grad differentiates
+through free variables, so closures need nothing special, and a transform of
+a transform nests requests (``grad(grad(f))``), which -adj-grad expands from
+the inside out. Called from Python, a transform is a jitted function whose
+body is that request (cached per transformed function and options).
+"""
+
+import copy
+import weakref
+
+from . import _adjoint as _adj
+from ._adjoint import DType, Function, Value
+from ._trees import _flatten, _is_number, _results, _unflatten
+
+__all__ = ["grad", "value_and_grad", "jvp", "vjp", "hessian"]
+
+_DEFAULT = object()
+
+# transformed function -> {transform: JitFunction}, so that grad(f)(x) in a
+# loop builds and compiles once per signature.
+_JITS = weakref.WeakKeyDictionary()
+
+
+def _jit_of(transform):
+    from .frontend import JitFunction
+    try:
+        per_fn = _JITS.setdefault(transform.fn, {})
+    except TypeError:  # not weakly referencable: cache on the transform
+        per_fn = transform.__dict__.setdefault("_own_jits", {})
+    jf = per_fn.get(transform)
+    if jf is None:
+        jf = per_fn[transform] = JitFunction(transform)
+    return jf
+
+
+def _fn_name(fn):
+    return getattr(fn, "__name__", None) or getattr(fn, "name", None) or "f"
+
+
+# ---------------------------------------------------------------------------
+# Differentiated functions as adj.lambda
+# ---------------------------------------------------------------------------
+
+def _diff_leaf(tr, x, node, frame):
+    if isinstance(x, Value):
+        return x
+    if _is_number(x) and not isinstance(x, bool):
+        return tr.materialize(float(x))
+    raise frame.error("cannot differentiate with respect to a %s"
+                      % type(x).__name__, node)
+
+
+class _Reified:
+    """fn applied to args as an adj.lambda over the Values of args.
+
+    `values` are the call's arguments for the lambda, `wrt` the indices of
+    those of the differentiated arguments, `groups` their (tree, count) per
+    differentiated argument, `out_tree` the structure of fn's result and
+    `out_types` the types of its leaves."""
+
+    def __init__(self, tr, fn, args, diff, node, frame):
+        trees, per_arg = [], []
+        for i, a in enumerate(args):
+            l = []
+            trees.append(_flatten(a, l))
+            if i in diff:
+                l = [_diff_leaf(tr, x, node, frame) for x in l]
+            per_arg.append(l)
+        self.values, self.wrt = [], []
+        for i, l in enumerate(per_arg):
+            for x in l:
+                if isinstance(x, Value):
+                    if i in diff:
+                        self.wrt.append(len(self.values))
+                    self.values.append(x)
+        self.groups = [(trees[i], len(per_arg[i])) for i in diff]
+        state = {}
+
+        def body(*params):
+            it = iter(params)
+            new_args = [
+                _unflatten(t, [next(it) if isinstance(x, Value) else x
+                               for x in l])
+                for t, l in zip(trees, per_arg)]
+            out = tr.call(fn, new_args, {}, node, frame)
+            state["tree"], leaves = tr.leaves(out, node, frame)
+            return leaves
+
+        self.fn = _adj.lambda_(tr.module, [v.type for v in self.values],
+                               body)
+        self.out_tree = state["tree"]
+        self.out_types = list(self.fn.type.results)
+
+    def n_out(self):
+        return len(self.out_types)
+
+
+def _group(leaves, groups, single):
+    """Splits the leaves per differentiated argument, in its structure."""
+    out, pos = [], 0
+    for tree, n in groups:
+        out.append(_unflatten(tree, leaves[pos:pos + n]))
+        pos += n
+    return out[0] if single else tuple(out)
+
+
+def _diff_args(argnums, nargs, node, frame):
+    single = isinstance(argnums, int)
+    diff = (argnums,) if single else tuple(argnums)
+    for i in diff:
+        if not -nargs <= i < nargs:
+            raise frame.error("argnums %d is out of range for %d arguments"
+                              % (i, nargs), node)
+    return tuple(i % nargs for i in diff), single
+
+
+def _as_like(tr, x, like, node, frame):
+    """A cotangent or tangent leaf given for the Value `like`."""
+    if isinstance(x, Value):
+        return x
+    if _is_number(x):
+        s = tr.materialize(float(x), like=like)
+        return _adj.broadcast_to(s, like.shape) if like.rank else s
+    raise frame.error("a %s cannot be a tangent or cotangent"
+                      % type(x).__name__, node)
+
+
+# ---------------------------------------------------------------------------
+# Transforms that return a function: grad, value_and_grad, hessian
+# ---------------------------------------------------------------------------
+
+class _Transform:
+    """A transformed function: a build-time callable in jitted code
+    (``_adjoint_build``) and a compiled function from Python."""
+
+    prefix = "t"
+
+    def __init__(self, fn, argnums=0):
+        self.fn = fn
+        self.argnums = argnums
+        self.__name__ = "%s_%s" % (self.prefix, _fn_name(fn))
+
+    @property
+    def jit_function(self):
+        """The JitFunction that compiles this transform per signature."""
+        return _jit_of(self)
+
+    def __call__(self, *args):
+        return self.jit_function(*args)
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.fn == other.fn and \
+            self.argnums == other.argnums
+
+    def __hash__(self):
+        return hash((type(self), self.fn, self.argnums))
+
+    def __repr__(self):
+        return "<adjoint.%s of %r>" % (self.prefix, self.fn)
+
+    # The protocol of build-time values (_functions): the values it holds,
+    # a copy with them replaced, and a specialization key.
+    def _adjoint_children(self):
+        return [self.fn]
+
+    def _adjoint_subst(self, f):
+        new = copy.copy(self)
+        new.fn = f(self.fn)
+        return new
+
+    def _adjoint_key(self, key):
+        return ("X", type(self).__name__, key(self.fn), self.argnums)
+
+    @staticmethod
+    def _no_kwargs(kwargs, node, frame):
+        if kwargs:
+            raise frame.error("a transformed function takes positional "
+                              "arguments only", node)
+
+
+class _Grad(_Transform):
+    prefix = "grad"
+
+    def _scalar(self, r, node, frame):
+        t = r.out_types
+        if r.out_tree is not None or t[0].rank != 0 or not t[0].dtype.is_float:
+            raise frame.error(
+                "%s: the differentiated function must return one floating "
+                "point scalar (rank 0), not %s"
+                % (self.prefix, ", ".join(str(x) for x in t) or "nothing"),
+                node)
+
+    def _adjoint_build(self, tr, args, kwargs, node, frame):
+        self._no_kwargs(kwargs, node, frame)
+        diff, single = _diff_args(self.argnums, len(args), node, frame)
+        r = _Reified(tr, self.fn, args, diff, node, frame)
+        self._scalar(r, node, frame)
+        sens = _results(_adj.grad(r.fn, wrt=r.wrt)(*r.values))
+        return _group(sens, r.groups, single)
+
+
+class _ValueAndGrad(_Grad):
+    prefix = "value_and_grad"
+
+    def _adjoint_build(self, tr, args, kwargs, node, frame):
+        self._no_kwargs(kwargs, node, frame)
+        diff, single = _diff_args(self.argnums, len(args), node, frame)
+        r = _Reified(tr, self.fn, args, diff, node, frame)
+        self._scalar(r, node, frame)
+        out = _results(_adj.value_and_grad(r.fn, wrt=r.wrt)(*r.values))
+        return out[0], _group(out[1:], r.groups, single)
+
+
+class _Hessian(_Transform):
+    """Forward over reverse: column k of the Hessian is the jvp of grad(f)
+    along the k-th basis vector, built as one adj.for over k."""
+
+    prefix = "hessian"
+
+    def _adjoint_build(self, tr, args, kwargs, node, frame):
+        self._no_kwargs(kwargs, node, frame)
+        if not isinstance(self.argnums, int):
+            raise frame.error("hessian takes one argnums (an int)", node)
+        (i,), _ = _diff_args(self.argnums, len(args), node, frame)
+        x = _diff_leaf(tr, args[i], node, frame)
+        shape, dtype = list(x.shape), x.dtype
+        n = 1
+        for d in shape:
+            n *= d
+        g = _Grad(self.fn, i)
+
+        def grad_flat(xf):
+            a = list(args)
+            a[i] = _adj.reshape(xf, shape)
+            return _adj.reshape(g._adjoint_build(tr, a, {}, node, frame),
+                                [n])
+
+        xf = _adj.reshape(x, [n])
+        index = _adj.iota(tr.module, [n], 0, DType.i64)
+
+        def column(k, h):
+            e = _adj.cast(index == k, dtype)
+            _, hv = _jvp_build(tr, grad_flat, (xf,), (e,), node, frame)
+            return [h + _adj.reshape(hv, [n, 1]) * _adj.reshape(e, [1, n])]
+
+        h = _adj.for_(0, n, 1, [_adj.zeros(tr.module, [n, n], dtype)],
+                      column)
+        return _adj.reshape(h, shape + shape)
+
+
+# ---------------------------------------------------------------------------
+# jvp and vjp: the function and its arguments at once
+# ---------------------------------------------------------------------------
+
+def _jvp_build(tr, fn, primals, tangents, node, frame):
+    primals, tangents = tuple(primals), tuple(tangents)
+    if len(primals) != len(tangents):
+        raise frame.error("jvp: %d primals but %d tangents"
+                          % (len(primals), len(tangents)), node)
+    r = _Reified(tr, fn, primals, tuple(range(len(primals))), node, frame)
+    t_leaves = []
+    for p, t in zip(primals, tangents):
+        if _flatten(p, []) != _flatten(t, t_leaves):
+            raise frame.error("jvp: the tangents must have the structure "
+                              "of the primals", node)
+    ts = [_as_like(tr, t, v, node, frame) for t, v in zip(t_leaves, r.values)]
+    out = _results(_adj.jvp(r.fn, wrt=r.wrt)(*r.values, *ts))
+    n = r.n_out()
+    return _unflatten(r.out_tree, out[:n]), _unflatten(r.out_tree, out[n:])
+
+
+class _Pullback:
+    """The function vjp returns inside jitted code: calls the pullback
+    closure (a Value) on a cotangent of the structure of the output."""
+
+    def __init__(self, value, out_tree, outs, groups):
+        self.value = value
+        self.out_tree = out_tree
+        self.outs = outs
+        self.groups = groups
+
+    def _adjoint_build(self, tr, args, kwargs, node, frame):
+        if len(args) != 1 or kwargs:
+            raise frame.error("a vjp function takes one cotangent", node)
+        leaves = []
+        if _flatten(args[0], leaves) != self.out_tree:
+            raise frame.error("vjp: the cotangent must have the structure "
+                              "of the function's result", node)
+        cts = [_as_like(tr, c, o, node, frame)
+               for c, o in zip(leaves, self.outs)]
+        return _group(_results(self.value(*cts)), self.groups, False)
+
+    def _adjoint_children(self):
+        return [self.value] + list(self.outs)
+
+    def _adjoint_subst(self, f):
+        return _Pullback(f(self.value), self.out_tree,
+                         [f(o) for o in self.outs], self.groups)
+
+    def _adjoint_key(self, key):
+        return ("P", key(self.value), self.out_tree)
+
+
+def _vjp_build(tr, fn, primals, node, frame):
+    primals = tuple(primals)
+    r = _Reified(tr, fn, primals, tuple(range(len(primals))), node, frame)
+    out = _results(_adj.vjp(r.fn, wrt=r.wrt)(*r.values))
+    outs = out[:-1]
+    return (_unflatten(r.out_tree, outs),
+            _Pullback(out[-1], r.out_tree, outs, r.groups))
+
+
+class _JvpApply(_Transform):
+    """``(primals, tangents) -> jvp(fn, primals, tangents)``."""
+
+    prefix = "jvp"
+
+    def _adjoint_build(self, tr, args, kwargs, node, frame):
+        self._no_kwargs(kwargs, node, frame)
+        return _jvp_build(tr, self.fn, args[0], args[1], node, frame)
+
+
+class _Apply(_Transform):
+    """``args -> fn(*args)`` (the primal output of vjp)."""
+
+    prefix = "apply"
+
+    def _adjoint_build(self, tr, args, kwargs, node, frame):
+        return tr.call(self.fn, args, kwargs, node, frame)
+
+
+class _VjpApply(_Transform):
+    """``(primals, cotangent) -> vjp(fn, *primals)[1](cotangent)``."""
+
+    prefix = "vjp"
+
+    def _adjoint_build(self, tr, args, kwargs, node, frame):
+        self._no_kwargs(kwargs, node, frame)
+        _, pullback = _vjp_build(tr, self.fn, args[0], node, frame)
+        return pullback._adjoint_build(tr, [args[1]], {}, node, frame)
+
+
+class _HostPullback:
+    """The function vjp returns from Python: each call compiles (once per
+    signature) and runs the forward and backward pass."""
+
+    def __init__(self, fn, primals):
+        self.fn = fn
+        self.primals = tuple(primals)
+
+    def __call__(self, cotangent):
+        return _VjpApply(self.fn)(self.primals, cotangent)
+
+
+# ---------------------------------------------------------------------------
+# The public functions
+# ---------------------------------------------------------------------------
+
+def grad(fn, argnums=_DEFAULT, *args, **kwargs):
+    """``grad(f, argnums=0)``: the gradient of a function that returns one
+    floating-point scalar, with respect to the arguments at `argnums` (an
+    int gives one gradient, a tuple a tuple; each of the structure of its
+    argument). `f` is a @jit or plain Python function, or a transform of
+    one, so transforms nest; usable from Python (compiled) and inside
+    jitted code. On a builder ``Function`` or ``Value`` it is the adj AD
+    request (``grad(fn, wrt=..., custom_sens=...)``)."""
+    if isinstance(fn, (Value, Function)):
+        if argnums is not _DEFAULT:
+            args = (argnums,) + args
+        return _adj.grad(fn, *args, **kwargs)
+    return _Grad(fn, 0 if argnums is _DEFAULT else argnums)
+
+
+def value_and_grad(fn, argnums=_DEFAULT, *args, **kwargs):
+    """Like ``grad``, returning ``(value, gradient)``."""
+    if isinstance(fn, (Value, Function)):
+        if argnums is not _DEFAULT:
+            args = (argnums,) + args
+        return _adj.value_and_grad(fn, *args, **kwargs)
+    return _ValueAndGrad(fn, 0 if argnums is _DEFAULT else argnums)
+
+
+def hessian(fn, argnums=0):
+    """The Hessian of a scalar function with respect to one argument, of
+    shape ``x.shape + x.shape``, by forward over reverse mode."""
+    return _Hessian(fn, argnums)
+
+
+def jvp(fn, primals=None, tangents=None, **kwargs):
+    """``jvp(f, primals, tangents) -> (f(*primals), tangent of the result)``
+    (forward mode). On a builder ``Function`` or ``Value``: the adj request
+    ``jvp(fn, wrt=...)``."""
+    if isinstance(fn, (Value, Function)):
+        return _adj.jvp(fn, primals if primals is not None
+                        else kwargs.get("wrt"))
+    return _JvpApply(fn)(tuple(primals), tuple(tangents))
+
+
+def vjp(fn, *primals, **kwargs):
+    """``vjp(f, *primals) -> (f(*primals), vjp_fn)`` where ``vjp_fn(ct)``
+    gives the cotangents of the primals (a tuple, one per primal). On a
+    builder ``Function`` or ``Value``: the adj request ``vjp(fn, wrt=...)``."""
+    if isinstance(fn, (Value, Function)):
+        return _adj.vjp(fn, primals[0] if primals else kwargs.get("wrt"))
+    return _Apply(fn)(*primals), _HostPullback(fn, primals)
+
+
+# Inside jitted code, jvp and vjp build the requests directly.
+jvp._adjoint_build = lambda tr, args, kwargs, node, frame: _jvp_build(
+    tr, args[0], args[1], args[2], node, frame)
+vjp._adjoint_build = lambda tr, args, kwargs, node, frame: _vjp_build(
+    tr, args[0], args[1:], node, frame)
