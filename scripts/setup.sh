@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12, as root), then configures and builds
-# Adjoint in ./build with Ninja and ccache. Idempotent and quick when nothing
-# changed. Used by demo.sh and test.sh; not meant to be run on its own.
+# Adjoint in ./build with Ninja and ccache, and installs the Python package
+# `adjoint` for python3 with pip from that same build. Idempotent and quick
+# when nothing changed. Used by demo.sh and test.sh; not meant to be run on
+# its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +12,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libclang-rt-22-dev libfuzzer-22-dev
   libeigen3-dev catch2
-  python3-dev pybind11-dev python3-numpy python3-pytest
+  python3-dev python3-pip pybind11-dev python3-numpy python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -23,6 +25,44 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Python packages for python3, the interpreter first on PATH (the one CMake
+# finds): pytest, scikit-build-core for the package below, and the reference
+# peers of tests and benchmarks: PyTorch 2.13 for the CPU (the exact pin takes
+# the CPU build; an unpinned torch pulls a multi-GB CUDA one) and JAX on the
+# CPU. Looked up without importing them (importing torch takes seconds); pip
+# runs only for what is missing or at another version.
+PYTHON=python3
+export PIP_ROOT_USER_ACTION=ignore PIP_BREAK_SYSTEM_PACKAGES=1
+mapfile -t pip_missing < <("$PYTHON" - <<'PY'
+import importlib.metadata as md
+import importlib.util
+
+def have(module, dist, version):
+    if importlib.util.find_spec(module) is None:
+        return False
+    try:
+        found = md.version(dist)
+    except md.PackageNotFoundError:
+        return False
+    return version is None or found.split("+")[0] == version
+
+for module, dist, version, requirement in [
+    ("numpy", "numpy", None, "numpy"),
+    ("pytest", "pytest", None, "pytest"),
+    ("scikit_build_core", "scikit-build-core", None, "scikit-build-core>=0.11"),
+    ("torch", "torch", "2.13.0", "torch==2.13.0"),
+    ("jax", "jax", None, "jax"),
+    ("jaxlib", "jaxlib", None, "jaxlib"),
+]:
+    if not have(module, dist, version):
+        print(requirement)
+PY
+)
+if ((${#pip_missing[@]})); then
+  echo "setup: pip installing ${pip_missing[*]} for $(command -v "$PYTHON")"
+  "$PYTHON" -m pip install -q "${pip_missing[@]}"
+fi
+
 # Debian's cmake, not a pip-installed one that may shadow it on PATH.
 CMAKE=/usr/bin/cmake
 if [ ! -f build/build.ninja ]; then
@@ -31,3 +71,24 @@ if [ ! -f build/build.ninja ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
 fi
 "$CMAKE" --build build
+
+# The Python package, installed for python3 as `pip install .` does
+# (pyproject.toml) but with build/ as scikit-build-core's build directory, so
+# that nothing is compiled again: it reconfigures build/, finds the target
+# `adjoint-python` up to date and installs the CMake component `python`
+# through a wheel, which pip manages (`pip uninstall adjoint` works). Skipped
+# when the package is installed and neither the built package nor its
+# packaging changed since the last install (the stamp).
+stamp=build/python/.pip-installed
+if ! "$PYTHON" -c "import importlib.metadata as m; m.distribution('adjoint')" \
+     2>/dev/null ||
+   [ ! -f "$stamp" ] ||
+   [ -n "$(find build/python/adjoint -name __pycache__ -prune -o -type f \
+             -newer "$stamp" -print -quit)" ] ||
+   [ -n "$(find python/adjoint pyproject.toml python/CMakeLists.txt \
+             -name __pycache__ -prune -o -newer "$stamp" -print -quit)" ]; then
+  echo "setup: pip installing the adjoint package for $(command -v "$PYTHON")"
+  CMAKE_EXECUTABLE="$CMAKE" "$PYTHON" -m pip install -q --no-deps \
+    --no-build-isolation -C build-dir="$PWD/build" .
+  touch "$stamp"
+fi
