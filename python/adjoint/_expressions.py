@@ -7,6 +7,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._indexing import attribute, getitem
 from ._source import FrontendError
 from ._trees import (_BINOPS, _CMPOPS, _InlineFn, _Return, _is_number,
                      _results, _unflatten)
@@ -51,15 +52,15 @@ class _Expressions:
     def _expr(self, e, frame):
         if isinstance(e, ast.Constant):
             if _is_number(e.value) or e.value is None or \
-                    isinstance(e.value, str):
+                    e.value is Ellipsis or isinstance(e.value, str):
                 return e.value
             raise frame.error("unsupported constant", e)
         if isinstance(e, ast.Name):
             return self.host(frame.lookup(e.id, e))
         if isinstance(e, ast.Attribute):
             obj = self.expr(e.value, frame)
-            if isinstance(obj, Value) and e.attr == "T":
-                return _adj.transpose(obj)
+            if isinstance(obj, Value):
+                return attribute(obj, e.attr)
             return self.host(getattr(obj, e.attr))
         if isinstance(e, ast.Tuple):
             return tuple(self.starred(e.elts, frame))
@@ -141,7 +142,7 @@ class _Expressions:
             if isinstance(obj, Value):
                 if obj.type.is_tuple and isinstance(idx, int):
                     return _adj.get(obj, idx)
-                raise frame.error("indexing tensors is not supported yet", e)
+                return getitem(obj, idx)
             return obj[idx]
         if isinstance(e, ast.Slice):
             parts = [None if p is None else self.expr(p, frame)

@@ -207,6 +207,12 @@ class _Statements:
             raise frame.error("for loops run over range(...) or a tuple", s)
         if not isinstance(s.target, ast.Name):
             raise frame.error("the index of a range loop must be a name", s)
+        if any(n in frame.vars and not _is_data(frame.vars[n])
+               for n in _assigned(s.body) if n != s.target.id):
+            for i in it:  # carries a function value: unrolled
+                frame.vars[s.target.id] = i
+                self.block(s.body, frame)
+            return
         names = self.carried(s.body, frame, exclude=(s.target.id,))
         tree, inits = self.leaves(tuple(frame.vars[n] for n in names), s,
                                   frame)

@@ -140,6 +140,11 @@ class _Translator(_Statements, _Expressions, _Functions):
             return self.call_function(fn, list(args), kwargs, node, frame)
         if fn is range:
             return range(*args)
+        if fn is len and len(args) == 1 and isinstance(args[0], Value) \
+                and args[0].type.is_tensor:
+            if args[0].rank == 0:
+                raise TypeError("len() of a rank-0 tensor")
+            return args[0].shape[0]
         if _NUMPY_MAP is None:
             _NUMPY_MAP = _numpy_map()
         try:

@@ -300,3 +300,19 @@ def test_recursion_and_function_value_errors():
         adj.jit(choose)(np.ones(2))
     assert info.value.lineno == _line_of(choose, "tensor-chosen")
     assert "function" in str(info.value)
+
+
+def test_loop_reassigning_a_function_unrolls(rng):
+    @adj.jit
+    def f(x, w):
+        g = lambda v: v                  # noqa: E731
+        for i in range(3):
+            g = compose(g, lambda v, i=i: adj.sin(v) * w + i)
+        return adj.sum(g(x))
+
+    x, w = rng.standard_normal(3), rng.standard_normal(3)
+    y = x
+    for i in range(3):
+        y = np.sin(y) * w + i
+    np.testing.assert_allclose(f(x, w), y.sum(), rtol=1e-12)
+    check_grads(f, [x, w], [0, 1])

@@ -1,0 +1,134 @@
+"""numpy's indexing and array methods on Values, for jitted code.
+
+``x[1, :, ::2]``, ``x[..., None]``, ``x[-1]`` become one adj.slice and a
+reshape; a tensor of integer indices (one per subscript) becomes adj.gather
+along its axis, as numpy's integer-array indexing. ``x.sum(axis=0)``,
+``x.reshape(2, -1)``, ``x.T``, ``x.shape``... are the adjoint functions.
+"""
+
+from . import _adjoint as _adj
+from ._adjoint import DType, Value
+
+
+def getitem(x, idx):
+    """x[idx] with numpy's semantics for ints, slices, None, Ellipsis and
+    one integer tensor."""
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    used = sum(1 for i in idx if i is not None and i is not Ellipsis)
+    if sum(1 for i in idx if i is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis")
+    if used > x.rank:
+        raise IndexError("too many indices for a tensor of rank %d" % x.rank)
+    expanded = []
+    for i in idx:
+        if i is Ellipsis:
+            expanded += [slice(None)] * (x.rank - used)
+        else:
+            expanded.append(i)
+    consumed = sum(1 for i in expanded if i is not None)
+    expanded += [slice(None)] * (x.rank - consumed)
+    shape = list(x.shape)
+    start, limit, stride, out_shape = [], [], [], []
+    gathers = []   # (axis in the sliced result, index Value)
+    dim = 0
+    for i in expanded:
+        if i is None:
+            out_shape.append(1)
+            continue
+        n = shape[dim]
+        if isinstance(i, Value):
+            start.append(0), limit.append(n), stride.append(1)
+            gathers.append((len(out_shape), i))
+            out_shape.append(n)
+        elif isinstance(i, slice):
+            s, e, st = i.indices(n)
+            if st <= 0:
+                raise IndexError("negative slice steps are not supported")
+            count = max(0, (e - s + st - 1) // st)
+            start.append(s), limit.append(s + max(count - 1, 0) * st + 1)
+            stride.append(st)
+            out_shape.append(count)
+        else:
+            k = int(i)
+            if not -n <= k < n:
+                raise IndexError("index %d is out of bounds for axis %d of "
+                                 "size %d" % (k, dim, n))
+            k %= n
+            start.append(k), limit.append(k + 1), stride.append(1)
+        dim += 1
+    if len(gathers) > 1:
+        raise IndexError("only one integer tensor index is supported")
+    sliced = x
+    if start != [0] * len(shape) or limit != shape or \
+            any(s != 1 for s in stride):
+        sliced = _adj.slice(x, start, limit, stride)
+    out = sliced
+    if list(out.shape) != out_shape:
+        out = _adj.reshape(out, out_shape)
+    for axis, index in gathers:
+        if index.dtype not in (DType.i64, DType.i32):
+            raise IndexError("tensor indices must be integers")
+        out = _adj.gather(out, index, axis)
+    return out
+
+
+def _reshape(x, *shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    shape = list(shape)
+    if -1 in shape:
+        known = 1
+        for d in shape:
+            if d != -1:
+                known *= d
+        total = 1
+        for d in x.shape:
+            total *= d
+        shape[shape.index(-1)] = total // known if known else 0
+    return _adj.reshape(x, shape)
+
+
+def _transpose(x, *axes):
+    if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+        axes = tuple(axes[0])
+    return _adj.transpose(x, list(axes)) if axes else _adj.transpose(x)
+
+
+def _astype(x, dtype):
+    from ._source import _NP_TO_ADJ
+    import numpy as np
+    if not isinstance(dtype, DType):
+        dtype = _NP_TO_ADJ[np.dtype(dtype)]
+    return _adj.cast(x, dtype)
+
+
+def _size(x):
+    n = 1
+    for d in x.shape:
+        n *= d
+    return n
+
+
+_METHODS = {
+    "sum": lambda x: lambda axis=None, keepdims=False: _adj.sum(
+        x, axis, keepdims),
+    "mean": lambda x: lambda axis=None, keepdims=False: _adj.mean(
+        x, axis, keepdims),
+    "max": lambda x: lambda axis=None, keepdims=False: _adj.max(
+        x, axis, keepdims),
+    "reshape": lambda x: lambda *shape: _reshape(x, *shape),
+    "transpose": lambda x: lambda *axes: _transpose(x, *axes),
+    "astype": lambda x: lambda dtype: _astype(x, dtype),
+    "T": lambda x: _adj.transpose(x),
+    "ndim": lambda x: x.rank,
+    "size": _size,
+}
+
+
+def attribute(x, name):
+    """The numpy-named attribute `name` of the Value `x`."""
+    fn = _METHODS.get(name)
+    if fn is not None:
+        return fn(x)
+    return getattr(x, name)
