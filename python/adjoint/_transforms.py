@@ -198,25 +198,33 @@ class _Grad(_Transform):
                 % (self.prefix, ", ".join(str(x) for x in t) or "nothing"),
                 node)
 
+    @staticmethod
+    def _request(fn, wrt):
+        return _adj.grad(fn, wrt=wrt)
+
+    @staticmethod
+    def _shape(out, groups, single):
+        return _group(out, groups, single)
+
     def _adjoint_build(self, tr, args, kwargs, node, frame):
         self._no_kwargs(kwargs, node, frame)
         diff, single = _diff_args(self.argnums, len(args), node, frame)
         r = _Reified(tr, self.fn, args, diff, node, frame)
         self._scalar(r, node, frame)
-        sens = _results(_adj.grad(r.fn, wrt=r.wrt)(*r.values))
-        return _group(sens, r.groups, single)
+        out = _results(self._request(r.fn, r.wrt)(*r.values))
+        return self._shape(out, r.groups, single)
 
 
 class _ValueAndGrad(_Grad):
     prefix = "value_and_grad"
 
-    def _adjoint_build(self, tr, args, kwargs, node, frame):
-        self._no_kwargs(kwargs, node, frame)
-        diff, single = _diff_args(self.argnums, len(args), node, frame)
-        r = _Reified(tr, self.fn, args, diff, node, frame)
-        self._scalar(r, node, frame)
-        out = _results(_adj.value_and_grad(r.fn, wrt=r.wrt)(*r.values))
-        return out[0], _group(out[1:], r.groups, single)
+    @staticmethod
+    def _request(fn, wrt):
+        return _adj.value_and_grad(fn, wrt=wrt)
+
+    @staticmethod
+    def _shape(out, groups, single):
+        return out[0], _group(out[1:], groups, single)
 
 
 class _Hessian(_Transform):

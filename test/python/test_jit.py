@@ -8,6 +8,7 @@ import pytest
 import adjoint
 import adjoint as adj
 import adjoint.numpy as anp
+from conftest import central_diff
 
 
 def mlp(x, w1, b1, w2, b2):
@@ -130,18 +131,6 @@ def test_nested_def_lambda_and_numpy_names():
     k = np.float64(1.5)
     want = (np.tanh(x * k) + x.sum(0)) ** 2
     np.testing.assert_allclose(f(x, k), want, rtol=1e-12)
-
-
-def central_diff(f, args, i, eps=1e-6):
-    args = [np.array(a, np.float64) for a in args]
-    g = np.zeros_like(args[i])
-    for idx in np.ndindex(g.shape):
-        plus = [a.copy() for a in args]
-        minus = [a.copy() for a in args]
-        plus[i][idx] += eps
-        minus[i][idx] -= eps
-        g[idx] = (float(f(*plus)) - float(f(*minus))) / (2 * eps)
-    return g
 
 
 def test_grad_vs_finite_differences_and_hand_gradient(rng):

@@ -7,27 +7,7 @@ import numpy as np
 import pytest
 
 import adjoint as adj
-
-
-def central_diff(f, args, i, eps=1e-6):
-    """d f(*args) / d args[i] by central differences, in f64."""
-    args = [np.array(a, np.float64) for a in args]
-    g = np.zeros_like(args[i])
-    for idx in np.ndindex(g.shape):
-        plus = [a.copy() for a in args]
-        minus = [a.copy() for a in args]
-        plus[i][idx] += eps
-        minus[i][idx] -= eps
-        g[idx] = (float(f(*plus)) - float(f(*minus))) / (2 * eps)
-    return g
-
-
-def check_grads(f, args, argnums, rtol=1e-6, atol=1e-9):
-    grads = adj.grad(f, argnums=tuple(argnums))(*args)
-    for g, i in zip(grads, argnums):
-        np.testing.assert_allclose(g, central_diff(f, args, i), rtol=rtol,
-                                   atol=atol)
-    return grads
+from conftest import central_diff, check_grads
 
 
 # -- closures and higher-order functions ------------------------------------

@@ -4,7 +4,7 @@ import numpy as np
 
 import adjoint as adj
 
-from test_jit_functions import check_grads
+from conftest import check_grads
 
 
 def test_indexing_like_numpy(rng):

@@ -6,7 +6,8 @@ import pytest
 
 import adjoint as adj
 
-from test_jit_functions import central_diff, power
+from conftest import central_diff
+from test_jit_functions import power
 
 
 def f_scalar(x):
