@@ -151,7 +151,7 @@ class _Translator(_Statements, _Expressions, _Functions):
             mapped = _NUMPY_MAP.get(fn)
         except TypeError:
             mapped = None
-        if mapped is not None and any(isinstance(a, Value) for a in args):
+        if mapped is not None and _holds_value(args):
             fn = mapped
         if isinstance(fn, Value):
             return fn(*[self.materialize(a) for a in args])
@@ -168,3 +168,9 @@ class _Translator(_Statements, _Expressions, _Functions):
             return False
         mod = getattr(fn, "__module__", "") or ""
         return not (mod == "adjoint" or mod.startswith("adjoint."))
+
+
+def _holds_value(args):
+    leaves = []
+    _flatten(tuple(args), leaves)
+    return any(isinstance(a, Value) for a in leaves)

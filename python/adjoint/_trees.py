@@ -72,7 +72,9 @@ def _numpy_map():
     names = ["exp", "log", "tanh", "sqrt", "abs", "sign", "sin", "cos",
              "maximum", "minimum", "matmul", "sum", "mean", "max",
              "reshape", "transpose", "concatenate", "where", "dot",
-             "negative", "power", "broadcast_to"]
+             "negative", "power", "broadcast_to", "zeros_like", "ones_like",
+             "full_like", "square", "log1p", "clip", "expand_dims",
+             "squeeze", "stack", "var", "std"]
     from . import numpy as anp
     return {getattr(_np, n): getattr(anp, n) for n in names
             if hasattr(_np, n) and hasattr(anp, n)}

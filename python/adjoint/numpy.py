@@ -10,6 +10,7 @@ from ._adjoint import (  # noqa: F401
     softmax, log_softmax, pow, cast)
 from ._adjoint import concat as _concat, select as _select, neg as negative
 from ._adjoint import matmul as _matmul, reshape as _reshape
+from ._adjoint import fill as _fill
 
 power = pow
 
@@ -42,3 +43,61 @@ def concatenate(xs, axis=0):
 
 def where(cond, a, b):
     return _select(cond, a, b)
+
+
+def zeros_like(x):
+    return _fill(x.module, 0.0, list(x.shape), x.dtype)
+
+
+def ones_like(x):
+    return _fill(x.module, 1.0, list(x.shape), x.dtype)
+
+
+def full_like(x, value):
+    return _fill(x.module, float(value), list(x.shape), x.dtype)
+
+
+def square(x):
+    return x * x
+
+
+def log1p(x):
+    return log(x + 1.0)
+
+
+def clip(x, lo, hi):
+    return minimum(maximum(x, lo), hi)
+
+
+def _axis(axis, rank):
+    return axis % rank if axis < 0 else axis
+
+
+def expand_dims(x, axis):
+    shape = list(x.shape)
+    shape.insert(_axis(axis, len(shape) + 1), 1)
+    return _reshape(x, shape)
+
+
+def squeeze(x, axis=None):
+    shape = list(x.shape)
+    if axis is None:
+        return _reshape(x, [d for d in shape if d != 1])
+    axes = {_axis(a, len(shape)) for a in
+            ((axis,) if isinstance(axis, int) else axis)}
+    return _reshape(x, [d for i, d in enumerate(shape) if i not in axes])
+
+
+def stack(xs, axis=0):
+    xs = list(xs)
+    axis = _axis(axis, xs[0].rank + 1)
+    return _concat([expand_dims(x, axis) for x in xs], axis)
+
+
+def var(x, axis=None, keepdims=False):
+    d = x - mean(x, axis, True)
+    return mean(d * d, axis, keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    return sqrt(var(x, axis, keepdims))

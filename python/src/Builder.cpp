@@ -172,6 +172,9 @@ void adjoint::python::bindBuilder(py::module_ &m) {
       .def_property_readonly("dtype", [](const Value &v) { return v.dtype(); })
       .def_property_readonly("shape", [](const Value &v) { return v.shape(); })
       .def_property_readonly("rank", [](const Value &v) { return v.rank(); })
+      .def_property_readonly(
+          "module", [](const Value &v) { return moduleOf(v); },
+          "The Module the value belongs to.")
       .def(
           "is_", [](const Value &a, const Value &b) { return a.is(b); },
           "Whether both are the same SSA value.")

@@ -55,3 +55,26 @@ def test_array_methods_and_matmul_of_vectors(rng):
     for g, w_ in zip(got, want):
         np.testing.assert_allclose(g, w_, rtol=1e-6)
     assert got[6].dtype == np.float32
+
+
+def test_numpy_namespace_functions(rng):
+    import adjoint.numpy as anp
+
+    @adj.jit
+    def f(x, y):
+        return (np.stack([x, y], axis=1), anp.stack((x, y)), np.zeros_like(x),
+                anp.ones_like(x) * 3.0, np.square(x), np.log1p(x * x),
+                np.clip(x, -0.5, 0.5), np.expand_dims(x, 0),
+                np.squeeze(np.expand_dims(x, -1)), np.var(x), np.std(x),
+                anp.var(anp.stack([x, y]), axis=0, keepdims=True),
+                anp.full_like(x, 2.0))
+
+    x, y = rng.standard_normal(4), rng.standard_normal(4)
+    want = (np.stack([x, y], 1), np.stack((x, y)), np.zeros_like(x),
+            np.ones_like(x) * 3, x * x, np.log1p(x * x), np.clip(x, -.5, .5),
+            x[None], x, np.var(x), np.std(x),
+            np.var(np.stack([x, y]), axis=0, keepdims=True), np.full(4, 2.0))
+    got = f(x, y)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-15)
