@@ -81,7 +81,22 @@ class _Statements:
             self.while_stmt(s, frame)
             return
         if isinstance(s, ast.Assert):
+            # Checked while building when the test is a Python value (a
+            # shape, a static argument); a tensor test cannot be.
+            test = self.expr(s.test, frame)
+            if not isinstance(test, Value) and not test:
+                message = "assertion failed"
+                if s.msg is not None:
+                    message += ": %s" % (self.expr(s.msg, frame),)
+                raise frame.error(message, s)
             return
+        if isinstance(s, ast.Raise):
+            # Reached while building: only under Python conditions.
+            exc = self.expr(s.exc, frame) if s.exc is not None else None
+            if isinstance(exc, type):
+                exc = exc()
+            raise frame.error("%s raised while building: %s"
+                              % (type(exc).__name__, exc), s)
         raise frame.error("unsupported statement: %s" % type(s).__name__, s)
 
     def assign(self, target, value, frame):

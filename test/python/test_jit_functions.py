@@ -296,3 +296,20 @@ def test_loop_reassigning_a_function_unrolls(rng):
         y = np.sin(y) * w + i
     np.testing.assert_allclose(f(x, w), y.sum(), rtol=1e-12)
     check_grads(f, [x, w], [0, 1])
+
+
+def checked(x):
+    assert x.ndim == 2, "x must be a matrix"
+    if x.shape[0] != x.shape[1]:
+        raise ValueError("x must be square")  # raised while building
+    return adj.sum(x)
+
+
+def test_assert_and_raise_on_python_values():
+    np.testing.assert_allclose(adj.jit(checked)(np.ones((2, 2))), 4.0)
+    with pytest.raises(adj.FrontendError, match="x must be a matrix") as info:
+        adj.jit(checked)(np.ones(3))
+    assert info.value.lineno == _line_of(checked, "assert x.ndim")
+    with pytest.raises(adj.FrontendError, match="ValueError.*square") as info:
+        adj.jit(checked)(np.ones((2, 3)))
+    assert info.value.lineno == _line_of(checked, "raised while building")
