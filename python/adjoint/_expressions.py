@@ -9,8 +9,7 @@ from . import _adjoint as _adj
 from ._adjoint import Value
 from ._indexing import attribute, getitem
 from ._source import FrontendError
-from ._trees import (_BINOPS, _CMPOPS, _InlineFn, _Return, _is_number,
-                     _results, _unflatten)
+from ._trees import _BINOPS, _CMPOPS, _InlineFn, _Return, _is_number
 
 
 class _Expressions:
@@ -115,18 +114,9 @@ class _Expressions:
             cond = self.expr(e.test, frame)
             if not isinstance(cond, Value):
                 return self.expr(e.body if cond else e.orelse, frame)
-            state = {}
-
-            def branch(node):
-                def run():
-                    tree, leaves = self.leaves(self.expr(node, frame), node,
-                                               frame)
-                    self.check_tree(state, tree, e, frame)
-                    return leaves
-                return run
-
-            r = self.build_if(cond, branch(e.body), branch(e.orelse), state)
-            return _unflatten(state["tree"], _results(r))
+            return self.conditional(cond, lambda: self.expr(e.body, frame),
+                                    lambda: self.expr(e.orelse, frame), e,
+                                    frame)
         if isinstance(e, ast.Call):
             fn = self.expr(e.func, frame)
             args = self.starred(e.args, frame)

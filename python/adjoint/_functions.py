@@ -31,7 +31,7 @@ import inspect
 
 from . import _adjoint as _adj
 from ._adjoint import Module, Value
-from ._source import FrontendError, _Source
+from ._source import _Source
 from ._trees import (_InlineFn, _Unknown, _is_number, _results, _unflatten)
 
 #: Nested inlined calls allowed while building (recursion on Python values).
@@ -299,22 +299,3 @@ class _Functions:
         name = "%s_rec%d" % (base, i)
         self.names.add(name)
         return name
-
-    # -- conditionals while probing ----------------------------------------
-
-    def build_if(self, cond, then_run, else_run, state):
-        """adj.if of two branch builders (each returns its leaves). While
-        probing, a branch that calls the function being probed is dropped
-        and the other one is built in place."""
-        try:
-            return _adj.if_(cond, then_run, else_run)
-        except _Unknown:
-            if not self.probing:
-                raise
-        for run in (then_run, else_run):
-            state.clear()
-            try:
-                return run()
-            except _Unknown:
-                pass
-        raise _Unknown()

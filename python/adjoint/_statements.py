@@ -142,54 +142,35 @@ class _Statements:
             if not (_returns(then_stmts) and _returns(else_stmts)):
                 raise frame.error("every path after a conditional return "
                                   "must return", s)
-            state = {}
 
             def returning_branch(stmts):
-                def run():
-                    f = frame.child()
-                    value = self.body(stmts, f, s)
-                    tree, leaves = self.leaves(value, s, frame)
-                    self.check_tree(state, tree, s, frame)
-                    return leaves
-                return run
+                return lambda: self.body(stmts, frame.child(), s)
 
-            r = self.guard(
-                lambda: self.build_if(cond, returning_branch(then_stmts),
-                                      returning_branch(else_stmts), state),
-                s, frame)
-            raise _Return(_unflatten(state["tree"], _results(r)))
+            raise _Return(self.guard(
+                lambda: self.conditional(cond, returning_branch(then_stmts),
+                                         returning_branch(else_stmts), s,
+                                         frame), s, frame))
+        # The results: the variables a branch assigns that exist before it,
+        # or that both assign.
         before = frame.vars
         a, b = _assigned(then_stmts), _assigned(else_stmts)
         outputs = [n for n in a + [x for x in b if x not in a]
-                   if (n in before and _is_data(before[n]))
-                   or (n not in before and n in a and n in b)]
-        state = {}
+                   if n in before or (n in a and n in b)]
+        if not outputs:
+            return False
 
         def branch(stmts):
             def run():
                 f = frame.child()
                 self.block(stmts, f)
-                vals = tuple(f.vars[n] for n in outputs)
-                tree, leaves = self.leaves(vals, s, frame)
-                self.check_tree(state, tree, s, frame)
-                return leaves
+                return tuple(f.vars[n] for n in outputs)
             return run
 
-        if not outputs:
-            return False
-        r = self.guard(lambda: self.build_if(cond, branch(then_stmts),
-                                             branch(else_stmts), state),
-                       s, frame)
-        vals = _unflatten(state["tree"], _results(r))
+        vals = self.guard(
+            lambda: self.conditional(cond, branch(then_stmts),
+                                     branch(else_stmts), s, frame), s, frame)
         frame.vars.update(zip(outputs, vals))
         return False
-
-    def check_tree(self, state, tree, node, frame):
-        if "tree" not in state:
-            state["tree"] = tree
-        elif state["tree"] != tree:
-            raise frame.error("the branches give values of different "
-                              "tuple structures", node)
 
     def guard(self, build, node, frame):
         try:
@@ -199,10 +180,20 @@ class _Statements:
         except (_adj.Error, TypeError) as e:
             raise frame.error(str(e), node) from e
 
-    def carried(self, stmts, frame, exclude=()):
-        return [n for n in _assigned(stmts)
-                if n in frame.vars and n not in exclude
-                and _is_data(frame.vars[n])]
+    def carried(self, s, frame, exclude=()):
+        """The variables loop `s` carries: those its body assigns that exist
+        before it. They must be data: a function value is known only while
+        building, and a loop's trip count only when it runs."""
+        names = [n for n in _assigned(s.body)
+                 if n in frame.vars and n not in exclude]
+        for n in names:
+            if not _is_data(frame.vars[n]):
+                raise frame.error(
+                    "the loop reassigns '%s', a %s: a loop cannot carry a "
+                    "function or another Python value (only a range loop "
+                    "with constant bounds can: it is unrolled)"
+                    % (n, type(frame.vars[n]).__name__), s)
+        return names
 
     def for_stmt(self, s, frame):
         if s.orelse:
@@ -228,7 +219,7 @@ class _Statements:
                 frame.vars[s.target.id] = i
                 self.block(s.body, frame)
             return
-        names = self.carried(s.body, frame, exclude=(s.target.id,))
+        names = self.carried(s, frame, exclude=(s.target.id,))
         tree, inits = self.leaves(tuple(frame.vars[n] for n in names), s,
                                   frame)
 
@@ -257,7 +248,7 @@ class _Statements:
         for n in ast.walk(s):
             if isinstance(n, (ast.Break, ast.Continue)):
                 raise frame.error("break and continue are not supported", n)
-        names = self.carried(s.body, frame)
+        names = self.carried(s, frame)
         if not names:
             raise frame.error("a loop that assigns no variable used before "
                               "it has no effect", s)

@@ -10,6 +10,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import Value, DType
+from ._conditionals import _Conditionals
 from ._expressions import _Expressions
 from ._functions import _Functions
 from ._source import FrontendError
@@ -67,7 +68,7 @@ class _Frame:
                              getattr(node, "col_offset", None))
 
 
-class _Translator(_Statements, _Expressions, _Functions):
+class _Translator(_Statements, _Expressions, _Functions, _Conditionals):
     """Translates function bodies into the region being built."""
 
     def __init__(self, module, float_dtype):

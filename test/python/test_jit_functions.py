@@ -265,9 +265,12 @@ def no_base_case(x):
     return no_base_case(x * 2.0)  # never stops
 
 
-def choose(x):
-    f = adj.tanh if adj.sum(x) > 0 else adj.sin  # a tensor-chosen function
-    return f(x)
+def carried(x):
+    f = adj.tanh
+    while adj.sum(x) < 10.0:
+        x = f(x) + 1.0
+        f = adj.sin  # a function carried by a loop
+    return x
 
 
 def test_recursion_and_function_value_errors():
@@ -277,8 +280,8 @@ def test_recursion_and_function_value_errors():
     assert "every path" in str(info.value)
 
     with pytest.raises(adj.FrontendError) as info:
-        adj.jit(choose)(np.ones(2))
-    assert info.value.lineno == _line_of(choose, "tensor-chosen")
+        adj.jit(carried)(np.ones(2))
+    assert info.value.lineno == _line_of(carried, "while adj.sum")
     assert "function" in str(info.value)
 
 
@@ -313,3 +316,29 @@ def test_assert_and_raise_on_python_values():
     with pytest.raises(adj.FrontendError, match="ValueError.*square") as info:
         adj.jit(checked)(np.ones((2, 3)))
     assert info.value.lineno == _line_of(checked, "raised while building")
+
+
+def test_functions_chosen_by_a_tensor_condition(rng):
+    def make(w, k):
+        def f(v):                            # captures branch-local values
+            return adj.sin(v * w) * k
+        return f
+
+    @adj.jit
+    def g(x, w):
+        act = adj.tanh                       # defined before: passes through
+        if adj.sum(x) > 0:
+            k = adj.sum(w * w)
+            f = make(w, k)
+        else:
+            f = lambda v: v * w + 1.0        # noqa: E731
+        h = (lambda v: v * 2.0) if adj.max(x) > 1.0 else act
+        return adj.sum(h(f(x)))
+
+    w = rng.standard_normal(3)
+    for x in (rng.uniform(0.1, 0.5, 3), -rng.uniform(0.1, 0.5, 3),
+              np.array([2.0, -0.5, 0.1])):
+        y = np.sin(x * w) * np.sum(w * w) if x.sum() > 0 else x * w + 1
+        want = np.sum(y * 2 if x.max() > 1 else np.tanh(y))
+        np.testing.assert_allclose(g(x, w), want, rtol=1e-12)
+        check_grads(g, [x, w], [0, 1])
