@@ -1,5 +1,5 @@
 """Errors at the user's source position, the source of a function, and
-the argument signatures of jitted calls."""
+numpy's dtypes in adjoint's terms."""
 
 import ast
 import inspect
@@ -8,7 +8,7 @@ import textwrap
 
 import numpy as _np
 
-from ._adjoint import Type, DType
+from ._adjoint import DType
 
 
 class FrontendError(Exception):
@@ -36,7 +36,7 @@ class FrontendError(Exception):
 
 
 # ---------------------------------------------------------------------------
-# Source and signatures
+# dtypes and sources
 # ---------------------------------------------------------------------------
 
 _NP_TO_ADJ = {
@@ -47,18 +47,6 @@ _NP_TO_ADJ = {
     _np.dtype(_np.int32): DType.i32,
     _np.dtype(_np.bool_): DType.i1,
 }
-
-
-def _as_array(x):
-    return _np.asarray(x)
-
-
-def _arg_type(a):
-    try:
-        dtype = _NP_TO_ADJ[a.dtype]
-    except KeyError:
-        raise TypeError("adjoint.jit: unsupported argument dtype %s" % a.dtype)
-    return Type.tensor(dtype, list(a.shape))
 
 
 class _Source:

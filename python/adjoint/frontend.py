@@ -46,43 +46,36 @@ def _is_array(x):
         hasattr(x, "__array__") or hasattr(x, "__dlpack__")
 
 
-class _Leaf:
-    """How one leaf of the arguments enters the program: an array (a
-    parameter of its dtype and shape), a Python number (a rank-0 parameter,
-    "weakly typed": floats take the program's float dtype) or a static
-    value (part of the cache key, a Python value while building)."""
+def _leaf(x, static):
+    """How one leaf of the arguments enters the program, as (kind, key,
+    payload): an array "A" (a parameter of its dtype and shape; payload the
+    ndarray), a Python number "W" (a rank-0 parameter, "weakly typed":
+    floats take the program's float dtype) or a static value "S" (part of
+    the cache key, a Python value while building)."""
+    t = type(x)
+    if t is _np.ndarray and not static:  # the common case, kept quick
+        if x.dtype not in _NP_TO_ADJ:
+            raise TypeError("adjoint.jit: unsupported argument dtype %s"
+                            % x.dtype)
+        return "A", (x.dtype, x.shape), x
+    # Exact types: numpy's float64 is a float but has its own dtype.
+    if t in (bool, int, float) and not static:
+        return "W", t, x
+    if not static and _is_array(x):
+        return _leaf(_np.asarray(x), False)
+    try:
+        hash(x)
+        return "S", (t, x), x
+    except TypeError:
+        return "S", id(x), x
 
-    def __init__(self, x, static):
-        # Exact types: numpy's float64 is a float but has its own dtype.
-        number = type(x) in (bool, int, float)
-        self.static = static or not (number or _is_array(x))
-        self.weak = number and not self.static
-        if self.static:
-            self.value = x
-            try:
-                hash(x)
-                self.key = ("S", type(x).__name__, x)
-            except TypeError:
-                self.key = ("S", id(x))
-        elif self.weak:
-            self.value = None
-            self.key = ("W", type(x).__name__)
-        else:
-            a = _np.asarray(x)
-            if a.dtype not in _NP_TO_ADJ:
-                raise TypeError("adjoint.jit: unsupported argument dtype %s"
-                                % a.dtype)
-            self.value = None
-            self.key = ("A", a.dtype.str, a.shape)
 
-    def array(self, x, float_dtype):
-        if not self.weak:
-            return _np.asarray(x)
-        if type(x) is bool:
-            return _np.asarray(x)
-        if type(x) is int:
-            return _np.asarray(x, _np.int64)
-        return _np.asarray(x, _DTYPE_TO_NP[float_dtype])
+def _weak_array(x, float_dtype):
+    if type(x) is bool:
+        return _np.asarray(x)
+    if type(x) is int:
+        return _np.asarray(x, _np.int64)
+    return _np.asarray(x, _DTYPE_TO_NP[float_dtype])
 
 
 _DTYPE_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
@@ -115,20 +108,21 @@ class JitFunction:
             l = []
             trees.append(_flatten(a, l))
             static = i in self.static_argnums
-            leaves += [(x, _Leaf(x, static)) for x in l]
-        floats = [_np.asarray(x).dtype for x, s in leaves
-                  if s.key[0] == "A" and _np.asarray(x).dtype.kind == "f"]
-        float_dtype = _NP_TO_ADJ[floats[0]] if floats else DType.f32
-        key = (tuple(trees), float_dtype) + tuple(s.key for _, s in leaves)
+            leaves += [_leaf(x, static) for x in l]
+        float_dtype = next((_NP_TO_ADJ[p.dtype] for k, _, p in leaves
+                            if k == "A" and p.dtype.kind == "f"), DType.f32)
+        key = (tuple(trees), float_dtype) + tuple((k, c) for k, c, _ in leaves)
         return key, tuple(trees), leaves, float_dtype
 
+    @staticmethod
+    def _arrays(leaves, float_dtype):
+        """The compiled function's inputs: the arrays and weak numbers."""
+        return [p if k == "A" else _weak_array(p, float_dtype)
+                for k, _, p in leaves if k != "S"]
+
     def _types(self, leaves, float_dtype):
-        types = []
-        for x, s in leaves:
-            if not s.static:
-                a = s.array(x, float_dtype)
-                types.append(Type.tensor(_NP_TO_ADJ[a.dtype], list(a.shape)))
-        return types
+        return [Type.tensor(_NP_TO_ADJ[a.dtype], list(a.shape))
+                for a in self._arrays(leaves, float_dtype)]
 
     # Building --------------------------------------------------------------
 
@@ -140,7 +134,7 @@ class JitFunction:
 
         def body(*params):
             it = iter(params)
-            vals = [s.value if s.static else next(it) for _, s in leaves]
+            vals = [p if k == "S" else next(it) for k, _, p in leaves]
             pos = [0]
             args = [_unflatten(t, vals, pos) for t in trees]
             node, frame = None, _Frame(tr, "<jit>", {}, {})
@@ -178,8 +172,7 @@ class JitFunction:
             self.builds += 1
             fn, tree = self._translate(m, trees, leaves, float_dtype)
             entry = self._cache[key] = (_adj.compile(m, fn.name), tree)
-        arrays = [s.array(x, float_dtype) for x, s in leaves if not s.static]
-        return entry, arrays
+        return entry, self._arrays(leaves, float_dtype)
 
     def __call__(self, *args):
         (exe, tree), arrays = self._compiled(args)
