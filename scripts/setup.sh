@@ -77,12 +77,19 @@ fi
 # that nothing is compiled again: it reconfigures build/, finds the target
 # `adjoint-python` up to date and installs the CMake component `python`
 # through a wheel, which pip manages (`pip uninstall adjoint` works). Skipped
-# when the package is installed and neither the built package nor its
-# packaging changed since the last install (the stamp).
+# when the installed package is the one pip installed from this checkout and
+# neither the built package nor its packaging changed since (the stamp).
 stamp=build/python/.pip-installed
-if ! "$PYTHON" -c "import importlib.metadata as m; m.distribution('adjoint')" \
-     2>/dev/null ||
-   [ ! -f "$stamp" ] ||
+installed_here=yes
+"$PYTHON" - <<'PY' || installed_here=no
+import importlib.metadata as md, json, pathlib, sys
+try:
+    url = json.loads(md.distribution("adjoint").read_text("direct_url.json"))["url"]
+except (md.PackageNotFoundError, TypeError, ValueError, KeyError):
+    url = None
+sys.exit(url != pathlib.Path.cwd().as_uri())
+PY
+if [ "$installed_here" = no ] || [ ! -f "$stamp" ] ||
    [ -n "$(find build/python/adjoint -name __pycache__ -prune -o -type f \
              -newer "$stamp" -print -quit)" ] ||
    [ -n "$(find python/adjoint pyproject.toml python/CMakeLists.txt \
