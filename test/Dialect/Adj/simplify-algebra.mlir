@@ -7,6 +7,8 @@
 // RUN: ir-run %t.mlir -f shapes --arg "[[[0,1,2,3],[4,5,6,7],[8,9,10,11]],[[12,13,14,15],[16,17,18,19],[20,21,22,23]]]" | FileCheck %s --check-prefix=SHAPES
 // RUN: ir-run %s -f kept --arg "[1, -2]" | FileCheck %s --check-prefix=KEPT
 // RUN: ir-run %t.mlir -f kept --arg "[1, -2]" | FileCheck %s --check-prefix=KEPT
+// RUN: ir-run %s -f powers --arg "[3, 0.5]" | FileCheck %s --check-prefix=POWERS
+// RUN: ir-run %t.mlir -f powers --arg "[3, 0.5]" | FileCheck %s --check-prefix=POWERS
 
 // MAIN: tensor<2xf32> [0, 0]
 // MAIN-NEXT: tensor<2xf32> [2, -4]
@@ -123,4 +125,23 @@ adj.func @lone(%m: tensor<2x3xf32>, %d: tensor<?xf32>) -> (tensor<3x2xf32>, tens
   %t = adj.transpose %m perm = [1, 0] : tensor<2x3xf32>
   %z = adj.zeros_like %d : tensor<?xf32>
   adj.return %t, %z : tensor<3x2xf32>, tensor<?xf32>
+}
+
+// POWERS: tensor<2xf32> [3, 0.5]
+// POWERS-NEXT: tensor<3x2xf32> {{\[\[}}3, 0.5], [3, 0.5], [3, 0.5]]
+// POWERS-NEXT: tensor<2xf32> [9, 0.25]
+// CHECK-LABEL: adj.func @powers(
+// CHECK-SAME:      %[[X:[^:]*]]: tensor<2xf32>)
+// CHECK-NEXT:    %[[B:.*]] = adj.broadcast_to %[[X]] : tensor<2xf32> to tensor<3x2xf32>
+// CHECK-NEXT:    %[[TWO:.*]] = adj.fill 2.000000e+00 : tensor<f32>
+// CHECK-NEXT:    %[[SQ:.*]] = adj.pow %[[X]], %[[TWO]]
+// CHECK-NEXT:    adj.return %[[X]], %[[B]], %[[SQ]] :
+adj.func @powers(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>, tensor<2xf32>) {
+  %one = adj.fill 1.0 : tensor<f32>
+  %p = adj.pow %x, %one : tensor<2xf32>, tensor<f32>
+  %ones = adj.fill 1.0 : tensor<3x2xf32>
+  %q = adj.pow %x, %ones : tensor<2xf32>, tensor<3x2xf32>
+  %two = adj.fill 2.0 : tensor<f32>
+  %r = adj.pow %x, %two : tensor<2xf32>, tensor<f32>
+  adj.return %p, %q, %r : tensor<2xf32>, tensor<3x2xf32>, tensor<2xf32>
 }

@@ -163,6 +163,18 @@ struct DivOne : OpRewritePattern<DivOp> {
   }
 };
 
+/// x ** 1 => x (the backward pass of x ** 2 computes 2 * x ** 1).
+struct PowOne : OpRewritePattern<PowOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PowOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isConstantOne(op.getRhs()))
+      return replaceKeepingShape(rewriter, op, op.getLhs());
+    return failure();
+  }
+};
+
 /// neg(neg(x)) => x.
 struct NegNeg : OpRewritePattern<NegOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -251,7 +263,7 @@ struct SimplifyAlgebra
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<ZerosLikeToZero, LowerGradAdd>(ctx);
-    patterns.add<AddZero, SubZero, MulOneOrZero, DivOne, NegNeg>(ctx);
+    patterns.add<AddZero, SubZero, MulOneOrZero, DivOne, PowOne, NegNeg>(ctx);
     // cast to the same type => x is adj.cast's folder, applied by the driver.
     patterns.add<ComposeTransposes, ComposeReshapes, BroadcastFill>(ctx);
     // Not reaching a fixed point leaves a correct program: not a failure.

@@ -84,7 +84,8 @@ def SimplifyAlgebra : Pass<"adj-simplify-algebra", "::mlir::ModuleOp"> {
   let summary = "Removes additions of zeros, products by zeros and ones, "
                 "and redundant shape ops";
   let description = [{
-    `x + 0 => x`, `x * 1 => x`, `x * 0 => 0`, `grad_add(a, b) => add(a, b)`
+    `x + 0 => x`, `x * 1 => x`, `x ** 1 => x`, `x * 0 => 0`,
+    `grad_add(a, b) => add(a, b)`
     on tensors (per element on tuples), `zeros_like(x) => fill 0`,
     `transpose(transpose(x, p), q) => transpose(x, p.q)`,
     `reshape(reshape(x)) => reshape(x)`, broadcasts of scalar constants
