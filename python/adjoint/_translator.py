@@ -139,6 +139,15 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals):
                              {**fn.keywords, **kwargs}, node, frame)
         if self.is_python_function(fn):
             return self.call_function(fn, list(args), kwargs, node, frame)
+        # Methods and callable objects of user classes: `self` is a static
+        # argument (its array attributes become constants).
+        if inspect.ismethod(fn) and self.is_python_function(fn.__func__):
+            return self.call_function(fn.__func__, [fn.__self__] + list(args),
+                                      kwargs, node, frame)
+        call = getattr(type(fn), "__call__", None)
+        if not isinstance(fn, type) and self.is_python_function(call):
+            return self.call_function(call, [fn] + list(args), kwargs, node,
+                                      frame)
         if fn is range:
             return range(*args)
         if fn is len and len(args) == 1 and isinstance(args[0], Value) \

@@ -342,3 +342,30 @@ def test_functions_chosen_by_a_tensor_condition(rng):
         want = np.sum(y * 2 if x.max() > 1 else np.tanh(y))
         np.testing.assert_allclose(g(x, w), want, rtol=1e-12)
         check_grads(g, [x, w], [0, 1])
+
+
+class Dense:
+    """A layer object: its weights are numpy attributes (constants)."""
+
+    def __init__(self, w, b):
+        self.w, self.b = w, b
+
+    def __call__(self, x):
+        return self.activate(x @ self.w + self.b)
+
+    def activate(self, h):
+        return adj.tanh(h) if self.b.shape[0] > 1 else h
+
+
+def test_methods_and_callable_objects(rng):
+    l1 = Dense(rng.standard_normal((3, 4)), rng.standard_normal(4))
+    l2 = Dense(rng.standard_normal((4, 1)), rng.standard_normal(1))
+
+    @adj.jit
+    def f(x):
+        return adj.sum(l2(l1(x)) ** 2.0)
+
+    x = rng.standard_normal((2, 3))
+    want = np.sum((np.tanh(x @ l1.w + l1.b) @ l2.w + l2.b) ** 2)
+    np.testing.assert_allclose(f(x), want, rtol=1e-12)
+    check_grads(f, [x], [0])
