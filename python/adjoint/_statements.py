@@ -4,6 +4,7 @@ import ast
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._indexing import getitem
 from ._source import FrontendError
 from ._trees import (_BINOPS, _Return, _assigned, _contains_return,
                      _is_data, _results, _returns, _unflatten)
@@ -209,24 +210,36 @@ class _Statements:
                 self.assign(s.target, v, frame)
                 self.block(s.body, frame)
             return
+        element = None
+        if isinstance(it, Value) and it.type.is_tensor and it.rank > 0:
+            # Over the rows of a tensor: x[i] for i in range(len(x)).
+            rows, it = it, range(it.shape[0])
+
+            def element(i):
+                return getitem(rows, i)
         if not isinstance(it, range):
-            raise frame.error("for loops run over range(...) or a tuple", s)
-        if not isinstance(s.target, ast.Name):
-            raise frame.error("the index of a range loop must be a name", s)
+            raise frame.error("for loops run over range(...), a tuple or "
+                              "a tensor", s)
+        targets = [n.id for n in ast.walk(s.target)
+                   if isinstance(n, ast.Name)]
+
+        def bind(f, i):
+            self.assign(s.target, i if element is None else element(i), f)
+
         if any(n in frame.vars and not _is_data(frame.vars[n])
-               for n in _assigned(s.body) if n != s.target.id):
+               for n in _assigned(s.body) if n not in targets):
             for i in it:  # carries a function value: unrolled
-                frame.vars[s.target.id] = i
+                bind(frame, i)
                 self.block(s.body, frame)
             return
-        names = self.carried(s, frame, exclude=(s.target.id,))
+        names = self.carried(s, frame, exclude=targets)
         tree, inits = self.leaves(tuple(frame.vars[n] for n in names), s,
                                   frame)
 
         def run(i, *args):
             f = frame.child()
             f.vars.update(zip(names, _unflatten(tree, list(args))))
-            f.vars[s.target.id] = i
+            bind(f, i)
             self.block(s.body, f)
             t, leaves = self.leaves(tuple(f.vars[n] for n in names), s, frame)
             if t != tree:

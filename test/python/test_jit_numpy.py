@@ -78,3 +78,20 @@ def test_numpy_namespace_functions(rng):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-15)
+
+
+def test_for_over_the_rows_of_a_tensor(rng):
+    @adj.jit
+    def f(xs, w):
+        h = w * 0.0
+        for x in xs:                     # an adj.for over the rows
+            h = adj.tanh(h * w + x)
+        return adj.sum(h)
+
+    xs, w = rng.standard_normal((5, 3)), rng.standard_normal(3)
+    h = np.zeros(3)
+    for x in xs:
+        h = np.tanh(h * w + x)
+    np.testing.assert_allclose(f(xs, w), h.sum(), rtol=1e-12)
+    assert "adj.for" in str(f.lower(xs, w))
+    check_grads(f, [xs, w], [0, 1])
