@@ -118,18 +118,6 @@ struct AddZero : OpRewritePattern<AddOp> {
   }
 };
 
-/// x - 0 => x.
-struct SubZero : OpRewritePattern<SubOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(SubOp op,
-                                PatternRewriter &rewriter) const override {
-    if (isConstantZero(op.getRhs()))
-      return replaceKeepingShape(rewriter, op, op.getLhs());
-    return failure();
-  }
-};
-
 /// x * 1 => x, 1 * x => x, x * 0 => 0 and 0 * x => 0 (see the IEEE caveat
 /// above).
 struct MulOneOrZero : OpRewritePattern<MulOp> {
@@ -151,25 +139,15 @@ struct MulOneOrZero : OpRewritePattern<MulOp> {
   }
 };
 
-/// x / 1 => x.
-struct DivOne : OpRewritePattern<DivOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// x - 0 => x, x / 1 => x and x ** 1 => x (the backward pass of x ** 2
+/// computes 2 * x ** 1): `IsIdentity` recognizes the right identity of OpT.
+template <typename OpT, bool (*IsIdentity)(Value)>
+struct DropRightIdentity : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(DivOp op,
+  LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
-    if (isConstantOne(op.getRhs()))
-      return replaceKeepingShape(rewriter, op, op.getLhs());
-    return failure();
-  }
-};
-
-/// x ** 1 => x (the backward pass of x ** 2 computes 2 * x ** 1).
-struct PowOne : OpRewritePattern<PowOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(PowOp op,
-                                PatternRewriter &rewriter) const override {
-    if (isConstantOne(op.getRhs()))
+    if (IsIdentity(op.getRhs()))
       return replaceKeepingShape(rewriter, op, op.getLhs());
     return failure();
   }
@@ -263,7 +241,9 @@ struct SimplifyAlgebra
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<ZerosLikeToZero, LowerGradAdd>(ctx);
-    patterns.add<AddZero, SubZero, MulOneOrZero, DivOne, PowOne, NegNeg>(ctx);
+    patterns.add<AddZero, DropRightIdentity<SubOp, isConstantZero>,
+                 MulOneOrZero, DropRightIdentity<DivOp, isConstantOne>,
+                 DropRightIdentity<PowOp, isConstantOne>, NegNeg>(ctx);
     // cast to the same type => x is adj.cast's folder, applied by the driver.
     patterns.add<ComposeTransposes, ComposeReshapes, BroadcastFill>(ctx);
     // Not reaching a fixed point leaves a correct program: not a failure.
