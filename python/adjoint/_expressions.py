@@ -140,7 +140,56 @@ class _Expressions:
             return slice(*parts)
         if isinstance(e, ast.Lambda):
             return self.closure(e, frame)
+        if isinstance(e, (ast.ListComp, ast.GeneratorExp, ast.SetComp,
+                          ast.DictComp)):
+            return self.comprehension(e, frame)
+        if isinstance(e, ast.Dict):
+            if any(k is None for k in e.keys):
+                raise frame.error("**mapping in a dict display is not "
+                                  "supported", e)
+            return {self.expr(k, frame): self.expr(v, frame)
+                    for k, v in zip(e.keys, e.values)}
         raise frame.error("unsupported expression: %s" % type(e).__name__, e)
+
+    def comprehension(self, e, frame):
+        """Comprehensions run while building, over Python iterables (or
+        the rows of a tensor), like an unrolled loop; a generator is
+        evaluated to a tuple."""
+        out = []
+
+        def run(generators, f):
+            if not generators:
+                if isinstance(e, ast.DictComp):
+                    out.append((self.expr(e.key, f), self.expr(e.value, f)))
+                else:
+                    out.append(self.expr(e.elt, f))
+                return
+            g = generators[0]
+            if g.is_async:
+                raise frame.error("async comprehensions are not supported", g)
+            it = self.expr(g.iter, f)
+            if isinstance(it, Value):
+                if not it.type.is_tensor or it.rank == 0:
+                    raise frame.error("cannot iterate over a %s" % it.type, g)
+                it = [getitem(it, i) for i in range(it.shape[0])]
+            for v in it:
+                inner = f.child()
+                self.assign(g.target, v, inner)
+                conds = [self.expr(c, inner) for c in g.ifs]
+                if any(isinstance(c, Value) for c in conds):
+                    raise frame.error("a comprehension's condition must be "
+                                      "known while building", g)
+                if all(conds):
+                    run(generators[1:], inner)
+
+        run(e.generators, frame)
+        if isinstance(e, ast.DictComp):
+            return dict(out)
+        if isinstance(e, ast.ListComp):
+            return out
+        if isinstance(e, ast.SetComp):
+            return set(out)
+        return tuple(out)
 
     def host(self, x):
         """A numpy array of the Python program (a global, a closure cell, an

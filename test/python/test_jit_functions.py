@@ -369,3 +369,24 @@ def test_methods_and_callable_objects(rng):
     want = np.sum((np.tanh(x @ l1.w + l1.b) @ l2.w + l2.b) ** 2)
     np.testing.assert_allclose(f(x), want, rtol=1e-12)
     check_grads(f, [x], [0])
+
+
+def test_comprehensions_and_dicts(rng):
+    @adj.jit
+    def sgd(params, grads, lr):
+        new = {k: params[k] - lr * grads[k] for k in params}
+        norms = [adj.sum(g * g) for g in grads.values()]
+        rows = tuple(adj.sum(r) for r in params["w"] if True)
+        pairs = [a * b for a, b in zip(norms, (1.0, 2.0))]
+        return new, sum(pairs), rows, {"n": len(norms)}
+
+    p = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
+    g = {"w": rng.standard_normal((2, 3)), "b": rng.standard_normal(3)}
+    new, total, rows, n = sgd(p, g, 0.1)
+    for k in p:
+        np.testing.assert_allclose(new[k], p[k] - 0.1 * g[k], rtol=1e-12)
+    # dict order of the pytree is sorted: b, w
+    np.testing.assert_allclose(total, np.sum(g["b"] ** 2)
+                               + 2 * np.sum(g["w"] ** 2), rtol=1e-12)
+    np.testing.assert_allclose(rows, p["w"].sum(1), rtol=1e-12)
+    assert int(n["n"]) == 2
