@@ -1,0 +1,5 @@
+"""The workloads, by name."""
+
+from .mlp import MLP
+
+WORKLOADS = {w.name: w for w in (MLP(),)}
