@@ -29,8 +29,9 @@ fi
 # finds): pytest, scikit-build-core for the package below, and the reference
 # peers of tests and benchmarks: PyTorch 2.13 for the CPU (the exact pin takes
 # the CPU build; an unpinned torch pulls a multi-GB CUDA one) and JAX on the
-# CPU. Looked up without importing them (importing torch takes seconds); pip
-# runs only for what is missing or at another version.
+# CPU; matplotlib for the charts of adjoint-bench --plot. Looked up without
+# importing them (importing torch takes seconds); pip runs only for what is
+# missing or at another version.
 PYTHON=python3
 export PIP_ROOT_USER_ACTION=ignore PIP_BREAK_SYSTEM_PACKAGES=1
 mapfile -t pip_missing < <("$PYTHON" - <<'PY'
@@ -53,6 +54,7 @@ for module, dist, version, requirement in [
     ("torch", "torch", "2.13.0", "torch==2.13.0"),
     ("jax", "jax", None, "jax"),
     ("jaxlib", "jaxlib", None, "jaxlib"),
+    ("matplotlib", "matplotlib", None, "matplotlib"),
 ]:
     if not have(module, dist, version):
         print(requirement)

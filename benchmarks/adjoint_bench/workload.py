@@ -13,6 +13,18 @@ and the same synthetic batches (numpy, generated up front from a seed):
 - `loss_torch(size)` and `loss_jax(size)` are the same loss in PyTorch and
   JAX (benchmarks/reference), or None where a framework is not natural.
 
+Optional hooks, for a workload whose step is not "SGD on a loss" (a rollout
+loop before the update, another optimizer, gemm's bare product):
+`step_adjoint(size)`, `step_torch(size, compile)` and `step_jax(size)` return
+the framework's whole step with the contract of steps.py,
+`step(params, batch, lr) -> (loss, params)`, on that framework's arrays (the
+harness converts the problem with `steps.to_framework`, the parameters as
+trainable when `train` is set). They return None by default, and the harness
+then builds the step from the loss (`steps.adjoint_step`, `steps.torch_step`,
+`steps.jax_step`). `value(out)` is the number the harness records from a
+step's first result (the loss; gemm records the norm of its product); the
+first 5 are compared across frameworks.
+
 `params` is a dict of float32 arrays; a batch is a dict of arrays. Sizes are
 plain dicts: "tiny" for the smoke test, "cpu" (a run of seconds on 2 cores)
 and "gpu" (close to Milabench's sizes).
@@ -41,6 +53,8 @@ class Workload:
     derived_from = ""       # the Milabench benchmark it is derived from
     weight = 1.0            # its weight in the suite score
     train = True            # False: no loss (gemm), rates only
+    loss_decreases = True   # False: the loss is only checked to be finite
+                            # (an objective that need not fall, e.g. RL)
     sizes = {}              # "tiny" | "cpu" | "gpu" -> dict
 
     def problem(self, size, seed=0):
@@ -54,6 +68,20 @@ class Workload:
 
     def loss_jax(self, size):
         return None
+
+    # Optional steps (see the module docstring): None = built from the loss.
+    def step_adjoint(self, size):
+        return None
+
+    def step_torch(self, size, compile=False):
+        return None
+
+    def step_jax(self, size):
+        return None
+
+    def value(self, out):
+        """The float recorded for a step's first result (the loss)."""
+        return float(out)
 
 
 def normal(rng, shape, scale=1.0):

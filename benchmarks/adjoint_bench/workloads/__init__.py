@@ -1,5 +1,6 @@
 """The workloads, by name."""
 
+from .gemm import GEMM
 from .mlp import MLP
 
-WORKLOADS = {w.name: w for w in (MLP(),)}
+WORKLOADS = {w.name: w for w in (GEMM(), MLP())}
