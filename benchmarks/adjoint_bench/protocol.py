@@ -171,8 +171,8 @@ def evaluate(workload, size_name, size, runs, weight=None):
         run = dict(run)
         if run.get("status") == "ok":
             run["summary"] = summarize(run.get("rates") or [])
-        problems = [] if run.get("status") == "n/a" else check_run(
-            run, workload.train, workload.loss_decreases)
+        problems = [] if run.get("status") == "n/a" and impl != "adjoint" \
+            else check_run(run, workload.train, workload.loss_decreases)
         run["problems"] = problems
         impls[impl] = run
         if problems:

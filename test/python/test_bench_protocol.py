@@ -238,6 +238,15 @@ def test_failures_are_isolated_and_reported(tmp_path):
         assert n in proc.stdout
     assert "FAILED" in proc.stdout
 
+    # The saved run, re-weighted: fake-good counts twice.
+    rep = subprocess.run(
+        [sys.executable, os.path.join(BENCHMARKS, "adjoint-bench"),
+         "--report", str(out), "--weight", "fake-good=2"],
+        env=env, capture_output=True, text=True, timeout=120)
+    assert rep.returncode == 0, rep.stderr
+    score = math.exp(2 * math.log(good["score"] + 1) / 6)
+    assert "Score" in rep.stdout and "%.4g" % score in rep.stdout
+
 
 def test_unavailable_device_is_reported(tmp_path):
     proc = subprocess.run(
