@@ -271,6 +271,7 @@ def run_isolated(spec, env, timeout=None, on_progress=None):
                 pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
                 if pid:
                     status, usage = st, ru
+                    _kill(proc.pid)  # what it left behind (compile workers)
                 elif timeout and time.perf_counter() - start > timeout:
                     timed_out = True
                     _kill(proc.pid)
