@@ -210,13 +210,10 @@ class _Statements:
                 self.assign(s.target, v, frame)
                 self.block(s.body, frame)
             return
-        element = None
+        rows = None
         if isinstance(it, Value) and it.type.is_tensor and it.rank > 0:
             # Over the rows of a tensor: x[i] for i in range(len(x)).
             rows, it = it, range(it.shape[0])
-
-            def element(i):
-                return getitem(rows, i)
         if not isinstance(it, range):
             raise frame.error("for loops run over range(...), a tuple or "
                               "a tensor", s)
@@ -224,7 +221,7 @@ class _Statements:
                    if isinstance(n, ast.Name)]
 
         def bind(f, i):
-            self.assign(s.target, i if element is None else element(i), f)
+            self.assign(s.target, i if rows is None else getitem(rows, i), f)
 
         if any(n in frame.vars and not _is_data(frame.vars[n])
                for n in _assigned(s.body) if n not in targets):
