@@ -18,7 +18,9 @@ import adjoint as adj
 from ..workload import Problem, Workload, glorot, normal
 
 
-def _layers(rng, prefix, widths):
+def mlp_params(rng, prefix, widths):
+    """The parameters of an MLP of these widths: `<prefix>_w<i>`
+    (Glorot-uniform) and `<prefix>_b<i>` (zeros) for layer i."""
     params = {}
     for i, (a, b) in enumerate(zip(widths[:-1], widths[1:])):
         params["%s_w%d" % (prefix, i)] = glorot(rng, a, b)
@@ -57,8 +59,8 @@ class DLRM(Workload):
         n, k, rows, e = size["batch"], size["tables"], size["rows"], size["dim"]
         bottom, top = self.widths(size)
         params = {}
-        params.update(_layers(rng, "bot", bottom))
-        params.update(_layers(rng, "top", top))
+        params.update(mlp_params(rng, "bot", bottom))
+        params.update(mlp_params(rng, "top", top))
         for t in range(k):
             params["emb%d" % t] = normal(rng, (rows, e), 0.1)
         # Labels from a random teacher over the dense features and a score

@@ -25,6 +25,17 @@ from ..workload import Problem, Workload, glorot, normal
 NEG = -1e9
 
 
+def _rank_in_group(keys):
+    """For each element, how many equal keys come before it."""
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    counts = np.diff(np.r_[starts, len(keys)])
+    rank = np.empty(len(keys), np.int64)
+    rank[order] = np.arange(len(keys)) - np.repeat(starts, counts)
+    return rank
+
+
 def random_graphs(rng, graphs, nodes, edges, max_degree):
     """A batch of `graphs` graphs with `nodes` nodes and `edges` edges in
     all (numpy arrays)."""
@@ -32,24 +43,25 @@ def random_graphs(rng, graphs, nodes, edges, max_degree):
                                 np.ones(graphs) / graphs) + 1
     first = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     graph = np.repeat(np.arange(graphs), sizes)
-    indeg = np.zeros(nodes, np.int64)
-    seen, src, dst = set(), [], []
+    src = dst = np.zeros(0, np.int64)
     while len(src) < edges:
-        g = rng.choice(graphs, p=sizes / nodes)
-        a, b = first[g] + rng.integers(0, sizes[g], 2)
-        if a == b or (a, b) in seen or indeg[b] >= max_degree:
-            continue
-        seen.add((a, b))
-        indeg[b] += 1
-        src.append(a)
-        dst.append(b)
-    src, dst = np.array(src, np.int64), np.array(dst, np.int64)
+        # Candidates in a graph chosen by size, then the accepted edges so
+        # far followed by the new ones that are no self loop, no duplicate
+        # and within the in-degree cap.
+        k = 2 * (edges - len(src)) + 16
+        g = rng.choice(graphs, size=k, p=sizes / nodes)
+        a = first[g] + rng.integers(0, sizes[g])
+        b = first[g] + rng.integers(0, sizes[g])
+        a, b = np.r_[src, a[a != b]], np.r_[dst, b[a != b]]
+        _, once = np.unique(a * nodes + b, return_index=True)
+        once = np.sort(once)
+        a, b = a[once], b[once]
+        ok = _rank_in_group(b) < max_degree
+        src, dst = a[ok][:edges], b[ok][:edges]
+    indeg = np.bincount(dst, minlength=nodes)
     # Incoming edge ids per node, padded with `edges` (a zero message).
     nbr = np.full((nodes, max_degree), edges, np.int64)
-    fill = np.zeros(nodes, np.int64)
-    for e, v in enumerate(dst):
-        nbr[v, fill[v]] = e
-        fill[v] += 1
+    nbr[dst, _rank_in_group(dst)] = np.arange(edges)
     mask = np.where(nbr < edges, 0.0, NEG).astype(np.float32)
     return dict(src=src, dst=dst, graph=graph, nbr=nbr, mask=mask,
                 deg=indeg.astype(np.float32))

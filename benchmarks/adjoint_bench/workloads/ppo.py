@@ -26,18 +26,11 @@ import numpy as np
 import adjoint as adj
 import adjoint.numpy as anp
 
-from ..workload import Problem, Workload, glorot, normal
+from ..workload import Problem, Workload, normal
+from .dlrm import mlp_params
 
 GAMMA, LAMBDA, CLIP, VF, ENT = 0.99, 0.95, 0.2, 0.5, 0.01
 LOG_2PI = float(np.log(2 * np.pi))
-
-
-def _mlp(rng, prefix, widths):
-    params = {}
-    for i, (a, b) in enumerate(zip(widths[:-1], widths[1:])):
-        params["%s_w%d" % (prefix, i)] = glorot(rng, a, b)
-        params["%s_b%d" % (prefix, i)] = np.zeros(b, np.float32)
-    return params
 
 
 # The model, in adjoint's front end (translated by @adjoint.jit).
@@ -148,8 +141,8 @@ class PPO(Workload):
         n, t, o, a, h = (size["envs"], size["steps"], size["obs"],
                          size["act"], size["hidden"])
         params = {}
-        params.update(_mlp(rng, "pi", (o, h, h, a)))
-        params.update(_mlp(rng, "v", (o, h, h, 1)))
+        params.update(mlp_params(rng, "pi", (o, h, h, a)))
+        params.update(mlp_params(rng, "v", (o, h, h, 1)))
         params["pi_w2"] *= 0.1
         params["log_std"] = np.full(a, -0.5, np.float32)
         # A stable linear system: a random rotation scaled by 0.95.
