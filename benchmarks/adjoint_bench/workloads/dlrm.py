@@ -41,9 +41,9 @@ class DLRM(Workload):
     sizes = {
         "tiny": dict(batch=8, dense=4, tables=3, rows=50, dim=8, bag=4,
                      bottom=(16,), top=(16,)),
-        "cpu": dict(batch=2048, dense=13, tables=8, rows=100000, dim=64,
+        "cpu": dict(lr=0.1, batch=2048, dense=13, tables=8, rows=100000, dim=64,
                     bag=10, bottom=(512, 256), top=(512, 256)),
-        "gpu": dict(batch=16384, dense=13, tables=8, rows=1000000, dim=64,
+        "gpu": dict(lr=0.1, batch=16384, dense=13, tables=8, rows=1000000, dim=64,
                     bag=100, bottom=(512, 512), top=(1024, 1024, 1024)),
     }
 
@@ -77,7 +77,7 @@ class DLRM(Workload):
                 score = score + row_score[t][idx].mean(axis=1)
             b["y"] = (score > np.median(score)).astype(np.float32)
             batches.append(b)
-        return Problem(params, batches, items=n, lr=0.5)
+        return Problem(params, batches, items=n, lr=size.get("lr", 0.5))
 
     def loss_adjoint(self, size):
         k = size["tables"]
