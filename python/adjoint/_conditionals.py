@@ -20,9 +20,8 @@ for good with those "packs".
 """
 
 from . import _adjoint as _adj
-from ._adjoint import Value
 from ._functions import _captured, _subst
-from ._trees import (_InlineFn, _Unknown, _flatten, _is_number, _results,
+from ._trees import (_InlineFn, _Unknown, _flatten, _is_data, _results,
                      _unflatten)
 
 
@@ -32,10 +31,6 @@ class _NeedsPacks(Exception):
 
 class _Abandon(Exception):
     """Ends a branch built only to see its result."""
-
-
-def _is_data(x):
-    return isinstance(x, Value) or _is_number(x)
 
 
 def _is_function(x):
