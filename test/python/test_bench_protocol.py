@@ -1,7 +1,7 @@
-"""adjoint-bench's protocol (benchmarks/adjoint_bench/protocol.py): the
-statistics, the checks, the suite score, and isolated runs that fail in
-every way while the others still run. The workloads of the suite are
-smoke-tested by the ctest `adjoint-bench-smoke`."""
+"""adjoint-bench's protocol: the statistics, the checks and the suite score
+(benchmarks/adjoint_bench/stats.py), and isolated runs (protocol.py,
+isolation.py) that fail in every way while the others still run. The
+workloads of the suite are smoke-tested by the ctest `adjoint-bench-smoke`."""
 
 import json
 import math
@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 BENCHMARKS = os.path.join(ROOT, "benchmarks")
 sys.path.insert(0, BENCHMARKS)
 
-from adjoint_bench import protocol  # noqa: E402
+from adjoint_bench import stats  # noqa: E402
 from adjoint_bench.workload import Problem, Workload  # noqa: E402
 
 
@@ -97,7 +97,7 @@ FAKES = [Good(), Raises(), Crashes(), NaN(), Flat()]
 # -- statistics -------------------------------------------------------------
 
 def test_summarize_drops_min_and_max_from_five_samples():
-    s = protocol.summarize([10.0, 1.0, 4.0, 6.0, 1000.0, 5.0])
+    s = stats.summarize([10.0, 1.0, 4.0, 6.0, 1000.0, 5.0])
     assert s["n"] == 4 and s["dropped"] == 2
     assert s["mean"] == pytest.approx(np.mean([4.0, 5.0, 6.0, 10.0]))
     assert s["std"] == pytest.approx(np.std([4.0, 5.0, 6.0, 10.0]))
@@ -107,11 +107,11 @@ def test_summarize_drops_min_and_max_from_five_samples():
 
 
 def test_summarize_keeps_everything_below_five_samples():
-    s = protocol.summarize([3.0, 1.0, 2.0, 100.0])
+    s = stats.summarize([3.0, 1.0, 2.0, 100.0])
     assert s["n"] == 4 and s["dropped"] == 0
     assert s["mean"] == pytest.approx(26.5)
-    assert protocol.summarize([7.0])["std"] == 0.0
-    assert protocol.summarize([]) is None
+    assert stats.summarize([7.0])["std"] == 0.0
+    assert stats.summarize([]) is None
 
 
 # -- the score ----------------------------------------------------------------
@@ -120,25 +120,25 @@ def test_suite_score_is_milabench_weighted_geometric_mean():
     scores = {"a": 99.0, "b": 9.0}
     weights = {"a": 1.0, "b": 3.0}
     expected = math.exp((math.log(100.0) + 3 * math.log(10.0)) / 4)
-    assert protocol.suite_score(scores, weights) == pytest.approx(expected)
+    assert stats.suite_score(scores, weights) == pytest.approx(expected)
 
 
 def test_a_failed_workload_counts_as_zero_with_its_weight():
     # log(0 + 1) = 0 in the numerator, its weight still in the denominator.
-    ok = protocol.suite_score({"a": 99.0}, {"a": 1.0})
-    with_fail = protocol.suite_score({"a": 99.0, "b": 0.0},
-                                     {"a": 1.0, "b": 1.0})
+    ok = stats.suite_score({"a": 99.0}, {"a": 1.0})
+    with_fail = stats.suite_score({"a": 99.0, "b": 0.0},
+                                  {"a": 1.0, "b": 1.0})
     assert ok == pytest.approx(100.0)
     assert with_fail == pytest.approx(10.0)
     # A weight-0 workload (gemm) changes nothing.
-    assert protocol.suite_score({"a": 99.0, "g": 5e9},
-                                {"a": 1.0, "g": 0.0}) == pytest.approx(100.0)
-    assert protocol.suite_score({"g": 5.0}, {"g": 0.0}) is None
+    assert stats.suite_score({"a": 99.0, "g": 5e9},
+                             {"a": 1.0, "g": 0.0}) == pytest.approx(100.0)
+    assert stats.suite_score({"g": 5.0}, {"g": 0.0}) is None
 
 
 def test_ratio_score_is_a_geometric_mean_of_ratios():
-    r = protocol.ratio_score({"a": 4.0, "b": 0.25, "c": None, "d": 9.0},
-                             {"a": 1.0, "b": 1.0, "c": 1.0, "d": 0.0})
+    r = stats.ratio_score({"a": 4.0, "b": 0.25, "c": None, "d": 9.0},
+                          {"a": 1.0, "b": 1.0, "c": 1.0, "d": 0.0})
     assert r == pytest.approx(1.0)
 
 
@@ -147,27 +147,27 @@ def test_ratio_score_is_a_geometric_mean_of_ratios():
 def test_agreement_is_relative_on_the_first_five_values():
     a = [2.0, 1.5, 1.2, 1.1, 1.0, 123.0]
     close = [x * (1 + 5e-5) for x in a[:5]] + [7.0]   # the 6th is ignored
-    res = protocol.agreement(a, close)
+    res = stats.agreement(a, close)
     assert res["ok"] and res["compared"] == 5
     assert res["max_rel_diff"] == pytest.approx(5e-5, rel=1e-3)
     far = list(a)
     far[3] *= 1 + 3e-4
-    res = protocol.agreement(a, far)
+    res = stats.agreement(a, far)
     assert not res["ok"] and res["max_rel_diff"] == pytest.approx(3e-4,
                                                                   rel=1e-2)
-    assert not protocol.agreement([1.0, float("nan")], [1.0, 1.0])["ok"]
+    assert not stats.agreement([1.0, float("nan")], [1.0, 1.0])["ok"]
 
 
 def test_check_run():
     ok = {"status": "ok", "values": [2.0, 1.0], "final_first_batch": 1.5}
-    assert protocol.check_run(ok) == []
+    assert stats.check_run(ok) == []
     flat = dict(ok, final_first_batch=2.0)
-    assert "did not decrease" in protocol.check_run(flat)[0]
-    assert protocol.check_run(flat, decreases=False) == []
-    assert protocol.check_run(flat, train=False) == []
+    assert "did not decrease" in stats.check_run(flat)[0]
+    assert stats.check_run(flat, decreases=False) == []
+    assert stats.check_run(flat, train=False) == []
     nan = dict(ok, values=[2.0, float("nan")])
-    assert "non-finite" in protocol.check_run(nan)[0]
-    assert protocol.check_run({"status": "failed", "error": "x"}) == ["x"]
+    assert "non-finite" in stats.check_run(nan)[0]
+    assert stats.check_run({"status": "failed", "error": "x"}) == ["x"]
 
 
 def _run(values, rates, final):
@@ -180,17 +180,17 @@ def test_evaluate_fails_on_disagreement_and_counts_zero():
     ours = _run([4.0, 3.0, 2.0], [10.0, 10.0], 1.0)
     same = _run([4.0, 3.0, 2.0], [5.0, 5.0], 1.0)
     other = _run([4.0, 3.1, 2.0], [5.0, 5.0], 1.0)
-    rec = protocol.evaluate(w, "tiny", {}, {"adjoint": ours, "torch": same})
+    rec = stats.evaluate(w, "tiny", {}, {"adjoint": ours, "torch": same})
     assert rec["status"] == "ok" and rec["score"] == 10.0
     assert rec["ratios"]["torch"] == pytest.approx(2.0)
-    rec = protocol.evaluate(w, "tiny", {}, {"adjoint": ours, "jax": other})
+    rec = stats.evaluate(w, "tiny", {}, {"adjoint": ours, "jax": other})
     assert rec["status"] == "failed" and rec["score"] == 0.0
     assert "disagree" in rec["failures"][0] and "3.1" in rec["failures"][0]
     # A reference that failed is a reference error, not a failed workload.
-    rec = protocol.evaluate(w, "tiny", {}, {
+    rec = stats.evaluate(w, "tiny", {}, {
         "adjoint": ours, "torch": {"status": "failed", "error": "oops"}})
     assert rec["status"] == "ok" and rec["reference_errors"]
-    rec = protocol.evaluate(w, "tiny", {}, {
+    rec = stats.evaluate(w, "tiny", {}, {
         "adjoint": {"status": "failed", "error": "crashed"}, "torch": same})
     assert rec["status"] == "failed" and rec["score"] == 0.0
 
