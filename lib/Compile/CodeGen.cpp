@@ -1,9 +1,9 @@
 //===- CodeGen.cpp - LLVM IR -> an optimized object file ------------------===//
 //
-// O3 with a TargetMachine for the target CPU (so that the loop and SLP
-// vectorizers see AVX2/AVX-512 costs), then the backend to an ELF object
-// in position-independent code, loadable by the JIT and linkable into
-// position-independent executables alike.
+// O3 without loop unrolling, with a TargetMachine for the target CPU (so
+// that the loop and SLP vectorizers see AVX2/AVX-512 costs), then the
+// backend to an ELF object in position-independent code, loadable by the
+// JIT and linkable into position-independent executables alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +127,12 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine,
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = optLevel >= 2;
   tuning.SLPVectorization = optLevel >= 2;
+  // No unrolling besides the vectorizer's interleaving. A step is hundreds
+  // of loops with small constant trip counts; O3's full and partial
+  // unrolling of them made the code 3x larger and LLVM 3x slower (bert at
+  // the cpu size: 14 s -> 4.5 s to compile) for no speed: the workloads ran
+  // as fast or faster without it (docs/cpu-backend.md, "Compile time").
+  tuning.LoopUnrolling = false;
   llvm::PassBuilder builder(&machine, tuning);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);

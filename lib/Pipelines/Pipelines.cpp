@@ -75,6 +75,10 @@ void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
   addPipelineText(pm, "convert-linalg-to-parallel-loops");
   pm.addPass(createApproximateMath());
   pm.addPass(createParallelToRuntime());
+  // After the pool's chunks are out: what remains of a step is hundreds of
+  // small sequential nests, which LLVM optimizes in linear time only when
+  // each is a function of its own (docs/cpu-backend.md).
+  pm.addPass(createOutlineLoops());
 }
 
 void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
@@ -121,7 +125,8 @@ void adjoint::registerPipelines() {
   PassPipelineRegistration<>(
       "adj-cpu-loops",
       "CPU stage 3: matmul/conv -> runtime kernel calls, the rest -> "
-      "parallel loops, large ones on the runtime's thread pool",
+      "parallel loops, large ones on the runtime's thread pool, each other "
+      "nest in a function of its own",
       [](OpPassManager &pm) { buildCPULoopsPipeline(pm); });
   PassPipelineRegistration<>(
       "adj-cpu-llvm", "CPU stage 4: -> the LLVM dialect",

@@ -227,6 +227,53 @@ def ParallelToRuntime : Pass<"adj-parallel-to-runtime", "::mlir::ModuleOp"> {
   ];
 }
 
+def OutlineLoops : Pass<"adj-outline-loops", "::mlir::ModuleOp"> {
+  let summary = "Moves each loop nest of a function with several into a "
+                "never-inlined function of its own";
+  let description = [{
+    `f() { nest_0; ...; nest_n }  =  f() { f_loop_0(u_0); ...; f_loop_n(u_n) }`
+    with `f_loop_i(u_i) { nest_i }` private, internal and `noinline`, and
+    `u_i` the values `nest_i` uses from above (constants are cloned into
+    the new function instead, so that bounds and shapes stay constant).
+    A nest is a `scf.for` or `scf.parallel` without results that is not
+    inside another one; loops with results (lowered `adj.for`/`adj.while`)
+    stay, and their nests are outlined. Functions with fewer than two nests
+    are left alone.
+
+    Why: LLVM's IndVarSimplify and LoopRotate take time quadratic in the
+    number of loops in one function (ScalarEvolution walks the dominator
+    chain above each loop); a training step has hundreds to thousands.
+
+    Before:
+    ```mlir
+    func.func @f(%x: memref<64xf32>, %y: memref<64xf32>) {
+      scf.for %i = %c0 to %c64 step %c1 { ... %x ... }
+      scf.for %i = %c0 to %c64 step %c1 { ... %y ... }
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: memref<64xf32>, %y: memref<64xf32>) {
+      call @f_loop_0(%x) : (memref<64xf32>) -> ()
+      call @f_loop_1(%y) : (memref<64xf32>) -> ()
+      return
+    }
+    func.func private @f_loop_0(%x: memref<64xf32>) attributes
+        {llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]} {
+      %c0 = arith.constant 0 : index  ...
+      scf.for %i = %c0 to %c64 step %c1 { ... %x ... }
+      return
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def ApproximateMath : Pass<"adj-approximate-math", "::mlir::ModuleOp"> {
   let summary = "Replaces f32 transcendental math ops by polynomial "
                 "approximations that vectorize";
