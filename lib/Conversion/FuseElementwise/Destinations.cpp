@@ -16,32 +16,50 @@
 
 using namespace mlir;
 
-void adjoint::fusion::unshareFills(Operation *root) {
-  SmallVector<linalg::FillOp> fills;
+namespace {
+
+/// Gives every destination use of `producer`'s result but the first (in
+/// program order) a clone of `producer`, placed right before the consumer.
+void unshare(Operation *producer, OpBuilder &b) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : producer->getResult(0).getUses())
+    uses.push_back(&use);
+  auto first = llvm::min_element(uses, [](OpOperand *a, OpOperand *b) {
+    Operation *x = a->getOwner(), *y = b->getOwner();
+    return x->getBlock() == y->getBlock() && x != y && x->isBeforeInBlock(y);
+  });
+  std::swap(*first, uses.front());
+  for (OpOperand *use : llvm::drop_begin(uses)) {
+    auto consumer = dyn_cast<DestinationStyleOpInterface>(use->getOwner());
+    if (!consumer || !consumer.isDpsInit(use))
+      continue;
+    b.setInsertionPoint(consumer);
+    use->set(b.clone(*producer)->getResult(0));
+  }
+}
+
+} // namespace
+
+void adjoint::fusion::unshareDestinations(Operation *root) {
+  auto shared = [](Operation *op) {
+    return !op->hasOneUse() && !op->use_empty();
+  };
+  OpBuilder b(root->getContext());
+  SmallVector<Operation *> fills;
   root->walk([&](linalg::FillOp fill) {
-    if (fill.hasPureTensorSemantics() && !fill->hasOneUse())
+    if (fill.hasPureTensorSemantics() && shared(fill))
       fills.push_back(fill);
   });
-  OpBuilder b(root->getContext());
-  for (linalg::FillOp fill : fills) {
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : fill->getResult(0).getUses())
-      uses.push_back(&use);
-    // The first use in program order keeps the original.
-    auto first = llvm::min_element(uses, [](OpOperand *a, OpOperand *b) {
-      Operation *x = a->getOwner(), *y = b->getOwner();
-      return x->getBlock() == y->getBlock() && x != y &&
-             x->isBeforeInBlock(y);
-    });
-    std::swap(*first, uses.front());
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      auto consumer = dyn_cast<DestinationStyleOpInterface>(use->getOwner());
-      if (!consumer || !consumer.isDpsInit(use))
-        continue;
-      b.setInsertionPoint(consumer);
-      use->set(b.clone(*fill)->getResult(0));
-    }
-  }
+  for (Operation *fill : fills)
+    unshare(fill, b);
+  // After the fills, whose copies share the fills' own empties.
+  SmallVector<Operation *> empties;
+  root->walk([&](tensor::EmptyOp empty) {
+    if (shared(empty))
+      empties.push_back(empty);
+  });
+  for (Operation *empty : empties)
+    unshare(empty, b);
 }
 
 namespace {

@@ -140,7 +140,7 @@ struct FuseElementwise : adjoint::impl::FuseElementwiseBase<FuseElementwise> {
     (void)applyPatternsGreedily(getOperation(), std::move(patterns),
                                 GreedyRewriteConfig().setUseTopDownTraversal());
     // Destinations last: fusion rewrites the ops that own them.
-    adjoint::fusion::unshareFills(getOperation());
+    adjoint::fusion::unshareDestinations(getOperation());
     adjoint::fusion::reuseDeadInputs(getOperation());
   }
 };

@@ -25,3 +25,20 @@ adj.func @destinations(%w: tensor<4x3xf32>, %p: tensor<4x8xf32>, %q: tensor<8x3x
   %u2 = adj.add %w, %s2 : tensor<4x3xf32>, tensor<4x3xf32>
   adj.return %u, %u2 : tensor<4x3xf32>, tensor<4x3xf32>
 }
+
+// Two results of one type: CSE merges their tensor.empty destinations into
+// one; each op gets its own again (ops sharing an empty form one alias set
+// for one-shot bufferization, whose analysis is quadratic in its size).
+// CHECK-LABEL: func.func @own_empties
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK-SAME: outs(%[[E1]] : tensor<4x3xf32>)
+// CHECK: %[[E2:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK: %[[B:.*]] = linalg.generic
+// CHECK-SAME: outs(%[[E2]] : tensor<4x3xf32>)
+// CHECK: return %[[A]], %[[B]]
+adj.func @own_empties(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %a = adj.tanh %x : tensor<4x3xf32>
+  %b = adj.exp %x : tensor<4x3xf32>
+  adj.return %a, %b : tensor<4x3xf32>, tensor<4x3xf32>
+}
