@@ -79,6 +79,8 @@ void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
   // small sequential nests, which LLVM optimizes in linear time only when
   // each is a function of its own (docs/cpu-backend.md).
   pm.addPass(createOutlineLoops());
+  // The layers of a model repeat the same nests: one function each.
+  pm.addPass(createMergeFunctions());
 }
 
 void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
@@ -126,7 +128,7 @@ void adjoint::registerPipelines() {
       "adj-cpu-loops",
       "CPU stage 3: matmul/conv -> runtime kernel calls, the rest -> "
       "parallel loops, large ones on the runtime's thread pool, each other "
-      "nest in a function of its own",
+      "nest in a function of its own, one function for equal ones",
       [](OpPassManager &pm) { buildCPULoopsPipeline(pm); });
   PassPipelineRegistration<>(
       "adj-cpu-llvm", "CPU stage 4: -> the LLVM dialect",

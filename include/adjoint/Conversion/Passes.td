@@ -274,6 +274,42 @@ def OutlineLoops : Pass<"adj-outline-loops", "::mlir::ModuleOp"> {
   ];
 }
 
+def MergeFunctions : Pass<"adj-merge-functions", "::mlir::ModuleOp"> {
+  let summary = "Keeps one of each set of equal private functions";
+  let description = [{
+    `f_a = f_b  =>  f_b removed, every call of f_b (and func.constant
+    @f_b) refers to f_a`, for private `func.func`s that have the same type,
+    attributes and body (as printed, up to SSA names and locations),
+    repeated until no two are equal (merging callees can make callers
+    equal).
+
+    Why: the layers of a model and the steps of an unrolled loop lower to
+    the same loop nests, which -adj-parallel-to-runtime and
+    -adj-outline-loops make functions; LLVM then compiles each once.
+
+    Before:
+    ```mlir
+    func.func @f(%a: memref<8xf32>, %b: memref<8xf32>) {
+      call @f_loop_0(%a) : (memref<8xf32>) -> ()
+      call @f_loop_1(%b) : (memref<8xf32>) -> ()
+      return
+    }
+    func.func private @f_loop_0(%x: memref<8xf32>) { ...same body... }
+    func.func private @f_loop_1(%x: memref<8xf32>) { ...same body... }
+    ```
+    After:
+    ```mlir
+    func.func @f(%a: memref<8xf32>, %b: memref<8xf32>) {
+      call @f_loop_0(%a) : (memref<8xf32>) -> ()
+      call @f_loop_0(%b) : (memref<8xf32>) -> ()
+      return
+    }
+    func.func private @f_loop_0(%x: memref<8xf32>) { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def ApproximateMath : Pass<"adj-approximate-math", "::mlir::ModuleOp"> {
   let summary = "Replaces f32 transcendental math ops by polynomial "
                 "approximations that vectorize";
