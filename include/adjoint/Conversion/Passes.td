@@ -281,7 +281,7 @@ def MergeFunctions : Pass<"adj-merge-functions", "::mlir::ModuleOp"> {
     @f_b) refers to f_a`, for private `func.func`s that have the same type,
     attributes and body (as printed, up to SSA names and locations),
     repeated until no two are equal (merging callees can make callers
-    equal).
+    equal). A function referred to otherwise (by another attribute) is kept.
 
     Why: the layers of a model and the steps of an unrolled loop lower to
     the same loop nests, which -adj-parallel-to-runtime and

@@ -9,8 +9,8 @@
 //
 // Equal means the same type, attributes and body as printed (SSA names are
 // numbered per function, locations are not printed). References are
-// redirected by func.call and func.constant, the only ways the lowering
-// refers to a function. Merging two functions can make their callers
+// redirected in func.call and func.constant, the only ways the lowering
+// refers to a function; a function referred to otherwise is kept. Merging two functions can make their callers
 // equal, so it repeats until nothing changes.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace adjoint {
@@ -53,8 +54,35 @@ std::string key(func::FuncOp fn) {
   return text;
 }
 
+/// Functions referred to other than as the callee of a func.call or the
+/// value of a func.constant: they may be kept as the copy others merge
+/// into, but never removed. None when the uses cannot all be known (an
+/// unregistered op might be a symbol table).
+std::optional<llvm::DenseSet<StringAttr>> pinnedFunctions(ModuleOp module) {
+  auto all = SymbolTable::getSymbolUses(&module.getBodyRegion());
+  if (!all)
+    return std::nullopt;
+  llvm::DenseMap<StringAttr, int> uses, redirectable;
+  for (const SymbolTable::SymbolUse &use : *all)
+    ++uses[use.getSymbolRef().getRootReference()];
+  module.walk([&](Operation *op) {
+    if (auto call = dyn_cast<func::CallOp>(op))
+      ++redirectable[call.getCalleeAttr().getAttr()];
+    else if (auto constant = dyn_cast<func::ConstantOp>(op))
+      ++redirectable[constant.getValueAttr().getRootReference()];
+  });
+  llvm::DenseSet<StringAttr> pinned;
+  for (auto [symbol, count] : uses)
+    if (count != redirectable.lookup(symbol))
+      pinned.insert(symbol);
+  return pinned;
+}
+
 /// Merges one round; returns whether anything was merged.
 bool mergeOnce(ModuleOp module) {
+  std::optional<llvm::DenseSet<StringAttr>> pinned = pinnedFunctions(module);
+  if (!pinned)
+    return false;
   llvm::StringMap<func::FuncOp> first;
   llvm::DenseMap<StringAttr, StringAttr> replacement;
   SmallVector<func::FuncOp> merged;
@@ -62,7 +90,7 @@ bool mergeOnce(ModuleOp module) {
     if (!fn.isPrivate() || fn.isExternal())
       continue;
     auto [it, isNew] = first.try_emplace(key(fn), fn);
-    if (isNew)
+    if (isNew || pinned->contains(fn.getSymNameAttr()))
       continue;
     replacement[fn.getSymNameAttr()] = it->second.getSymNameAttr();
     merged.push_back(fn);

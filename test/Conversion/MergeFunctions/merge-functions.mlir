@@ -103,3 +103,29 @@ func.func private @type_a(%x: memref<2xf32>) {
 func.func private @type_b(%x: memref<4xf32>) {
   return
 }
+
+// -----
+
+// A function referred to other than as a callee or a func.constant (here
+// by an attribute the pass does not know) is never removed; the others
+// (@pinned_c, only called) still merge.
+// CHECK-LABEL: func.func @user(
+// CHECK: call @pinned_a
+// CHECK: call @pinned_a(%{{.*}}) {test.keep = @pinned_b}
+// CHECK: func.func private @pinned_a(
+// CHECK: func.func private @pinned_b(
+// CHECK-NOT: func.func private
+func.func @user(%x: memref<8xf32>) {
+  call @pinned_a(%x) : (memref<8xf32>) -> ()
+  call @pinned_c(%x) {test.keep = @pinned_b} : (memref<8xf32>) -> ()
+  return
+}
+func.func private @pinned_a(%x: memref<8xf32>) {
+  return
+}
+func.func private @pinned_b(%x: memref<8xf32>) {
+  return
+}
+func.func private @pinned_c(%x: memref<8xf32>) {
+  return
+}
