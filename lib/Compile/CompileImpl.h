@@ -82,6 +82,12 @@ std::shared_ptr<Executable::Program> loadObject(const std::string &object,
                                                 const std::string &function,
                                                 std::string &error);
 
+/// With ADJOINT_PERF_MAP set (not "0"), makes `jit` list every function it
+/// links in perfMapPath(), so that perf names generated code (PerfMap.cpp).
+void addPerfMapSupport(llvm::orc::LLJIT &jit);
+/// /tmp/perf-<pid>.map, where perf looks for the names of JIT code.
+std::string perfMapPath();
+
 /// Reads `_adj_signature_<function>` from object file bytes.
 std::optional<rt::Signature> readObjectSignature(const std::string &object,
                                                  const std::string &function);

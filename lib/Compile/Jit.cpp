@@ -30,6 +30,7 @@ compiler::loadObject(const std::string &object, const std::string &function,
     error = llvm::toString(jit.takeError());
     return nullptr;
   }
+  addPerfMapSupport(**jit);
   JITDylib &dylib = (*jit)->getMainJITDylib();
   auto process = DynamicLibrarySearchGenerator::GetForCurrentProcess(
       (*jit)->getDataLayout().getGlobalPrefix());

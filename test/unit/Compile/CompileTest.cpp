@@ -19,6 +19,12 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
 using namespace adjoint;
 using namespace adjoint::test;
 
@@ -360,4 +366,44 @@ TEST_CASE("threads compile different modules at the same time") {
     t.join();
   for (const std::string &failure : failures)
     REQUIRE(failure == "");
+}
+
+TEST_CASE("ADJOINT_PERF_MAP lists the JIT's functions for perf") {
+  // A sum and a max over the same input: two loop nests, each outlined
+  // into an internal function that perf should be able to name.
+  api::Module m;
+  m.function("sum_max", {f32({64, 32})}, [](api::Value x) {
+    return api::sum(x * 2.0) + api::max(x + 1.0);
+  });
+  std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+  std::remove(path.c_str());
+  CompileOptions options;
+  options.cache = false;
+  ::setenv("ADJOINT_PERF_MAP", "1", 1);
+  Executable exe = compile(m, "sum_max", Target::cpu(), options);
+  ::unsetenv("ADJOINT_PERF_MAP");
+  std::vector<double> ones(64 * 32, 1.0);
+  std::vector<rt::Tensor> out =
+      exe.run({rt::Tensor::fromDoubles(rt::DType::F32, {64, 32}, ones)});
+  REQUIRE(out[0].toDoubles() == std::vector<double>{64 * 32 * 2.0 + 2.0});
+
+  std::ifstream file(path);
+  REQUIRE(file.good());
+  std::set<std::string> names;
+  std::string line;
+  while (std::getline(file, line)) {
+    std::istringstream fields(line);
+    std::string start, size, name;
+    REQUIRE(static_cast<bool>(fields >> start >> size >> name));
+    // "<start> <size> <name>" in hex, a non-empty range.
+    REQUIRE(std::stoull(start, nullptr, 16) != 0);
+    REQUIRE(std::stoull(size, nullptr, 16) != 0);
+    names.insert(name);
+  }
+  std::remove(path.c_str());
+  CHECK(names.count("_adj_entry_sum_max") == 1);
+  CHECK(names.count("sum_max_loop_0") == 1);
+  CHECK(names.count("sum_max_loop_1") == 1);
+  // Data (the signature string) is not code.
+  CHECK(names.count("_adj_signature_sum_max") == 0);
 }
