@@ -131,7 +131,8 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine,
   // of loops with small constant trip counts; O3's full and partial
   // unrolling of them made the code 3x larger and LLVM 3x slower (bert at
   // the cpu size: 14 s -> 4.5 s to compile) for no speed: the workloads ran
-  // as fast or faster without it (docs/cpu-backend.md, "Compile time").
+  // as fast without it within noise, gnn's small loops 5% slower
+  // (docs/cpu-backend.md, "Compile time").
   tuning.LoopUnrolling = false;
   llvm::PassBuilder builder(&machine, tuning);
   builder.registerModuleAnalyses(mam);

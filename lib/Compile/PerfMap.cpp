@@ -3,7 +3,7 @@
 // perf attributes samples in anonymous executable memory through
 // /tmp/perf-<pid>.map, a line "<start> <size> <name>" (hex) per function.
 // Without it, the generated loops of a step are bare addresses in a
-// profile: a third of convnet's step time was "[JIT] tid ..." before.
+// profile (a quarter of convnet's samples were "[JIT] tid ...").
 // With ADJOINT_PERF_MAP set, every function the JIT links is listed there
 // once its address is final, the internal ones (outlined loop nests,
 // parallel chunks) included.
