@@ -3,13 +3,16 @@
 // The ops with regions are built by running the user's C++ lambdas with the
 // insertion point inside the region. A region's result types are those of
 // the values its lambda returns, so ops whose result types depend on them
-// (adj.lambda, adj.if) get their types once the regions are built.
+// (adj.lambda, adj.if) get their types once the regions are built. Branch
+// results and loop-carried values take the join of their types (Type.h):
+// the builder converts them, and rebuilds a loop whose body widens them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ModuleState.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Dialect/Adj/IR/Promotion.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -145,11 +148,51 @@ static Values resultsOf(ModuleState &s, Operation *op) {
   return results;
 }
 
+/// The join of the types two places give (branch results, carried values
+/// before and after the body), or an error message naming `what` when some
+/// do not join.
+static std::vector<mlir::Type> joinAll(llvm::ArrayRef<mlir::Type> a,
+                                       llvm::ArrayRef<mlir::Type> b,
+                                       const std::string &mismatch,
+                                       std::string &error) {
+  std::vector<mlir::Type> joined;
+  if (a.size() != b.size()) {
+    error = mismatch + ": " + std::to_string(a.size()) + " values and " +
+            std::to_string(b.size()) + " values";
+    return joined;
+  }
+  for (auto [i, x, y] : llvm::enumerate(a, b)) {
+    mlir::Type t = adj::joinTypes(x, y);
+    if (!t) {
+      error = mismatch + " (#" + std::to_string(i) + "): " + describe(a) +
+              " and " + describe(b);
+      return {};
+    }
+    joined.push_back(t);
+  }
+  return joined;
+}
+
+/// Converts the operands of `terminator` to `types` (their joins), with the
+/// conversions inserted just before it.
+static void convertYielded(ModuleState &s, Operation *terminator,
+                           llvm::ArrayRef<mlir::Type> types) {
+  mlir::OpBuilder::InsertionGuard guard(s.builder);
+  s.builder.setInsertionPoint(terminator);
+  for (auto [i, type] : llvm::enumerate(types)) {
+    mlir::Value v = terminator->getOperand(i);
+    if (v.getType() != type)
+      terminator->setOperand(
+          i, convertTo(s.wrap(v), Type::fromMLIR(type)).mlir());
+  }
+}
+
 Values detail::ifImpl(Value cond, const BodyFn &thenBody,
                       const BodyFn &elseBody) {
   ModuleState &s = stateOf("adj.if", cond);
-  // The result types are those the branches yield: build the regions in a
-  // result-less adj.if, then move them into one with the right results.
+  // The result types are the joins of what the branches yield: build the
+  // regions in a result-less adj.if, convert each branch's results to the
+  // joins, then move the regions into an adj.if with those results.
   OpSpec spec{"adj.if", {cond}};
   spec.resultTypes = std::vector<mlir::Type>{};
   spec.numRegions = 2;
@@ -163,14 +206,20 @@ Values detail::ifImpl(Value cond, const BodyFn &thenBody,
         buildRegion(s, addBlock(s, draft->getRegion(1), {}), elseBody,
                     "adj.yield");
   });
-  std::vector<mlir::Type> types = typesOf(thenValues);
-  if (types != typesOf(elseValues)) {
+  // The message is made before the draft (and the values in it) is erased.
+  std::string error;
+  std::vector<mlir::Type> types =
+      joinAll(typesOf(thenValues), typesOf(elseValues),
+              "adj.if: the branches yield types that do not join", error);
+  if (!error.empty()) {
     draft->erase();
-    throw Error("adj.if: the branches yield different types: " +
-                describe(types) + " and " + describe(typesOf(elseValues)));
+    throw Error(error);
   }
+  buildOrErase(draft, [&] {
+    for (Region &region : draft->getRegions())
+      convertYielded(s, region.front().getTerminator(), types);
+  });
   spec.resultTypes = types;
-  spec.numRegions = 2;
   Operation *op = createOp(s, spec);
   op->getRegion(0).takeBody(draft->getRegion(0));
   op->getRegion(1).takeBody(draft->getRegion(1));
@@ -184,24 +233,69 @@ Value detail::indexScalar(Value like, int64_t value) {
                       {}, DType::I64, "adj.for");
 }
 
+/// The most times a loop is rebuilt with wider carried types.
+static constexpr unsigned kMaxLoopWidenings = 8;
+
+/// Builds a loop op whose carried values take the join of their types: the
+/// op is built by `build` for the current carried values, which returns the
+/// op and its body's terminator; when the body yields types wider than the
+/// carried ones, the op is erased, the initial values are converted to the
+/// joins and the op is built again (the lattice is finite, so this ends).
+/// Yielded values narrower than the carried ones are converted in the body.
+template <typename BuildFn>
+static Values buildLoop(ModuleState &s, StringRef name,
+                        std::vector<Value> inits, BuildFn &&build) {
+  for (unsigned attempt = 0;; ++attempt) {
+    std::vector<mlir::Type> carried = typesOf(inits);
+    auto [op, terminator] = build(inits, carried);
+    std::vector<mlir::Type> yielded;
+    for (mlir::Value v : terminator->getOperands())
+      yielded.push_back(v.getType());
+    std::string error;
+    std::vector<mlir::Type> joined = joinAll(
+        carried, yielded,
+        name.str() + ": a loop-carried value changes type in the body to "
+                     "one that does not join",
+        error);
+    if (error.empty() && joined == carried) {
+      buildOrErase(op, [&] { convertYielded(s, terminator, carried); });
+      verifyOrErase(s, op, inits);
+      return resultsOf(s, op);
+    }
+    if (error.empty() && attempt + 1 == kMaxLoopWidenings)
+      error = name.str() + ": the loop-carried types keep widening: " +
+              describe(carried) + " to " + describe(joined);
+    op->erase();
+    if (!error.empty())
+      throw Error(error);
+    for (size_t i = 0; i < inits.size(); ++i)
+      inits[i] = convertTo(inits[i], Type::fromMLIR(joined[i]));
+  }
+}
+
 Values detail::forImpl(Value lb, Value ub, Value step,
                        const std::vector<Value> &inits, const BodyFn &body) {
   ModuleState &s = stateOf("adj.for", lb);
-  OpSpec spec{"adj.for", {lb, ub, step}};
-  llvm::append_range(spec.operands, inits);
-  std::vector<mlir::Type> carried = typesOf(inits);
-  spec.resultTypes = carried;
-  spec.numRegions = 1;
-  Operation *op = createOp(s, spec);
-  buildOrErase(op, [&] {
-    std::vector<mlir::Type> argTypes{
-        RankedTensorType::get({}, IntegerType::get(&s.context, 64))};
-    llvm::append_range(argTypes, carried);
-    buildRegion(s, addBlock(s, op->getRegion(0), argTypes), body,
-                "adj.yield");
-  });
-  verifyOrErase(s, op, spec.operands);
-  return resultsOf(s, op);
+  return buildLoop(
+      s, "adj.for", inits,
+      [&](const std::vector<Value> &current,
+          const std::vector<mlir::Type> &carried) {
+        OpSpec spec{"adj.for", {lb, ub, step}};
+        llvm::append_range(spec.operands, current);
+        spec.resultTypes = carried;
+        spec.numRegions = 1;
+        Operation *op = createOp(s, spec);
+        Operation *terminator = nullptr;
+        buildOrErase(op, [&] {
+          std::vector<mlir::Type> argTypes{
+              RankedTensorType::get({}, IntegerType::get(&s.context, 64))};
+          llvm::append_range(argTypes, carried);
+          Block *block = addBlock(s, op->getRegion(0), argTypes);
+          buildRegion(s, block, body, "adj.yield");
+          terminator = block->getTerminator();
+        });
+        return std::pair{op, terminator};
+      });
 }
 
 Values detail::whileImpl(const std::vector<Value> &inits, const BodyFn &cond,
@@ -209,17 +303,24 @@ Values detail::whileImpl(const std::vector<Value> &inits, const BodyFn &cond,
   if (inits.empty())
     throw Error("adj.while: needs at least one carried value");
   ModuleState &s = stateOf("adj.while", inits.front());
-  OpSpec spec{"adj.while", inits};
-  std::vector<mlir::Type> carried = typesOf(inits);
-  spec.resultTypes = carried;
-  spec.numRegions = 2;
-  Operation *op = createOp(s, spec);
-  buildOrErase(op, [&] {
-    buildRegion(s, addBlock(s, op->getRegion(0), carried), cond, "adj.yield");
-    buildRegion(s, addBlock(s, op->getRegion(1), carried), body, "adj.yield");
-  });
-  verifyOrErase(s, op, inits);
-  return resultsOf(s, op);
+  return buildLoop(
+      s, "adj.while", inits,
+      [&](const std::vector<Value> &current,
+          const std::vector<mlir::Type> &carried) {
+        OpSpec spec{"adj.while", current};
+        spec.resultTypes = carried;
+        spec.numRegions = 2;
+        Operation *op = createOp(s, spec);
+        Operation *terminator = nullptr;
+        buildOrErase(op, [&] {
+          buildRegion(s, addBlock(s, op->getRegion(0), carried), cond,
+                      "adj.yield");
+          Block *block = addBlock(s, op->getRegion(1), carried);
+          buildRegion(s, block, body, "adj.yield");
+          terminator = block->getTerminator();
+        });
+        return std::pair{op, terminator};
+      });
 }
 
 //===----------------------------------------------------------------------===//

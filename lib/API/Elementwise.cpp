@@ -2,7 +2,8 @@
 //
 // Arithmetic, math functions, comparisons, select and cast, and the C++
 // operators that spell them. A double operand becomes a rank-0 constant of
-// the other operand's element type, which then broadcasts.
+// the other operand's element type, which then broadcasts (a weakly typed
+// scalar); two tensors of different dtypes are promoted (Type.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +22,9 @@ static Value unary(StringRef op, Value x) {
 }
 
 static Value binary(StringRef op, Value a, Value b) {
-  return createValue(stateOf(op, a), {op, {a, b}});
+  ModuleState &s = stateOf(op, a);
+  std::tie(a, b) = promoteOperands(a, b);
+  return createValue(s, {op, {a, b}});
 }
 
 Value api::add(Value a, Value b) { return binary("adj.add", a, b); }
@@ -67,6 +70,7 @@ Value api::cmp(Cmp predicate, Value a, Value b) {
   case Cmp::GT: p = adj::CmpPredicate::gt; break;
   case Cmp::GE: p = adj::CmpPredicate::ge; break;
   }
+  std::tie(a, b) = promoteOperands(a, b);
   OpSpec spec{"adj.cmp", {a, b}};
   spec.attributes.push_back(s.builder.getNamedAttr(
       "predicate", s.builder.getI32IntegerAttr(static_cast<int32_t>(p))));
@@ -74,7 +78,9 @@ Value api::cmp(Cmp predicate, Value a, Value b) {
 }
 
 Value api::select(Value cond, Value a, Value b) {
-  return createValue(stateOf("adj.select", cond), {"adj.select", {cond, a, b}});
+  ModuleState &s = stateOf("adj.select", cond);
+  std::tie(a, b) = promoteOperands(a, b);
+  return createValue(s, {"adj.select", {cond, a, b}});
 }
 
 Value api::select(Value cond, Value a, double b) {

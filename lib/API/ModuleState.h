@@ -100,6 +100,13 @@ Value scalarLike(const Value &like, double value, llvm::StringRef op);
 Value makeConstant(ModuleState &state, llvm::ArrayRef<double> data,
                    const std::vector<int64_t> &shape, DType dtype,
                    llvm::StringRef op = "adj.constant");
+/// `a` and `b` with the operand of the lower dtype cast to the promoted one
+/// (api::promoteTypes) when both are tensors of different dtypes.
+std::pair<Value, Value> promoteOperands(Value a, Value b);
+/// `v` converted to `target`, a type it joins to (api::joinTypes): cast to
+/// the target dtype, broadcast to the target shape, through tuples.
+Value convertTo(Value v, const Type &target);
+
 /// "tensor<2x3xf32>, tensor<3xf32>".
 std::string describeTypes(llvm::ArrayRef<Value> values);
 

@@ -43,7 +43,9 @@ static NamedAttribute i64Attr(ModuleState &s, StringRef name, int64_t v) {
 }
 
 Value api::matmul(Value a, Value b) {
-  return createValue(stateOf("adj.matmul", a), {"adj.matmul", {a, b}});
+  ModuleState &s = stateOf("adj.matmul", a);
+  std::tie(a, b) = promoteOperands(a, b);
+  return createValue(s, {"adj.matmul", {a, b}});
 }
 
 //===----------------------------------------------------------------------===//

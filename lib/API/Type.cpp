@@ -6,10 +6,12 @@
 
 #include "adjoint/API/Type.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
+#include "adjoint/Dialect/Adj/IR/Promotion.h"
 #include "adjoint/Dialect/Adj/IR/Shapes.h"
 #include "adjoint/Support/Error.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace adjoint;
@@ -120,6 +122,32 @@ static mlir::Type elementType(DType dtype, mlir::MLIRContext *ctx) {
   case DType::I1: return mlir::IntegerType::get(ctx, 1);
   }
   return {};
+}
+
+/// A context of its own for the type computations that need MLIR types but
+/// not a module (Type is context-free).
+static mlir::MLIRContext &typeContext() {
+  static mlir::MLIRContext *ctx = [] {
+    auto *c = new mlir::MLIRContext(mlir::MLIRContext::Threading::DISABLED);
+    c->loadDialect<adj::AdjDialect>();
+    return c;
+  }();
+  return *ctx;
+}
+
+DType api::promoteTypes(DType a, DType b) {
+  mlir::MLIRContext &ctx = typeContext();
+  mlir::Type joined = adj::promoteElementTypes(elementType(a, &ctx),
+                                               elementType(b, &ctx));
+  return Type::fromMLIR(mlir::RankedTensorType::get({}, joined)).dtype();
+}
+
+std::optional<Type> api::joinTypes(const Type &a, const Type &b) {
+  mlir::MLIRContext &ctx = typeContext();
+  mlir::Type joined = adj::joinTypes(a.toMLIR(&ctx), b.toMLIR(&ctx));
+  if (!joined)
+    return std::nullopt;
+  return Type::fromMLIR(joined);
 }
 
 static std::vector<mlir::Type> toMLIR(const std::vector<Type> &types,

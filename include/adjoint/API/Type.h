@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,14 @@ enum class DType { F64, F32, F16, BF16, I64, I32, I1 };
 const char *dtypeName(DType dtype);
 /// Whether `dtype` is a floating-point type.
 bool isFloat(DType dtype);
+
+/// The promotion lattice of mixed element types (after JAX's; see
+/// docs/architecture.md, "Type promotion"):
+///
+///   I1 < I32 < I64 < {BF16, F16} < F32 < F64        (BF16 v F16 = F32)
+///
+/// The least dtype both `a` and `b` convert to.
+DType promoteTypes(DType a, DType b);
 
 /// An adj type: a ranked tensor with a static shape (rank 0 is a scalar), a
 /// function value `!adj.fn<(inputs) -> (results)>`, or a tuple.
@@ -90,6 +99,12 @@ private:
   std::vector<Type> children_;
   std::vector<Type> results_;
 };
+
+/// The type that both `a` and `b` convert to (adj::joinTypes): tensors
+/// promote their dtypes and broadcast their shapes, tuples join element by
+/// element, function types only join themselves. std::nullopt on a
+/// conflict: a tensor and a tuple, shapes that do not broadcast, ...
+std::optional<Type> joinTypes(const Type &a, const Type &b);
 
 /// Formats a shape as "[2, 3]".
 std::string formatShape(const std::vector<int64_t> &shape);
