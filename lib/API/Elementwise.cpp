@@ -71,6 +71,14 @@ Value api::cmp(Cmp predicate, Value a, Value b) {
   case Cmp::GE: p = adj::CmpPredicate::ge; break;
   }
   std::tie(a, b) = promoteOperands(a, b);
+  // Ordering compares i1 as a signed integer (true is -1) below adj.cmp;
+  // booleans order as numbers, false < true, so they are compared as i32.
+  bool ordering = p != adj::CmpPredicate::eq && p != adj::CmpPredicate::ne;
+  if (ordering && a && b && a.type().isTensor() && b.type().isTensor() &&
+      a.dtype() == DType::I1 && b.dtype() == DType::I1) {
+    a = cast(a, DType::I32);
+    b = cast(b, DType::I32);
+  }
   OpSpec spec{"adj.cmp", {a, b}};
   spec.attributes.push_back(s.builder.getNamedAttr(
       "predicate", s.builder.getI32IntegerAttr(static_cast<int32_t>(p))));

@@ -150,6 +150,17 @@ Type Function::type() const {
 
 bool Function::isDefined() const { return !op().getBody().empty(); }
 
+void Function::erase() {
+  adj::FuncOp func = op();
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, state_->module->getOperation());
+  if (!uses || !uses->empty())
+    throw Error("adj.func: function '" + name() +
+                "' cannot be erased: it is still referred to");
+  func->erase();
+  op_ = nullptr;
+}
+
 Value Function::ref() const {
   adj::FuncOp func = op();
   OpSpec spec{"adj.func_ref"};

@@ -20,6 +20,7 @@ for good with those "packs".
 """
 
 from . import _adjoint as _adj
+from ._dtypes import Weak, _Widen
 from ._functions import _captured, _subst
 from ._trees import (_InlineFn, _Unknown, _flatten, _is_data, _results,
                      _unflatten)
@@ -158,8 +159,9 @@ class _Conditionals:
         """adj.if on the tensor `cond` of two branches, functions of no
         arguments that translate them and return their values."""
         try:
-            return self._conditional(cond, then_fn, else_fn, None, node,
-                                     frame)
+            with self.discarding():
+                return self._conditional(cond, then_fn, else_fn, None, node,
+                                         frame)
         except _NeedsPacks:
             pass
         shapes = [self._shape(cond, fn, side)
@@ -188,7 +190,9 @@ class _Conditionals:
             return []
 
         try:
-            _adj.if_(cond, *((run, nothing) if side == 0 else (nothing, run)))
+            with self.discarding():
+                _adj.if_(cond,
+                         *((run, nothing) if side == 0 else (nothing, run)))
         except _Abandon:
             return shape[0]
         except _Unknown:
@@ -212,14 +216,51 @@ class _Conditionals:
                 if not all(_is_data(l) for l in leaves):
                     raise _NeedsPacks()
                 self.check_tree(state, tree, node, frame)
-                return [self.materialize(l) for l in leaves]
+                return self.branch_results(state, side, leaves, node, frame)
             return run
 
-        r = _results(self.build_if(cond, branch(then_fn, 0),
-                                   branch(else_fn, 1), state))
+        try:
+            with self.discarding():
+                r = _results(self.build_if(cond, branch(then_fn, 0),
+                                           branch(else_fn, 1), state))
+        except _Widen as w:
+            state.clear()
+            state["targets"] = w.states
+            r = _results(self.build_if(cond, branch(then_fn, 0),
+                                       branch(else_fn, 1), state))
         if packs is not None:
             return packs.rebuild(cond, r)
+        for v, st in zip(r, state.get("joined", ())):
+            if isinstance(st, Weak):
+                self.mark_weak(v)
         return _unflatten(state["tree"], r)
+
+    def branch_results(self, state, side, leaves, node, frame):
+        """The Values a branch yields for its data `leaves`. The adj.if
+        joins the branches' types, but the then branch is built before the
+        else branch is seen: a weak scalar that it gives is made in its
+        default dtype, and when the join needs another one (the else branch
+        gives an i32 or an f16), the conditional is built again with the
+        joins known (`targets`)."""
+        found = [self.state_of(l) for l in leaves]
+        targets = state.get("targets")
+        if targets is not None:
+            state["joined"] = targets
+        elif side == 1 and "then" in state:
+            before = state["then"]
+            targets = self.join_all(
+                before, found, lambda i: "result #%d of the conditional" % i,
+                node, frame)
+            for a, t in zip(before, targets):
+                if isinstance(a, Weak) and _adj.join_types(
+                        self.concrete(a), self.concrete(t)) != \
+                        self.concrete(t):
+                    raise _Widen(targets)
+            state["joined"] = targets
+        if targets is None:
+            state["then"] = found
+            targets = found
+        return [self.convert(l, t) for l, t in zip(leaves, targets)]
 
     def check_tree(self, state, tree, node, frame):
         if "tree" not in state:
@@ -233,14 +274,16 @@ class _Conditionals:
         probing (_functions), a branch that calls the function being probed
         is dropped and the other one is built in place."""
         try:
-            return _adj.if_(cond, then_run, else_run)
+            with self.discarding():
+                return _adj.if_(cond, then_run, else_run)
         except _Unknown:
             if not self.probing:
                 raise
         for run in (then_run, else_run):
             state.clear()
             try:
-                return run()
+                with self.discarding():
+                    return run()
             except _Unknown:
                 pass
         raise _Unknown()

@@ -27,26 +27,20 @@ class _Expressions:
             raise frame.error(str(err), e) from err
 
     def binop(self, op, a, b):
-        if isinstance(a, Value) and isinstance(b, Value) and \
-                a.dtype != b.dtype:
-            if a.dtype.is_float and not b.dtype.is_float:
-                b = _adj.cast(b, a.dtype)
-            elif b.dtype.is_float and not a.dtype.is_float:
-                a = _adj.cast(a, b.dtype)
-        if isinstance(b, Value) and _is_number(a) and op in (
-                operator.pow, operator.matmul):
-            a = self.materialize(a, like=b)
-        if isinstance(a, Value) and _is_number(b):
-            b = float(b)
-        elif isinstance(b, Value) and _is_number(a):
-            a = float(a)
+        """`a op b` with Python's semantics on numbers and the promotion
+        rules of _dtypes on Values (weak numbers keep the tensor's dtype)."""
+        a, b, weak = self.promote(op, a, b)
         if op is operator.pow and isinstance(a, Value) and \
                 isinstance(b, Value):
-            return _adj.pow(a, b)
-        if op is operator.matmul and isinstance(a, Value):
+            r = _adj.pow(a, b)
+        elif op is operator.matmul and isinstance(a, Value):
             from .numpy import matmul
-            return matmul(a, b)
-        return op(a, b)
+            r = matmul(a, b)
+        else:
+            r = op(a, b)
+        if weak and op not in _CMPOPS.values():
+            self.mark_weak(r)
+        return r
 
     def _expr(self, e, frame):
         if isinstance(e, ast.Constant):

@@ -31,8 +31,10 @@ import inspect
 
 from . import _adjoint as _adj
 from ._adjoint import Module, Value
+from ._dtypes import Weak
 from ._source import _Source
-from ._trees import (_InlineFn, _Unknown, _is_number, _results, _unflatten)
+from ._trees import (_InlineFn, _Unknown, _flatten, _is_number, _results,
+                     _unflatten)
 
 #: Nested inlined calls allowed while building (recursion on Python values).
 _MAX_DEPTH = 200
@@ -45,9 +47,15 @@ class _Recursive:
         self.ident = ident    # keeps the function alive: its id is the key
         self.function = None  # the adjoint.Function, once declared
         self.tree = None      # the structure of its result
+        self.states = None    # the join states of its result leaves
+        self.probed = None    # those of the paths that do not recurse
 
-    def call(self, values):
-        return _unflatten(self.tree, _results(self.function(*values)))
+    def call(self, tr, values):
+        results = _results(self.function(*values))
+        for v, st in zip(results, self.states):
+            if isinstance(st, Weak):
+                tr.mark_weak(v)
+        return _unflatten(self.tree, results)
 
 
 class _SubstFrame:
@@ -162,7 +170,7 @@ class _Functions:
         key = (id(callee.ident), _key(values))
         rec = self.functions.get(key)
         if rec is not None and rec.function is not None:
-            return rec.call(self._lifted(fn, values))
+            return rec.call(self, self._lifted(fn, values))
         if key in self.pending:
             if not self.probing:
                 raise frame.error("internal error: %s() is called before "
@@ -236,6 +244,9 @@ class _Functions:
         lifted = self._lifted(fn, values)
         types = [v.type for v in lifted]
         trees = []
+        # The join states of the results: those of the probe's paths, then
+        # widened while some path returns a wider type (_dtypes).
+        rec = _Recursive(callee.ident)
 
         def body(*params):
             pairs = list(zip(lifted, params))
@@ -244,52 +255,67 @@ class _Functions:
             c2 = self._callee(fn2)
             names = list(c2.signature.parameters)
             value = self._inline(c2, key, dict(zip(names, args)))
-            tree, leaves = self.leaves(value, callee.node, frame)
+            leaves = []
+            tree = _flatten(value, leaves)
             trees.append(tree)
-            return leaves
+            try:
+                found = [self.state_of(l) for l in leaves]
+            except TypeError as e:
+                raise frame.error(str(e), callee.node)
+            if rec.states is None:  # the probe
+                rec.probed = found
+                return [self.convert(l, st) for l, st in zip(leaves, found)]
+            if tree != rec.tree:
+                raise frame.error(
+                    "the recursive function %s() must return the same tuple "
+                    "structure on every path" % callee.name, node)
+            self.widen(rec.states, found,
+                       lambda i: "result #%d of %s()" % (i, callee.name),
+                       node, frame)
+            return [self.convert(l, st) for l, st in zip(leaves, rec.states)]
 
-        rec = _Recursive(callee.ident)
         self.pending.add(key)
         try:
             with self._scratch():
                 try:
-                    probe = self.module.function("probe", types, body)
+                    self.module.function("probe", types, body)
                 except _Unknown:
                     raise frame.error(
                         "cannot find the result type of the recursive "
                         "function %s(): every path through it calls it "
                         "again" % callee.name, node)
             rec.tree = trees[-1]
-            rec.function = self.module.declare(
-                self._fresh_name(callee.name), types, probe.type.results)
-            self.functions[key] = rec
-            try:
-                rec.function.define(body)
-            except _adj.Error as e:
-                raise frame.error(
-                    "the recursive function %s() must return the same types "
-                    "on every path (%s; the paths that return without "
-                    "recursing give %s)"
-                    % (callee.name, e,
-                       ", ".join(str(t) for t in probe.type.results)), node)
-            if trees[-1] != rec.tree:
-                raise frame.error(
-                    "the recursive function %s() must return the same tuple "
-                    "structure on every path" % callee.name, node)
+            rec.states = list(rec.probed)
+            name = self._fresh_name(callee.name)
+
+            def define():
+                rec.function = self.module.declare(
+                    name, types, [self.concrete(st) for st in rec.states])
+                self.functions[key] = rec
+                try:
+                    rec.function.define(body)
+                except BaseException:
+                    # Declared again, with wider results or not at all.
+                    del self.functions[key]
+                    rec.function.erase()
+                    raise
+
+            self.widening(rec.states, define, node, frame,
+                          "the results of %s()" % callee.name)
         finally:
             self.pending.discard(key)
-        return rec.call(lifted)
+        return rec.call(self, lifted)
 
     @contextlib.contextmanager
     def _scratch(self):
         """Builds into a throwaway module, with recursive calls whose result
         is not known raising _Unknown."""
-        saved = self.module, self.functions, self.probing
+        saved = self.module, self.functions, self.probing, list(self.weak)
         self.module, self.functions, self.probing = Module(), {}, True
         try:
             yield
         finally:
-            self.module, self.functions, self.probing = saved
+            self.module, self.functions, self.probing, self.weak = saved
 
     def _fresh_name(self, base):
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in base)

@@ -6,8 +6,9 @@ from . import _adjoint as _adj
 from ._adjoint import Value
 from ._indexing import getitem
 from ._source import FrontendError
+from ._dtypes import Weak
 from ._trees import (_BINOPS, _Return, _assigned, _contains_return,
-                     _is_data, _results, _returns, _unflatten)
+                     _flatten, _is_data, _results, _returns, _unflatten)
 
 
 class _Statements:
@@ -230,25 +231,20 @@ class _Statements:
                 self.block(s.body, frame)
             return
         names = self.carried(s, frame, exclude=targets)
-        tree, inits = self.leaves(tuple(frame.vars[n] for n in names), s,
-                                  frame)
-
-        def run(i, *args):
-            f = frame.child()
-            f.vars.update(zip(names, _unflatten(tree, list(args))))
-            bind(f, i)
-            self.block(s.body, f)
-            t, leaves = self.leaves(tuple(f.vars[n] for n in names), s, frame)
-            if t != tree:
-                raise frame.error("a loop variable changes tuple structure", s)
-            return leaves
-
         if not names:
             raise frame.error("a loop that assigns no variable used before "
                               "it has no effect", s)
-        r = self.guard(lambda: _adj.for_(it.start, it.stop, it.step, inits,
-                                         run), s, frame)
-        frame.vars.update(zip(names, _unflatten(tree, _results(r))))
+        loop = _Carried(self, names, frame, s)
+
+        def run(i, *args):
+            f = loop.frame_of(args)
+            bind(f, i)
+            self.block(s.body, f)
+            return loop.yielded(f)
+
+        r = loop.build(lambda inits: _adj.for_(it.start, it.stop, it.step,
+                                               inits, run))
+        frame.vars.update(zip(names, loop.results(r)))
 
     def while_stmt(self, s, frame):
         if s.orelse:
@@ -262,28 +258,86 @@ class _Statements:
         if not names:
             raise frame.error("a loop that assigns no variable used before "
                               "it has no effect", s)
-        tree, inits = self.leaves(tuple(frame.vars[n] for n in names), s,
-                                  frame)
-
-        def bind(args):
-            f = frame.child()
-            f.vars.update(zip(names, _unflatten(tree, list(args))))
-            return f
+        loop = _Carried(self, names, frame, s)
 
         def cond(*args):
-            c = self.expr(s.test, bind(args))
+            c = self.expr(s.test, loop.frame_of(args))
             if not isinstance(c, Value):
                 raise frame.error("a while condition must depend on the "
                                   "loop's tensors", s.test)
             return c
 
         def body(*args):
-            f = bind(args)
+            f = loop.frame_of(args)
             self.block(s.body, f)
-            t, leaves = self.leaves(tuple(f.vars[n] for n in names), s, frame)
-            if t != tree:
-                raise frame.error("a loop variable changes tuple structure", s)
-            return leaves
+            return loop.yielded(f)
 
-        r = self.guard(lambda: _adj.while_(inits, cond, body), s, frame)
-        frame.vars.update(zip(names, _unflatten(tree, _results(r))))
+        r = loop.build(lambda inits: _adj.while_(inits, cond, body))
+        frame.vars.update(zip(names, loop.results(r)))
+
+
+class _Carried:
+    """The variables a loop carries, with the join of their types: the
+    loop is built with the types of their values before it, and built
+    again with the joins when its body assigns them wider types (an int
+    that meets a float, a scalar that meets a vector; _dtypes)."""
+
+    def __init__(self, tr, names, frame, node):
+        self.tr, self.names, self.frame, self.node = tr, names, frame, node
+        self.tree, self.leaves = self._flatten(frame)
+        self.owners = []  # the variable of each leaf, for messages
+        for n in names:
+            self.owners += [n] * len(_flatten_leaves(frame.vars[n]))
+        self.states = [tr.state_of(l) for l in self.leaves]
+
+    def _flatten(self, f):
+        leaves = []
+        tree = _flatten(tuple(f.vars[n] for n in self.names), leaves)
+        return tree, leaves
+
+    def what(self, i):
+        return "the loop-carried variable '%s'" % self.owners[i]
+
+    def frame_of(self, args):
+        """A frame of the body with the carried Values `args`."""
+        for a, st in zip(args, self.states):
+            if isinstance(st, Weak):
+                self.tr.mark_weak(a)
+        f = self.frame.child()
+        f.vars.update(zip(self.names, _unflatten(self.tree, list(args))))
+        return f
+
+    def yielded(self, f):
+        """The Values the body yields, of the carried types; raises _Widen
+        when the body assigns wider types."""
+        tree, leaves = self._flatten(f)
+        if tree != self.tree:
+            raise self.frame.error("a loop variable changes tuple structure",
+                                   self.node)
+        found = [self.tr.state_of(l) for l in leaves]
+        self.tr.widen(self.states, found, self.what, self.node, self.frame)
+        return [self.tr.convert(l, st) for l, st in zip(leaves, self.states)]
+
+    def build(self, make):
+        """make(inits) builds the loop; repeated while the types widen."""
+        return self.tr.widening(
+            self.states,
+            lambda: self.tr.guard(lambda: make(
+                [self.tr.convert(l, st)
+                 for l, st in zip(self.leaves, self.states)]),
+                self.node, self.frame),
+            self.node, self.frame, "the loop-carried variables")
+
+    def results(self, r):
+        """The variables' values after the loop."""
+        r = _results(r)
+        for v, st in zip(r, self.states):
+            if isinstance(st, Weak):
+                self.tr.mark_weak(v)
+        return _unflatten(self.tree, r)
+
+
+def _flatten_leaves(x):
+    leaves = []
+    _flatten(x, leaves)
+    return leaves

@@ -11,6 +11,7 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import Value, DType
 from ._conditionals import _Conditionals
+from ._dtypes import _Types
 from ._expressions import _Expressions
 from ._functions import _Functions
 from ._source import FrontendError
@@ -68,13 +69,15 @@ class _Frame:
                              getattr(node, "col_offset", None))
 
 
-class _Translator(_Statements, _Expressions, _Functions, _Conditionals):
+class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
+                  _Types):
     """Translates function bodies into the region being built."""
 
     def __init__(self, module, float_dtype):
         self.module = module
         self.float_dtype = float_dtype
         _Functions.__init__(self)
+        _Types.__init__(self)
 
     # -- values -----------------------------------------------------------
 

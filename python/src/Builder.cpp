@@ -124,6 +124,13 @@ void adjoint::python::bindBuilder(py::module_ &m) {
       .def("__hash__",
            [](const api::Type &t) { return py::hash(py::str(t.str())); });
 
+  m.def("promote_types", &api::promoteTypes, py::arg("a"), py::arg("b"),
+        "The dtype both convert to in the promotion lattice (docs/python.md, "
+        "\"Types\").");
+  m.def("join_types", &api::joinTypes, py::arg("a"), py::arg("b"),
+        "The type both convert to (promoted dtype, broadcast shape, through "
+        "tuples), or None when they conflict.");
+
   py::class_<api::Function>(m, "Function")
       .def_property_readonly("name", &api::Function::name)
       .def_property_readonly("type", &api::Function::type)
@@ -132,6 +139,8 @@ void adjoint::python::bindBuilder(py::module_ &m) {
            [](api::Function &f, py::function body) {
              f.define(bodyFromPython(std::move(body)));
            })
+      .def("erase", &api::Function::erase,
+           "Erases the function, which nothing may refer to any more.")
       .def("ref", &api::Function::ref,
            "This function as a value (adj.func_ref) in the region being "
            "built.")

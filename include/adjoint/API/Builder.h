@@ -197,6 +197,11 @@ public:
     defineImpl(detail::wrapBody(std::forward<F>(body)));
   }
 
+  /// Erases the function, which nothing may refer to any more (a
+  /// declaration to make again with other types); throws adjoint::Error
+  /// otherwise. The Function is empty afterwards.
+  void erase();
+
   /// `adj.func_ref`: this function as a value, in the region being built.
   Value ref() const;
 
