@@ -15,12 +15,27 @@ adj.func @main(%x: tensor<3xf32>, %y: tensor<4xf32>) -> !adj.any {
 
 // -----
 
-adj.func @main(%c: tensor<i1>, %x: tensor<3xf32>, %y: tensor<f32>) -> !adj.any {
-  // expected-error @+1 {{the branches of adj.if yield different types as result #0: tensor<3xf32> and tensor<f32>}}
+// Branch types join (promoted dtypes, broadcast shapes: infer-promote.mlir)
+// unless they conflict.
+adj.func @main(%c: tensor<i1>, %x: tensor<3xf32>, %y: tensor<2xf64>) -> !adj.any {
+  // expected-error @+1 {{the branches of adj.if yield different types as result #0: tensor<3xf32> and tensor<2xf64>}}
   %r = adj.if %c : tensor<i1> -> (!adj.any) {
     adj.yield %x : tensor<3xf32>
   } else {
-    adj.yield %y : tensor<f32>
+    adj.yield %y : tensor<2xf64>
+  }
+  adj.return %r : !adj.any
+}
+
+// -----
+
+adj.func @main(%c: tensor<i1>, %x: tensor<3xf32>) -> !adj.any {
+  %t = adj.tuple %x : tensor<3xf32>
+  // expected-error @+1 {{the branches of adj.if yield different types as result #0: tensor<3xf32> and !adj.tuple<tensor<3xf32>>}}
+  %r = adj.if %c : tensor<i1> -> (!adj.any) {
+    adj.yield %x : tensor<3xf32>
+  } else {
+    adj.yield %t : !adj.tuple<tensor<3xf32>>
   }
   adj.return %r : !adj.any
 }

@@ -182,6 +182,8 @@ void Inferrer::finalize() {
   });
   if (hadError)
     return;
+  for (Operation *op : reached)
+    insertJoinConversions(op);
   // Whatever is still untyped was never determined.
   for (Operation *op : reached) {
     op->walk([&](Operation *inner) {

@@ -102,6 +102,11 @@ private:
   FnType lambdaDeclared(LambdaOp lambda);
   void fail() { hadError = true; }
 
+  // Promotion and joins (InferPromote.cpp).
+  void promoteOperands(Operation *op);
+  void interpretPromotionCast(CastOp cast);
+  void insertJoinConversions(Operation *root);
+
   // Rewriting.
   void finalize();
 

@@ -112,6 +112,7 @@ void Inferrer::interpretLoop(Operation *op, ValueRange inits,
 }
 
 void Inferrer::interpretInferred(Operation *op) {
+  promoteOperands(op);
   for (Value operand : op->getOperands())
     if (hasUnknown(get(operand))) {
       for (Value result : op->getResults())
@@ -194,6 +195,8 @@ void Inferrer::interpretOp(Operation *op) {
                          {&whileOp.getCond(), &whileOp.getBody()}, false);
   if (isa<InferTypeOpInterface>(op))
     return interpretInferred(op);
+  if (auto cast = dyn_cast<CastOp>(op); cast && cast->hasAttr("adj.promoted"))
+    return interpretPromotionCast(cast);
   // The other ops (reshape, broadcast_to, cast, creation, env ops, closure)
   // state their result types, which therefore must be known.
   for (Value result : op->getResults()) {

@@ -8,6 +8,7 @@
 #include "InferValues.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
+#include "adjoint/Dialect/Adj/IR/Promotion.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -144,7 +145,11 @@ Abs infer::join(const Abs &lhs, const Abs &rhs) {
   if (lhs->kind != rhs->kind)
     return nullptr;
   switch (lhs->kind) {
-  case AbsNode::Kind::Leaf:
+  case AbsNode::Kind::Leaf: {
+    // Tensors promote their dtypes and broadcast their shapes.
+    Type joined = joinTypes(lhs->type, rhs->type);
+    return joined ? leaf(joined) : nullptr;
+  }
   case AbsNode::Kind::Unknown:
     return nullptr;
   case AbsNode::Kind::Fn: {

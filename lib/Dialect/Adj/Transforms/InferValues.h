@@ -76,7 +76,8 @@ bool hasUnknown(llvm::ArrayRef<Abs> values);
 Abs sensitivity(const Abs &value, mlir::MLIRContext *ctx);
 
 /// The least upper bound: unknown joins anything, function sets unite, and
-/// leaves must be equal. Returns null when `lhs` and `rhs` do not join.
+/// leaves join by adj::joinTypes (promoted dtypes, broadcast shapes).
+/// Returns null when `lhs` and `rhs` do not join.
 Abs join(const Abs &lhs, const Abs &rhs);
 
 /// The canonical key of a list of values, or "?" for std::nullopt.
