@@ -341,7 +341,9 @@ Value select(Value cond, double a, Value b);
 Value cast(Value x, DType dtype);
 
 /// Arithmetic and comparisons. A double operand becomes a rank-0 constant
-/// of the other operand's element type (`x * 2.0`).
+/// of the other operand's element type (`x * 2.0`); two tensors of
+/// different dtypes are promoted (api::promoteTypes), here and in every
+/// binary op, cmp, select and matmul.
 Value operator+(Value a, Value b);
 Value operator-(Value a, Value b);
 Value operator*(Value a, Value b);
@@ -488,7 +490,9 @@ Value indexScalar(Value like, int64_t value);
 } // namespace detail
 
 /// `adj.if`: `thenBody()` or `elseBody()` (lambdas without parameters) gives
-/// the results; both must yield the same types.
+/// the results, of the join of the two branches' types (api::joinTypes: an
+/// i64 branch and an f32 one give an f32, a scalar and a vector the vector);
+/// types that do not join throw adjoint::Error.
 template <typename T, typename E>
 Values if_(Value cond, T &&thenBody, E &&elseBody) {
   return detail::ifImpl(cond, detail::wrapBody(std::forward<T>(thenBody)),
@@ -497,7 +501,9 @@ Values if_(Value cond, T &&thenBody, E &&elseBody) {
 
 /// `adj.for` for i = lb, lb + step, ... while i < ub (rank-0 i64 Values):
 /// `body(i, carried...)` returns the next carried values; the results are
-/// the last ones.
+/// the last ones. A carried value has the join of its initial type and the
+/// types the body gives it: when the body widens one, the loop is built
+/// again with the joins, so `body` may run more than once.
 template <typename F>
 Values for_(Value lb, Value ub, Value step, const std::vector<Value> &inits,
             F &&body) {
@@ -518,7 +524,7 @@ Values for_(int64_t lb, int64_t ub, int64_t step,
 }
 
 /// `adj.while`: while `cond(carried...)` (a rank-0 i1) holds,
-/// `body(carried...)` gives the next carried values.
+/// `body(carried...)` gives the next carried values (joined as in for_).
 template <typename C, typename F>
 Values while_(const std::vector<Value> &inits, C &&cond, F &&body) {
   return detail::whileImpl(inits, detail::wrapBody(std::forward<C>(cond)),

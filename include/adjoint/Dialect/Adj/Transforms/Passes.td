@@ -47,6 +47,11 @@ def Infer : Pass<"adj-infer", "::mlir::ModuleOp"> {
     concrete are kept, so a typed program is unchanged. Untyped functions
     that no root reaches are removed.
 
+    Mixed dtypes promote (Promotion.h): an op whose operands must share an
+    element type gets an `adj.cast` of the lower one, and `adj.if` results
+    and loop-carried values take the join of their types (promoted dtype,
+    broadcast shape), converted with `adj.cast`/`adj.broadcast_to`.
+
     Before:
     ```mlir
     adj.func @sq(%x: !adj.any) -> !adj.any {
