@@ -259,6 +259,18 @@ TEST_CASE("signature errors", "[api][errors]") {
              Contains("takes 2 Values but the region has 1 arguments"));
   // A failed definition leaves no function behind.
   CHECK_THAT(errorOf([&] { m.lookup("g"); }), Contains("no function named"));
+  // A declaration nothing refers to can be erased (and made again with other
+  // types); one that is referred to cannot.
+  Function h = m.declare("h", {kF32}, {kF32});
+  h.erase();
+  CHECK_THAT(errorOf([&] { m.lookup("h"); }), Contains("no function named"));
+  CHECK_THAT(errorOf([&] { h.name(); }), Contains("empty Function"));
+  m.declare("h", {kF32}, {f32({2})}).define([](Value x) {
+    return broadcast_to(x, {2});
+  });
+  m.function("k", {kF32}, [&](Value x) { return m.lookup("h")(x); });
+  CHECK_THAT(errorOf([&] { m.lookup("h").erase(); }),
+             Contains("'h' cannot be erased: it is still referred to"));
   m.verify();
 }
 
