@@ -160,7 +160,6 @@ class _Types:
                 out.append(x if x.dtype == want else _adj.cast(x, want))
             else:
                 out.append(x)
-        a, b = out
         for i, x in enumerate(out):
             if not isinstance(x, Value):
                 other = out[1 - i]

@@ -29,7 +29,6 @@ recursive paths give the same types.
 import contextlib
 import inspect
 
-from . import _adjoint as _adj
 from ._adjoint import Module, Value
 from ._dtypes import Weak
 from ._source import _Source
