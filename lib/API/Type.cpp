@@ -125,10 +125,12 @@ static mlir::Type elementType(DType dtype, mlir::MLIRContext *ctx) {
 }
 
 /// A context of its own for the type computations that need MLIR types but
-/// not a module (Type is context-free).
+/// not a module (Type is context-free). Multithreaded, so that its type
+/// uniquing is safe from any thread; never destroyed, so that it outlives
+/// every static that may join types.
 static mlir::MLIRContext &typeContext() {
   static mlir::MLIRContext *ctx = [] {
-    auto *c = new mlir::MLIRContext(mlir::MLIRContext::Threading::DISABLED);
+    auto *c = new mlir::MLIRContext();
     c->loadDialect<adj::AdjDialect>();
     return c;
   }();
