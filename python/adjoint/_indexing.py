@@ -110,20 +110,38 @@ def _size(x):
     return n
 
 
+def _method(name):
+    """x.name(...) as adjoint.numpy.name(x, ...)."""
+    def bind(x):
+        from . import numpy as anp
+        fn = getattr(anp, name)
+        return lambda *args, **kwargs: fn(x, *args, **kwargs)
+    return bind
+
+
+def _sort_in_place(x):
+    raise TypeError("x.sort() sorts in place, which jitted code cannot "
+                    "do: use y = numpy.sort(x)")
+
+
 _METHODS = {
-    "sum": lambda x: lambda axis=None, keepdims=False: _adj.sum(
-        x, axis, keepdims),
-    "mean": lambda x: lambda axis=None, keepdims=False: _adj.mean(
-        x, axis, keepdims),
-    "max": lambda x: lambda axis=None, keepdims=False: _adj.max(
-        x, axis, keepdims),
     "reshape": lambda x: lambda *shape: _reshape(x, *shape),
     "transpose": lambda x: lambda *axes: _transpose(x, *axes),
     "astype": lambda x: lambda dtype: _astype(x, dtype),
+    "flatten": _method("ravel"),
+    "copy": lambda x: lambda: x,
+    "sort": _sort_in_place,
     "T": lambda x: _adj.transpose(x),
     "ndim": lambda x: x.rank,
     "size": _size,
 }
+for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax",
+              "argmin", "cumsum", "cumprod", "clip", "var", "std", "take",
+              "ravel", "squeeze", "argsort", "dot"):
+    _METHODS.setdefault(_name, _method(_name))
+
+#: The Value's own attributes (the builder's).
+_OWN = ("type", "dtype", "shape", "rank", "module", "is_")
 
 
 def attribute(x, name):
@@ -131,4 +149,8 @@ def attribute(x, name):
     fn = _METHODS.get(name)
     if fn is not None:
         return fn(x)
-    return getattr(x, name)
+    if name in _OWN or name.startswith("__"):
+        return getattr(x, name)
+    raise AttributeError("the array attribute or method '%s' is not "
+                         "supported in jitted code (docs/python.md lists "
+                         "those that are)" % name)
