@@ -29,7 +29,7 @@ def _shape(shape, name):
     return [int(d) for d in shape]
 
 
-def _value_dtype(value, name):
+def _value_dtype(value):
     """The dtype numpy gives an array filled with the Python `value`."""
     if isinstance(value, Value):
         return value.dtype
@@ -37,12 +37,12 @@ def _value_dtype(value, name):
         return DType.i1
     if isinstance(value, (int, _np.integer)):
         return DType.i64
-    return float_dtype(name)
+    return float_dtype()
 
 
 def _filled(shape, value, dtype, name, module=None):
     shape = _shape(shape, name)
-    dtype = to_dtype(dtype, name) or _value_dtype(value, name)
+    dtype = to_dtype(dtype, name) or _value_dtype(value)
     if isinstance(value, Value):
         if value.rank and list(value.shape) != shape:
             value = _adj.broadcast_to(value, shape)
@@ -125,7 +125,7 @@ def arange(start, stop=None, step=1, dtype=None):
     integral = all(isinstance(v, (int, _np.integer))
                    for v in (start, stop, step))
     dtype = to_dtype(dtype, "arange") or (
-        DType.i64 if integral else float_dtype("arange"))
+        DType.i64 if integral else float_dtype())
     m = translator("arange").module
     if integral and not dtype.is_float:
         return cast_to(iota(m, [n], 0) * float(step) + float(start), dtype)
@@ -149,7 +149,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
         raise ValueError("adjoint.numpy.linspace: axis must be 0 for "
                          "scalar start and stop")
     m = module_of("linspace", start, stop)
-    work = float_dtype("linspace", start, stop)
+    work = float_dtype(start, stop)
     start_v, stop_v = (
         cast_to(v, work) if isinstance(v, Value)
         else _adj.scalar(m, float(v), work) for v in (start, stop))

@@ -45,7 +45,9 @@ def module_of(name, *xs):
     return translator(name).module
 
 
-def float_dtype(name, *xs):
+def float_dtype(*xs):
+    """The program's float dtype (in jitted code), else that of a float
+    Value among `xs`, else f32."""
     tr = _TRANSLATOR.get()
     if tr is not None:
         return tr.float_dtype
@@ -86,7 +88,11 @@ def binop(op, a, b):
 
 
 def logical(is_and, a, b):
-    return translator("logical_and").logical(is_and, truth(a), truth(b))
+    """a and b / a or b elementwise, as the front end's `and`/`or` on
+    tensors (a select)."""
+    a = truth(as_value(a, "logical_and" if is_and else "logical_or"))
+    b = truth(as_value(b, "logical_and" if is_and else "logical_or"))
+    return _adj.select(a, b, a) if is_and else _adj.select(a, a, b)
 
 
 def truth(x):
@@ -137,7 +143,7 @@ def to_dtype(dtype, name):
     if dtype is None or isinstance(dtype, DType):
         return dtype
     if dtype is float:
-        return float_dtype(name)
+        return float_dtype()
     try:
         return _NP_TO_ADJ[_np.dtype(dtype)]
     except (KeyError, TypeError):
