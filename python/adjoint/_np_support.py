@@ -66,6 +66,8 @@ def as_value(x, name, like=None):
     if tr is None:
         if like is not None and isinstance(x, (int, float, _np.number)):
             return _adj.scalar(like.module, float(x), like.dtype)
+        if like is not None and isinstance(x, _np.ndarray):
+            return _host_constant(x, like)
         raise TypeError("adjoint.numpy.%s: a %s is not an adjoint.Value "
                         "(outside jitted code, every operand must be one)"
                         % (name, type(x).__name__))
@@ -78,12 +80,33 @@ def as_value(x, name, like=None):
     return tr.materialize(x, like=like)
 
 
+def _host_constant(a, like):
+    """A numpy array met by the Value `like` outside jitted code: floats
+    take like's float dtype, as numbers do."""
+    from ._source import _NP_TO_ADJ
+    if a.dtype.kind == "f" and like.dtype.is_float:
+        dtype = like.dtype
+    elif a.dtype in _NP_TO_ADJ:
+        dtype = _NP_TO_ADJ[a.dtype]
+    else:
+        raise TypeError("a numpy array of dtype %s cannot be a value of the "
+                        "program" % a.dtype)
+    return _adj.constant(like.module, a.astype(_np.float64), list(a.shape),
+                         dtype)
+
+
 def binop(op, a, b):
     """`op(a, b)` with the front end's operand rules (numbers, mixed
-    dtypes) inside jitted code, the Value operators outside."""
+    dtypes) inside jitted code, the Value operators outside (a numpy array
+    operand becoming a constant: numpy's own operator would dispatch back
+    here)."""
     tr = _TRANSLATOR.get()
     if tr is not None:
         return tr.binop(op, a, b)
+    if isinstance(a, _np.ndarray) and isinstance(b, Value):
+        a = _host_constant(a, b)
+    elif isinstance(b, _np.ndarray) and isinstance(a, Value):
+        b = _host_constant(b, a)
     return op(a, b)
 
 

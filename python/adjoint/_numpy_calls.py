@@ -116,3 +116,40 @@ def resolve(fn, args, kwargs, node, frame):
             "numpy does not implement it; docs/python.md lists the numpy "
             "functions it does)" % name, node)
     return fn
+
+
+# ---------------------------------------------------------------------------
+# numpy's dispatch protocols on Values (the builder API, numpy's operators)
+# ---------------------------------------------------------------------------
+
+def _unsupported(name):
+    return TypeError("%s is not supported on adjoint Values (adjoint.numpy "
+                     "does not implement it; docs/python.md lists the numpy "
+                     "functions it does)" % name)
+
+
+def _array_function(self, func, types_, args, kwargs):
+    """numpy's functions given a Value outside the front end's resolution
+    (a builder body: ``np.argmax(v)``) resolve the same way."""
+    mapped = _mapped(func)
+    if mapped is None:
+        raise _unsupported(numpy_name(func) or repr(func))
+    return mapped(*args, **kwargs)
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """numpy's ufuncs given a Value, also through an operator of an ndarray
+    (``array + v`` calls numpy.add)."""
+    mapped = _mapped(ufunc) if method == "__call__" else None
+    if mapped is None:
+        name = "numpy." + ufunc.__name__
+        raise _unsupported(name if method == "__call__" else
+                           "%s.%s" % (name, method))
+    return mapped(*inputs, **kwargs)
+
+
+def install(value_type):
+    """Makes numpy dispatch its functions and ufuncs on `value_type` here,
+    instead of making an object array of it (np.argmax(v) was 0)."""
+    value_type.__array_function__ = _array_function
+    value_type.__array_ufunc__ = _array_ufunc

@@ -338,3 +338,22 @@ def test_every_numpy_name_of_the_namespace_maps_to_a_numpy_function():
             same = [getattr(anp, n) for n in anp.NAMES
                     if getattr(np, n, None) is fn]
             assert _mapped(fn) in same, name
+
+
+def test_numpy_on_values_of_the_builder_api(rng):
+    # Outside the front end numpy dispatches to Values too (it made an
+    # object array: np.argmax(v) was 0).
+    m = adj.Module()
+    x3 = adj.Type.tensor(adj.f64, [3])
+    m.function("f", [x3], lambda v: (np.argmax(v), np.tanh(v), np.sort(v),
+                                     np.ones(3) * 2.0 + v, v - np.arange(3.0),
+                                     np.maximum(v, 1.5)))
+    x = np.array([3.0, 1.0, 2.0])
+    got = adj.compile(m, "f")(x)
+    assert_tree(got, (np.argmax(x), np.tanh(x), np.sort(x), 2.0 + x,
+                      x - np.arange(3.0), np.maximum(x, 1.5)))
+    for call, name in ((lambda v: np.median(v), "numpy.median"),
+                       (lambda v: np.add.reduce(v), "numpy.add.reduce"),
+                       (lambda v: np.floor(v), "numpy.floor")):
+        with pytest.raises(TypeError, match=name + " is not supported"):
+            m.function("g", [x3], call)
