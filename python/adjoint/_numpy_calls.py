@@ -83,10 +83,13 @@ def numpy_name(fn):
                 return "numpy.random." + fn.__name__
             return "numpy.%s.%s" % (type(owner).__name__, fn.__name__)
         return None
+    objclass = getattr(fn, "__objclass__", None)   # ndarray.sum
+    if isinstance(objclass, type) and _is_numpy_module(objclass.__module__):
+        return "numpy.%s.%s" % (objclass.__name__, fn.__name__)
     mod = getattr(fn, "__module__", None)
     if isinstance(mod, str) and _is_numpy_module(mod):
-        name = getattr(fn, "__qualname__", None) or \
-            getattr(fn, "__name__", None) or type(fn).__name__
+        # A callable object (numpy.vectorize(f)) is named by its class.
+        name = getattr(fn, "__qualname__", None) or type(fn).__qualname__
         return "%s.%s" % (mod, name)
     return None
 
