@@ -67,13 +67,13 @@ class _Source:
         source = "".join(lines)
         dedented = textwrap.dedent(source)
         first = next((l for l in lines if l.strip()), "")
-        self.indent = len(first) - len(first.lstrip())
+        indent = len(first) - len(first.lstrip())
         tree = ast.parse(dedented)
         ast.increment_lineno(tree, start - 1)
-        if self.indent:
+        if indent:
             for node in ast.walk(tree):
                 if hasattr(node, "col_offset"):
-                    node.col_offset += self.indent
+                    node.col_offset += indent
         node = tree.body[0]
         if not isinstance(node, ast.FunctionDef):
             raise FrontendError("cannot find the definition of %r" % fn,

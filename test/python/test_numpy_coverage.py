@@ -232,7 +232,16 @@ def test_outer_dot_einsum(rng):
 
 # -- sorting ------------------------------------------------------------------
 
-def test_sort_argsort_stable_with_ties_and_nan(rng):
+@pytest.fixture(params=["ranks", "network"])
+def sorting(request, monkeypatch):
+    """Each of the two compositions of sort (chosen by size)."""
+    from adjoint import _np_sorting
+    if request.param == "network":
+        monkeypatch.setattr(_np_sorting, "RANK_PAIRS", 0)
+    return request.param
+
+
+def test_sort_argsort_stable_with_ties_and_nan(rng, sorting):
     def f(x):
         return (np.sort(x), np.sort(x, axis=0), np.argsort(x, kind="stable"),
                 np.argsort(x, axis=0, kind="stable"),
@@ -242,7 +251,13 @@ def test_sort_argsort_stable_with_ties_and_nan(rng):
     x = rng.integers(0, 4, (5, 6)).astype(np.float64)   # ties
     x[2, 3] = x[4, 0] = x[4, 5] = np.nan
     same_as_numpy(f, x)
-    same_as_numpy(f, rng.integers(-5, 5, (4, 7)))
+    # Rows that are not a power of two, with the largest integers (the
+    # network pads integer rows with their maximum).
+    i = rng.integers(-5, 5, (4, 7))
+    i[1, 2] = i[1, 5] = np.iinfo(np.int64).max
+    same_as_numpy(f, i)
+    same_as_numpy(f, rng.standard_normal((3, 17)) > 0)
+    same_as_numpy(f, rng.standard_normal(33).astype(np.float32))
 
     @adj.jit
     def loss(x, w):
