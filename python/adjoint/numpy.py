@@ -9,7 +9,8 @@ into the program being jitted.
 """
 
 from ._adjoint import (  # noqa: F401
-    exp, log, tanh, sqrt, abs, sign, sin, cos, erf, sum, mean, transpose, broadcast_to, sigmoid, relu, softmax, log_softmax, pow, cast)
+    exp, log, tanh, sqrt, abs, sign, sin, cos, erf, sum, mean, transpose,
+    broadcast_to, sigmoid, relu, softmax, log_softmax, pow, cast)
 from ._adjoint import neg as negative  # noqa: F401
 from . import _adjoint as _adj
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
