@@ -91,6 +91,22 @@ def test_gradients_of_reductions_and_scans(rng):
     check_grads(f, [rng.standard_normal((3, 4))], [0], rtol=1e-5)
 
 
+def test_gradients_of_the_other_differentiable_functions(rng):
+    @adj.jit
+    def f(x, t):
+        lo, hi = np.sum(x[0]), np.sum(x[1])
+        return (np.sum(np.tril(x, -1) ** 2.0)
+                + np.sum(np.full((3,), lo) * t[0, 0])
+                + np.sum(np.linspace(lo, hi, 5) ** 2.0)
+                + np.sum(np.dot(t, x[:, :2]) ** 2.0) + np.var(x, ddof=1)
+                + np.std(x, axis=0, ddof=1)[1]
+                + np.sum(np.cumsum(t) * t.ravel())
+                + np.sum(np.full_like(x, 2.0) * x))
+
+    check_grads(f, [rng.standard_normal((3, 3)),
+                    rng.standard_normal((2, 4, 3))], [0, 1], rtol=1e-5)
+
+
 # -- creation -----------------------------------------------------------------
 
 def test_creation_functions(rng):
