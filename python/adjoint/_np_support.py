@@ -98,11 +98,14 @@ def _host_constant(a, like):
 def binop(op, a, b):
     """`op(a, b)` with the front end's operand rules (numbers, mixed
     dtypes) inside jitted code, the Value operators outside (a numpy array
-    operand becoming a constant: numpy's own operator would dispatch back
-    here)."""
+    operand becoming a constant and a numpy scalar a Python number: their
+    own operators would dispatch back here)."""
     tr = _TRANSLATOR.get()
     if tr is not None:
         return tr.binop(op, a, b)
+    # numpy's scalars too: their operators dispatch back here.
+    a = a.item() if isinstance(a, _np.generic) else a
+    b = b.item() if isinstance(b, _np.generic) else b
     if isinstance(a, _np.ndarray) and isinstance(b, Value):
         a = _host_constant(a, b)
     elif isinstance(b, _np.ndarray) and isinstance(a, Value):

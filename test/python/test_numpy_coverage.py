@@ -380,11 +380,13 @@ def test_numpy_on_values_of_the_builder_api(rng):
     x3 = adj.Type.tensor(adj.f64, [3])
     m.function("f", [x3], lambda v: (np.argmax(v), np.tanh(v), np.sort(v),
                                      np.ones(3) * 2.0 + v, v - np.arange(3.0),
-                                     np.maximum(v, 1.5)))
+                                     np.maximum(v, 1.5), np.float64(2.0) * v,
+                                     np.float32(1.5) < v))
     x = np.array([3.0, 1.0, 2.0])
     got = adj.compile(m, "f")(x)
     assert_tree(got, (np.argmax(x), np.tanh(x), np.sort(x), 2.0 + x,
-                      x - np.arange(3.0), np.maximum(x, 1.5)))
+                      x - np.arange(3.0), np.maximum(x, 1.5), 2.0 * x,
+                      1.5 < x))
     for call, name in ((lambda v: np.median(v), "numpy.median"),
                        (lambda v: np.add.reduce(v), "numpy.add.reduce"),
                        (lambda v: np.floor(v), "numpy.floor")):
