@@ -10,6 +10,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._trees import _flatten
 
 # The _Translator running on this thread, while a jitted function is built.
 _TRANSLATOR = contextvars.ContextVar("adjoint_translator", default=None)
@@ -72,6 +73,14 @@ def as_value(x, name, like=None):
                         "(outside jitted code, every operand must be one)"
                         % (name, type(x).__name__))
     if isinstance(x, (list, tuple)):
+        leaves = []
+        _flatten(x, leaves)
+        values = [e for e in leaves if isinstance(e, Value)]
+        if values:
+            # np.array([a, b]) of tensors stacks them.
+            from ._np_movement import stack
+            like = values[0] if like is None else like
+            return stack([as_value(e, name, like) for e in x])
         x = _np.asarray(x)
     if isinstance(x, _np.ndarray):
         return tr.constant(x)

@@ -349,6 +349,15 @@ def test_numpy_on_python_values_runs_while_building(rng):
                                rtol=1e-12)
 
 
+def test_arrays_of_tensors_stack_them(rng):
+    def f(x):
+        return (np.array([x[0], x[1] * 2.0]), np.asarray([[x[0], 1.0],
+                                                          [2.0, x[2]]]),
+                np.concatenate([x, [5.0, 6.0]]))
+
+    same_as_numpy(f, rng.standard_normal(3))
+
+
 def test_numpy_scalar_types_cast_traced_values():
     @adj.jit
     def f(x):
