@@ -18,6 +18,7 @@ from ._source import FrontendError
 from ._statements import _Statements
 from ._trees import _flatten, _is_number
 
+
 class _Frame:
     """Variables of one function being translated, with its scopes: its own
     variables, then its Python closure cells, then the frame of the
@@ -178,4 +179,3 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals):
             return False
         mod = getattr(fn, "__module__", "") or ""
         return not (mod == "adjoint" or mod.startswith("adjoint."))
-
