@@ -46,7 +46,8 @@ def getitem(x, idx):
             if st <= 0:
                 raise IndexError("negative slice steps are not supported")
             count = max(0, (e - s + st - 1) // st)
-            start.append(s), limit.append(s + max(count - 1, 0) * st + 1)
+            start.append(s), limit.append(s + (count - 1) * st + 1 if count
+                                          else s)
             stride.append(st)
             out_shape.append(count)
         else:
@@ -60,7 +61,9 @@ def getitem(x, idx):
     if len(gathers) > 1:
         raise IndexError("only one integer tensor index is supported")
     sliced = x
-    if start != [0] * len(shape) or limit != shape or \
+    if any(l == b for b, l in zip(start, limit)):
+        sliced = _empty(x, [l - b for b, l in zip(start, limit)])
+    elif start != [0] * len(shape) or limit != shape or \
             any(s != 1 for s in stride):
         sliced = _adj.slice(x, start, limit, stride)
     out = sliced
@@ -71,6 +74,13 @@ def getitem(x, idx):
             raise IndexError("tensor indices must be integers")
         out = _adj.gather(out, index, axis)
     return out
+
+
+def _empty(x, shape):
+    """An empty part of x: no element of x is read, so it is a fill (the
+    CPU lowering rejects an empty slice that starts at a dimension's end,
+    e.g. x[3:] of 3 elements)."""
+    return _adj.fill(x.module, 0.0, shape, x.dtype)
 
 
 def _reshape(x, *shape):

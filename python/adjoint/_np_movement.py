@@ -8,6 +8,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._indexing import _empty
 from ._np_support import (as_value, cast_to, iota, normalize_axes,
                           normalize_axis, ravel as _ravel, size)
 
@@ -98,7 +99,11 @@ def _split(ary, indices_or_sections, axis, equal, name):
         hi = max(lo, hi)
         start, limit = [0] * x.rank, list(x.shape)
         start[ax], limit[ax] = lo, hi
-        out.append(_adj.slice(x, start, limit))
+        if lo == hi:
+            limit[ax] = 0
+            out.append(_empty(x, limit))
+        else:
+            out.append(_adj.slice(x, start, limit))
     return out
 
 

@@ -183,6 +183,14 @@ def test_concatenate_stack_split(rng):
     x, y = rng.standard_normal((2, 4)), rng.standard_normal((2, 4))
     same_as_numpy(f, x, y)
 
+    def empty_parts(x):
+        # Empty slices and pieces (the lowering rejects empty slices at a
+        # dimension's end: they are fills).
+        return (np.split(x, [0, 4], axis=1), x[:, 4:], x[:0], x[1:1, ::2],
+                np.cumsum(x[:, :0], axis=1), np.concatenate([x[:0], x]))
+
+    same_as_numpy(empty_parts, x)
+
     @adj.jit
     def loss(x, y):
         a, b = np.split(np.concatenate([x, y], axis=1), [3], axis=1)
