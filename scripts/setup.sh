@@ -65,6 +65,11 @@ if ((${#pip_missing[@]})); then
   "$PYTHON" -m pip install -q "${pip_missing[@]}"
 fi
 
+# scripts/sanitize.sh needs the packages only; it builds elsewhere.
+if [ "${1:-}" = "--packages-only" ]; then
+  exit 0
+fi
+
 # Debian's cmake, not a pip-installed one that may shadow it on PATH.
 CMAKE=/usr/bin/cmake
 if [ ! -f build/build.ninja ]; then

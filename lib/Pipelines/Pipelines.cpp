@@ -16,21 +16,22 @@ void adjoint::buildOptimizePipeline(OpPassManager &pm) {
   pm.addPass(adj::createInfer());
   // Each round exposes work for the next: an inlined body has new known
   // calls, an unrolled loop new closures, a simplified env new dead code.
-  // Rounds beyond what a program needs change nothing.
-  constexpr int kRounds = 4;
-  for (int round = 0; round < kRounds; ++round) {
-    pm.addPass(adj::createUnroll());
-    pm.addPass(adj::createSpecialize());
-    pm.addPass(adj::createInline());
-    pm.addPass(adj::createSimplifyTuples());
-    pm.addPass(adj::createSimplifyEnvs());
-    pm.addPass(adj::createSimplifyAlgebra());
-    pm.addPass(adj::createFoldConstants());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-    pm.addPass(adj::createRemoveDeadValues());
-    pm.addPass(createSymbolDCEPass());
-  }
+  // Rounds run until one changes nothing (most gradients need one), at most
+  // four.
+  OpPassManager round(ModuleOp::getOperationName());
+  round.addPass(adj::createUnroll());
+  round.addPass(adj::createSpecialize());
+  round.addPass(adj::createInline());
+  round.addPass(adj::createSimplifyTuples());
+  round.addPass(adj::createSimplifyEnvs());
+  round.addPass(adj::createSimplifyAlgebra());
+  round.addPass(adj::createFoldConstants());
+  round.addPass(createCanonicalizerPass());
+  round.addPass(createCSEPass());
+  round.addPass(adj::createRemoveDeadValues());
+  round.addPass(createSymbolDCEPass());
+  constexpr unsigned kMaxRounds = 4;
+  pm.addPass(adj::createFixpoint(round, kMaxRounds));
   // Whatever still builds closures (recursive code) gets explicit
   // environments.
   pm.addPass(adj::createClosureConvert());

@@ -19,6 +19,7 @@ from ._adjoint import *  # noqa: F401,F403
 from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
 
 from . import frontend, numpy  # noqa: F401
+from . import _numpy_calls
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import (grad, value_and_grad, jvp, vjp,  # noqa: F401
                           hessian)
@@ -26,6 +27,8 @@ from ._transforms import (grad, value_and_grad, jvp, vjp,  # noqa: F401
 __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "jit", "grad", "value_and_grad", "jvp", "vjp", "hessian",
     "FrontendError", "JitFunction", "numpy"]
+
+_numpy_calls.install(Value)
 
 #: The element types, also reachable as adjoint.DType.<name>.
 f64, f32, f16, bf16 = DType.f64, DType.f32, DType.f16, DType.bf16

@@ -46,7 +46,8 @@ def getitem(x, idx):
             if st <= 0:
                 raise IndexError("negative slice steps are not supported")
             count = max(0, (e - s + st - 1) // st)
-            start.append(s), limit.append(s + max(count - 1, 0) * st + 1)
+            start.append(s), limit.append(s + (count - 1) * st + 1 if count
+                                          else s)
             stride.append(st)
             out_shape.append(count)
         else:
@@ -60,7 +61,9 @@ def getitem(x, idx):
     if len(gathers) > 1:
         raise IndexError("only one integer tensor index is supported")
     sliced = x
-    if start != [0] * len(shape) or limit != shape or \
+    if any(l == b for b, l in zip(start, limit)):
+        sliced = _empty(x, [l - b for b, l in zip(start, limit)])
+    elif start != [0] * len(shape) or limit != shape or \
             any(s != 1 for s in stride):
         sliced = _adj.slice(x, start, limit, stride)
     out = sliced
@@ -71,6 +74,13 @@ def getitem(x, idx):
             raise IndexError("tensor indices must be integers")
         out = _adj.gather(out, index, axis)
     return out
+
+
+def _empty(x, shape):
+    """An empty part of x: no element of x is read, so it is a fill (the
+    CPU lowering rejects an empty slice that starts at a dimension's end,
+    e.g. x[3:] of 3 elements)."""
+    return _adj.fill(x.module, 0.0, shape, x.dtype)
 
 
 def _reshape(x, *shape):
@@ -110,20 +120,38 @@ def _size(x):
     return n
 
 
+def _method(name):
+    """x.name(...) as adjoint.numpy.name(x, ...)."""
+    def bind(x):
+        from . import numpy as anp
+        fn = getattr(anp, name)
+        return lambda *args, **kwargs: fn(x, *args, **kwargs)
+    return bind
+
+
+def _sort_in_place(x):
+    raise TypeError("x.sort() sorts in place, which jitted code cannot "
+                    "do: use y = numpy.sort(x)")
+
+
 _METHODS = {
-    "sum": lambda x: lambda axis=None, keepdims=False: _adj.sum(
-        x, axis, keepdims),
-    "mean": lambda x: lambda axis=None, keepdims=False: _adj.mean(
-        x, axis, keepdims),
-    "max": lambda x: lambda axis=None, keepdims=False: _adj.max(
-        x, axis, keepdims),
     "reshape": lambda x: lambda *shape: _reshape(x, *shape),
     "transpose": lambda x: lambda *axes: _transpose(x, *axes),
     "astype": lambda x: lambda dtype: _astype(x, dtype),
+    "flatten": _method("ravel"),
+    "copy": lambda x: lambda: x,
+    "sort": _sort_in_place,
     "T": lambda x: _adj.transpose(x),
     "ndim": lambda x: x.rank,
     "size": _size,
 }
+for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax",
+              "argmin", "cumsum", "cumprod", "clip", "var", "std", "take",
+              "ravel", "squeeze", "argsort", "dot"):
+    _METHODS.setdefault(_name, _method(_name))
+
+#: The Value's own attributes (the builder's).
+_OWN = ("type", "dtype", "shape", "rank", "module", "is_")
 
 
 def attribute(x, name):
@@ -131,4 +159,8 @@ def attribute(x, name):
     fn = _METHODS.get(name)
     if fn is not None:
         return fn(x)
-    return getattr(x, name)
+    if name in _OWN or name.startswith("__"):
+        return getattr(x, name)
+    raise AttributeError("the array attribute or method '%s' is not "
+                         "supported in jitted code (docs/python.md lists "
+                         "those that are)" % name)

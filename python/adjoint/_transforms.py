@@ -122,6 +122,15 @@ def _diff_args(argnums, nargs, node, frame):
     return tuple(i % nargs for i in diff), single
 
 
+def _no_kwargs_at(name, kwargs, node, frame):
+    """Transformed functions take positional arguments only: a keyword is
+    refused (naming it, as Python does) rather than ignored."""
+    if kwargs:
+        raise frame.error("%s() got an unexpected keyword argument '%s' (a "
+                          "transformed function takes positional arguments "
+                          "only)" % (name, next(iter(kwargs))), node)
+
+
 def _as_like(tr, x, like, node, frame):
     """A cotangent or tangent leaf given for the Value `like`."""
     if isinstance(x, Value):
@@ -179,11 +188,8 @@ class _Transform:
     def _adjoint_key(self, key):
         return ("X", type(self).__name__, key(self.fn), self.argnums)
 
-    @staticmethod
-    def _no_kwargs(kwargs, node, frame):
-        if kwargs:
-            raise frame.error("a transformed function takes positional "
-                              "arguments only", node)
+    def _no_kwargs(self, kwargs, node, frame):
+        _no_kwargs_at(self.__name__, kwargs, node, frame)
 
 
 class _Grad(_Transform):
@@ -372,7 +378,27 @@ class _HostPullback:
 # The public functions
 # ---------------------------------------------------------------------------
 
-def grad(fn, argnums=_DEFAULT, *args, **kwargs):
+def _builder_request(request, fn, argnums, wrt, **options):
+    """The builder's AD request on a Function or Value: `wrt` given by
+    keyword or, as before, in argnums' place."""
+    if argnums is not _DEFAULT and wrt is not _DEFAULT:
+        raise TypeError("%s() got both argnums and wrt" % request.__name__)
+    wrt = argnums if wrt is _DEFAULT else wrt
+    options = {k: v for k, v in options.items() if v is not _DEFAULT}
+    return request(fn, None if wrt is _DEFAULT else wrt, **options)
+
+
+def _no_builder_options(name, **options):
+    """Python functions take argnums; the builder's options are refused
+    (not ignored) with Python's message for an unexpected keyword."""
+    for key, value in options.items():
+        if value is not _DEFAULT:
+            raise TypeError("%s() got an unexpected keyword argument '%s' "
+                            "(it applies to a builder Function or Value "
+                            "only)" % (name, key))
+
+
+def grad(fn, argnums=_DEFAULT, *, wrt=_DEFAULT, custom_sens=_DEFAULT):
     """``grad(f, argnums=0)``: the gradient of a function that returns one
     floating-point scalar, with respect to the arguments at `argnums` (an
     int gives one gradient, a tuple a tuple; each of the structure of its
@@ -381,18 +407,19 @@ def grad(fn, argnums=_DEFAULT, *args, **kwargs):
     jitted code. On a builder ``Function`` or ``Value`` it is the adj AD
     request (``grad(fn, wrt=..., custom_sens=...)``)."""
     if isinstance(fn, (Value, Function)):
-        if argnums is not _DEFAULT:
-            args = (argnums,) + args
-        return _adj.grad(fn, *args, **kwargs)
+        return _builder_request(_adj.grad, fn, argnums, wrt,
+                                custom_sens=custom_sens)
+    _no_builder_options("grad", wrt=wrt, custom_sens=custom_sens)
     return _Grad(fn, 0 if argnums is _DEFAULT else argnums)
 
 
-def value_and_grad(fn, argnums=_DEFAULT, *args, **kwargs):
+def value_and_grad(fn, argnums=_DEFAULT, *, wrt=_DEFAULT,
+                   custom_sens=_DEFAULT):
     """Like ``grad``, returning ``(value, gradient)``."""
     if isinstance(fn, (Value, Function)):
-        if argnums is not _DEFAULT:
-            args = (argnums,) + args
-        return _adj.value_and_grad(fn, *args, **kwargs)
+        return _builder_request(_adj.value_and_grad, fn, argnums, wrt,
+                                custom_sens=custom_sens)
+    _no_builder_options("value_and_grad", wrt=wrt, custom_sens=custom_sens)
     return _ValueAndGrad(fn, 0 if argnums is _DEFAULT else argnums)
 
 
@@ -402,27 +429,48 @@ def hessian(fn, argnums=0):
     return _Hessian(fn, argnums)
 
 
-def jvp(fn, primals=None, tangents=None, **kwargs):
+def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):
     """``jvp(f, primals, tangents) -> (f(*primals), tangent of the result)``
     (forward mode). On a builder ``Function`` or ``Value``: the adj request
     ``jvp(fn, wrt=...)``."""
     if isinstance(fn, (Value, Function)):
-        return _adj.jvp(fn, primals if primals is not None
-                        else kwargs.get("wrt"))
+        if tangents is not _DEFAULT:
+            raise TypeError("jvp() of a builder function takes wrt only")
+        return _builder_request(_adj.jvp, fn, primals, wrt)
+    _no_builder_options("jvp", wrt=wrt)
+    if primals is _DEFAULT or tangents is _DEFAULT:
+        raise TypeError("jvp() missing the primals and tangents")
     return _JvpApply(fn)(tuple(primals), tuple(tangents))
 
 
-def vjp(fn, *primals, **kwargs):
+def vjp(fn, *primals, wrt=_DEFAULT):
     """``vjp(f, *primals) -> (f(*primals), vjp_fn)`` where ``vjp_fn(ct)``
     gives the cotangents of the primals (a tuple, one per primal). On a
     builder ``Function`` or ``Value``: the adj request ``vjp(fn, wrt=...)``."""
     if isinstance(fn, (Value, Function)):
-        return _adj.vjp(fn, primals[0] if primals else kwargs.get("wrt"))
+        if len(primals) > 1:
+            raise TypeError("vjp() of a builder function takes wrt only")
+        return _builder_request(_adj.vjp, fn,
+                                primals[0] if primals else _DEFAULT, wrt)
+    _no_builder_options("vjp", wrt=wrt)
     return _Apply(fn)(*primals), _HostPullback(fn, primals)
 
 
 # Inside jitted code, jvp and vjp build the requests directly.
-jvp._adjoint_build = lambda tr, args, kwargs, node, frame: _jvp_build(
-    tr, args[0], args[1], args[2], node, frame)
-vjp._adjoint_build = lambda tr, args, kwargs, node, frame: _vjp_build(
-    tr, args[0], args[1:], node, frame)
+def _jvp_in_jit(tr, args, kwargs, node, frame):
+    _no_kwargs_at("jvp", kwargs, node, frame)
+    if len(args) != 3:
+        raise frame.error("jvp() takes a function, primals and tangents",
+                          node)
+    return _jvp_build(tr, args[0], args[1], args[2], node, frame)
+
+
+def _vjp_in_jit(tr, args, kwargs, node, frame):
+    _no_kwargs_at("vjp", kwargs, node, frame)
+    if not args:
+        raise frame.error("vjp() takes a function and its primals", node)
+    return _vjp_build(tr, args[0], args[1:], node, frame)
+
+
+jvp._adjoint_build = _jvp_in_jit
+vjp._adjoint_build = _vjp_in_jit

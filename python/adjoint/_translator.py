@@ -14,12 +14,10 @@ from ._conditionals import _Conditionals
 from ._dtypes import _Types
 from ._expressions import _Expressions
 from ._functions import _Functions
+from ._numpy_calls import numpy_name, resolve as resolve_numpy
 from ._source import FrontendError
 from ._statements import _Statements
-from ._trees import _flatten, _is_number, _numpy_map
-
-# numpy functions -> adjoint's, made on first use.
-_NUMPY_MAP = None
+from ._trees import _flatten, _is_number
 
 
 class _Frame:
@@ -132,7 +130,6 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
     def call(self, fn, args, kwargs, node, frame):
         # frontend imports this module: JitFunction is looked up late.
         from .frontend import JitFunction
-        global _NUMPY_MAP
         while isinstance(fn, JitFunction):
             fn = fn.fn
         if hasattr(fn, "_adjoint_build"):  # AD transforms, pullbacks
@@ -140,6 +137,8 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
         if isinstance(fn, functools.partial):
             return self.call(fn.func, list(fn.args) + list(args),
                              {**fn.keywords, **kwargs}, node, frame)
+        if numpy_name(fn) is not None:
+            return self.call_numpy(fn, args, kwargs, node, frame)
         if self.is_python_function(fn):
             return self.call_function(fn, list(args), kwargs, node, frame)
         # Methods and callable objects of user classes: `self` is a static
@@ -158,17 +157,19 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             if args[0].rank == 0:
                 raise TypeError("len() of a rank-0 tensor")
             return args[0].shape[0]
-        if _NUMPY_MAP is None:
-            _NUMPY_MAP = _numpy_map()
-        try:
-            mapped = _NUMPY_MAP.get(fn)
-        except TypeError:
-            mapped = None
-        if mapped is not None and _holds_value(args):
-            fn = mapped
         if isinstance(fn, Value):
             return fn(*[self.materialize(a) for a in args])
         return fn(*args, **kwargs)
+
+    def call_numpy(self, fn, args, kwargs, node, frame):
+        """numpy's functions run as they are (never translated from their
+        source), as adjoint.numpy's on traced arrays (_numpy_calls)."""
+        resolved = resolve_numpy(fn, args, kwargs, node, frame)
+        result = resolved(*args, **kwargs)
+        if resolved is fn and isinstance(result, _np.ndarray):
+            # numpy run on Python values: its array is a constant.
+            return self.host(result)
+        return result
 
     @staticmethod
     def is_python_function(fn):
@@ -181,9 +182,3 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return False
         mod = getattr(fn, "__module__", "") or ""
         return not (mod == "adjoint" or mod.startswith("adjoint."))
-
-
-def _holds_value(args):
-    leaves = []
-    _flatten(tuple(args), leaves)
-    return any(isinstance(a, Value) for a in leaves)

@@ -64,21 +64,8 @@ def _results(r):
 
 
 # ---------------------------------------------------------------------------
-# Functions the translator calls directly
+# Operators
 # ---------------------------------------------------------------------------
-
-def _numpy_map():
-    """numpy functions used inside jitted code, mapped to adjoint's."""
-    names = ["exp", "log", "tanh", "sqrt", "abs", "sign", "sin", "cos",
-             "maximum", "minimum", "matmul", "sum", "mean", "max",
-             "reshape", "transpose", "concatenate", "where", "dot",
-             "negative", "power", "broadcast_to", "zeros_like", "ones_like",
-             "full_like", "square", "log1p", "clip", "expand_dims",
-             "squeeze", "stack", "var", "std"]
-    from . import numpy as anp
-    return {getattr(_np, n): getattr(anp, n) for n in names
-            if hasattr(_np, n) and hasattr(anp, n)}
-
 
 _BINOPS = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,

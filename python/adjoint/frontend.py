@@ -31,6 +31,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Module, Type
+from ._np_support import building
 from ._source import FrontendError, _Source, _NP_TO_ADJ
 from ._trees import _flatten, _results, _unflatten
 from ._translator import _Frame, _Translator
@@ -151,8 +152,9 @@ class JitFunction:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
         try:
-            fn = module.function(self.__name__,
-                                 self._types(leaves, float_dtype), body)
+            with building(tr):
+                fn = module.function(self.__name__,
+                                     self._types(leaves, float_dtype), body)
         finally:
             sys.setrecursionlimit(limit)
         return fn, state["tree"]

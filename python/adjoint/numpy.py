@@ -1,103 +1,84 @@
 """A numpy-like namespace for jitted code: ``import adjoint.numpy as anp``.
 
-Thin aliases of adjoint's tensor functions under numpy's names (the
-arguments are adjoint Values while a program is built).
+numpy's names over adjoint's tensor functions (the arguments are adjoint
+Values while a program is built). Inside jitted code numpy's own functions
+given traced arrays resolve to these (_numpy_calls): ``np.argmax(x)`` is
+``anp.argmax(x)``; a numpy function that has no entry here is an error
+naming it. The functions that take no array (zeros, eye, arange, ...) build
+into the program being jitted.
 """
 
 from ._adjoint import (  # noqa: F401
-    exp, log, tanh, sqrt, abs, sign, sin, cos, erf, maximum, minimum,
-    sum, mean, max, reshape, transpose, broadcast_to, sigmoid, relu,
-    softmax, log_softmax, pow, cast)
-from ._adjoint import concat as _concat, select as _select, neg as negative
-from ._adjoint import matmul as _matmul, reshape as _reshape
-from ._adjoint import fill as _fill
+    exp, log, tanh, sqrt, abs, sign, sin, cos, erf, sum, mean, transpose,
+    broadcast_to, sigmoid, relu, softmax, log_softmax, pow, cast)
+from ._adjoint import neg as negative  # noqa: F401
+from . import _adjoint as _adj
+from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
+from ._np_creation import (  # noqa: F401
+    arange, empty, empty_like, eye, full, full_like, identity, linspace,
+    ones, ones_like, zeros, zeros_like)
+from ._np_elementwise import (  # noqa: F401
+    add, clip, divide, equal, greater, greater_equal, isfinite, isinf,
+    isnan, less, less_equal, log1p, logical_and, logical_not, logical_or,
+    logical_xor, maximum, minimum, multiply, not_equal, reciprocal, square,
+    subtract, tril, triu, true_divide, where)
+from ._np_movement import (  # noqa: F401
+    array_split, concatenate, expand_dims, ravel, split, squeeze, stack,
+    take, take_along_axis)
+from ._np_reductions import (  # noqa: F401
+    all, amax, amin, any, argmax, argmin, cumprod, cumsum, prod)
+from ._np_sorting import argsort, sort  # noqa: F401
+from ._np_support import as_value as _as_value, cast_to as _cast_to
+from ._np_support import normalize_axes as _axes, size as _size
+from ._np_support import to_dtype as _to_dtype
 
 power = pow
+absolute = abs
+max = amax
+min = amin
 
 
-def matmul(a, b):
-    """numpy's matmul: a 1-D operand is a row (left) or a column (right)
-    vector, removed from the result."""
-    ra, rb = a.rank, b.rank
-    if ra == 1:
-        a = _reshape(a, [1] + list(a.shape))
-    if rb == 1:
-        b = _reshape(b, list(b.shape) + [1])
-    out = _matmul(a, b)
-    if ra == 1 or rb == 1:
-        shape = list(out.shape)
-        if rb == 1:
-            shape.pop(-1)
-        if ra == 1:
-            shape.pop(-2 if rb != 1 else -1)
-        out = _reshape(out, shape)
-    return out
+def var(a, axis=None, keepdims=False, ddof=0):
+    """The mean squared deviation, divided by N - ddof."""
+    x = _as_value(a, "var")
+    n = _size([x.shape[i] for i in _axes(axis, x.rank, "var")])
+    d = x - _adj.mean(x, axis, True)
+    return _adj.sum(d * d, axis, keepdims) / float(n - ddof)
 
 
-dot = matmul
+def std(a, axis=None, keepdims=False, ddof=0):
+    return sqrt(var(a, axis, keepdims, ddof))
 
 
-def concatenate(xs, axis=0):
-    return _concat(list(xs), axis)
+def reshape(a, newshape):
+    """numpy's reshape (one dimension may be -1)."""
+    from ._indexing import _reshape
+    return _reshape(_as_value(a, "reshape"), newshape)
 
 
-def where(cond, a, b):
-    return _select(cond, a, b)
+def asarray(a, dtype=None):
+    """A Value as it is (cast to `dtype`); numbers and numpy arrays become
+    constants of the program."""
+    return _cast_to(_as_value(a, "asarray"), _to_dtype(dtype, "asarray"))
 
 
-def zeros_like(x):
-    return _fill(x.module, 0.0, list(x.shape), x.dtype)
+array = asarray
 
 
-def ones_like(x):
-    return _fill(x.module, 1.0, list(x.shape), x.dtype)
+def shape(a):
+    return tuple(_as_value(a, "shape").shape)
 
 
-def full_like(x, value):
-    return _fill(x.module, float(value), list(x.shape), x.dtype)
+def ndim(a):
+    return _as_value(a, "ndim").rank
 
 
-def square(x):
-    return x * x
+def size(a, axis=None):
+    s = _as_value(a, "size").shape
+    return _size(s) if axis is None else s[axis]
 
 
-def log1p(x):
-    return log(x + 1.0)
-
-
-def clip(x, lo, hi):
-    return minimum(maximum(x, lo), hi)
-
-
-def _axis(axis, rank):
-    return axis % rank if axis < 0 else axis
-
-
-def expand_dims(x, axis):
-    shape = list(x.shape)
-    shape.insert(_axis(axis, len(shape) + 1), 1)
-    return _reshape(x, shape)
-
-
-def squeeze(x, axis=None):
-    shape = list(x.shape)
-    if axis is None:
-        return _reshape(x, [d for d in shape if d != 1])
-    axes = {_axis(a, len(shape)) for a in
-            ((axis,) if isinstance(axis, int) else axis)}
-    return _reshape(x, [d for i, d in enumerate(shape) if i not in axes])
-
-
-def stack(xs, axis=0):
-    xs = list(xs)
-    axis = _axis(axis, xs[0].rank + 1)
-    return _concat([expand_dims(x, axis) for x in xs], axis)
-
-
-def var(x, axis=None, keepdims=False):
-    d = x - mean(x, axis, True)
-    return mean(d * d, axis, keepdims)
-
-
-def std(x, axis=None, keepdims=False):
-    return sqrt(var(x, axis, keepdims))
+#: The numpy names this namespace implements (_numpy_calls maps numpy's
+#: functions of these names to these).
+NAMES = sorted(n for n in dir() if not n.startswith("_") and n not in (
+    "NAMES", "pow", "cast", "sigmoid", "relu", "softmax", "log_softmax"))

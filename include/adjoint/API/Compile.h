@@ -83,6 +83,10 @@ struct CompileOptions {
   bool cache = true;
   /// The cache folder; empty means defaultCacheDir().
   std::string cacheDir;
+  /// Verify the IR after every pass instead of after each stage (optimize,
+  /// tensors, LLVM). Slower (the verifier is a large share of the
+  /// optimizer's time on big programs); finds the pass that broke the IR.
+  bool verifyEachPass = false;
 };
 
 /// Where an Executable's code came from.

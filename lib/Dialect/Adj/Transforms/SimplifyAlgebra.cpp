@@ -247,7 +247,8 @@ struct SimplifyAlgebra
     // cast to the same type => x is adj.cast's folder, applied by the driver.
     patterns.add<ComposeTransposes, ComposeReshapes, BroadcastFill>(ctx);
     // Not reaching a fixed point leaves a correct program: not a failure.
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                simplifyDriverConfig());
   }
 };
 

@@ -168,7 +168,8 @@ struct SimplifyEnvs : adjoint::adj::impl::SimplifyEnvsBase<SimplifyEnvs> {
     patterns.add<GetOfSet, GetOfNew, GetOfAdd, AddOfNew, GradAddOfEnvs,
                  GetThroughIf>(ctx);
     // Not reaching a fixed point leaves a correct program: not a failure.
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                simplifyDriverConfig());
   }
 };
 

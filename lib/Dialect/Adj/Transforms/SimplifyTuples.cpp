@@ -186,7 +186,8 @@ struct SimplifyTuples
     // The get/tuple cancellations are the ops' folders, which the driver
     // applies. Not reaching a fixed point within the driver's iteration
     // limit leaves a correct, less simplified program: not a failure.
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                simplifyDriverConfig());
   }
 };
 

@@ -218,6 +218,32 @@ def Unroll : Pass<"adj-unroll", "::mlir::ModuleOp"> {
   ];
 }
 
+def Fixpoint : Pass<"adj-fixpoint", "::mlir::ModuleOp"> {
+  let summary = "Runs a pass pipeline again until it changes nothing";
+  let description = [{
+    `fixpoint(P, n)(m) = P^k(m)` for the first `k <= n` with
+    `P^k(m) == P^(k-1)(m)`.
+
+    Why: the optimizer's passes feed each other (an inlined body has new
+    known calls, an unrolled loop new closures), so they run in rounds. A
+    fixed number of rounds pays for the rounds a program does not need on
+    every program: a straight-line gradient is done after one round, and
+    three more rounds over its (large) IR were most of `-adj-optimize`'s
+    time. A round that leaves the module's fingerprint (a hash of every op,
+    attribute, operand and type) unchanged ends the iteration.
+
+    ```
+    ir-opt -adj-fixpoint='pipeline=adj-inline,adj-simplify-tuples,cse max-rounds=4'
+    ```
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
+           "The pass pipeline of one round (textual, module-level passes)">,
+    Option<"maxRounds", "max-rounds", "unsigned", /*default=*/"4",
+           "The most rounds that run">,
+  ];
+}
+
 def CountFlops : Pass<"adj-count-flops", "::mlir::ModuleOp"> {
   let summary = "Prints the floating-point operations of each function";
   let description = [{

@@ -1,0 +1,231 @@
+"""Random small programs for the Python front end.
+
+Each program is the source of a function ``f(x, y)`` over numpy arrays
+(``x`` of shape (3, 4), ``y`` of shape (4,), float64) that returns a scalar
+loss. It uses only constructs the front end supports: arithmetic and
+comparisons with broadcasting, numpy functions (through ``np``), reductions
+with axes and keepdims, matrix products, tensor-conditioned ``if`` and
+conditional expressions, ``for`` over ``range`` and ``while`` with a tensor
+condition, nested functions and lambdas capturing locals, tuples. The same
+source runs as plain Python on numpy arrays, which gives the reference.
+
+Values stay bounded (squashing functions, denominators kept away from zero)
+so that the reference is finite and the comparison meaningful. The generator
+tracks the shape of every expression, so programs are well typed by
+construction: a rejection by the front end is a finding.
+"""
+
+import random
+
+#: Shapes of the expressions: scalar, a row like y, a column, a matrix like x.
+SCALAR, ROW, COL, MAT = (), (4,), (3,), (3, 4)
+SHAPES = (SCALAR, ROW, COL, MAT)
+
+
+def broadcast(a, b):
+    """numpy's broadcast of two of SHAPES, or None (COL with ROW/MAT)."""
+    if a == b or b == SCALAR:
+        return a
+    if a == SCALAR:
+        return b
+    if {a, b} == {ROW, MAT}:
+        return MAT
+    return None
+
+
+class ProgramGenerator:
+    """Writes one random program per call of ``program()``."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    # -- expressions -----------------------------------------------------
+
+    def expr(self, shape, depth):
+        """An expression of `shape` over the variables in scope."""
+        r = self.rng
+        if depth <= 0 or r.random() < 0.2:
+            return self.leaf(shape)
+        kind = r.choice(["binary", "binary", "unary", "unary", "reduce",
+                         "where", "matmul", "maximum", "ifexp", "call"])
+        d = depth - 1
+        if kind == "binary":
+            other = r.choice([s for s in SHAPES if broadcast(shape, s) == shape])
+            a, b = self.expr(shape, d), self.expr(other, d)
+            if r.random() < 0.5:
+                a, b = b, a
+            op = r.choice(["+", "-", "*", "/"])
+            if op == "/":
+                # Keep the denominator in [1, inf).
+                return "(%s / (1.0 + %s * %s))" % (a, b, b)
+            return "(%s %s %s)" % (a, op, b)
+        if kind == "unary":
+            a = self.expr(shape, d)
+            form = r.choice([
+                "np.tanh(%s)", "np.sin(%s)", "np.cos(%s)",
+                "np.exp(np.tanh(%s))", "np.sqrt(1.0 + %s * %s)",
+                "np.abs(%s)", "(-%s)", "np.log(2.0 + np.tanh(%s))",
+                "(%s ** 2)", "np.square(%s)",
+            ])
+            return form.replace("%s", a)
+        if kind == "reduce":
+            return self.reduction(shape, d)
+        if kind == "where":
+            cond = self.expr(shape, d)
+            a, b = self.expr(shape, d), self.expr(shape, d)
+            cmp = r.choice([">", "<", ">=", "<="])
+            return "np.where(%s %s 0.0, %s, %s)" % (cond, cmp, a, b)
+        if kind == "maximum":
+            fn = r.choice(["np.maximum", "np.minimum"])
+            return "%s(%s, %s)" % (fn, self.expr(shape, d),
+                                   self.expr(shape, d))
+        if kind == "matmul":
+            return self.matmul(shape, d)
+        if kind == "ifexp":
+            cond = "np.sum(%s) > 0.0" % self.expr(self.rng.choice(SHAPES), d)
+            return "(%s if %s else %s)" % (self.expr(shape, d), cond,
+                                           self.expr(shape, d))
+        return self.call(shape, d)
+
+    def leaf(self, shape):
+        r = self.rng
+        names = [n for n, s in self.scope if s == shape]
+        if names and r.random() < 0.8:
+            return r.choice(names)
+        if shape == SCALAR:
+            return repr(round(r.uniform(-2, 2), 2))
+        # Build the shape from an argument.
+        if shape == MAT:
+            return r.choice(["x", "(x * 0.5)", "np.tanh(x)"])
+        if shape == ROW:
+            return r.choice(["y", "np.mean(x, axis=0)", "(y * 2.0)"])
+        return r.choice(["np.sum(x, axis=1)", "np.max(x, axis=1)",
+                         "(x @ y) * 0.25"])
+
+    def reduction(self, shape, d):
+        r = self.rng
+        fn = r.choice(["np.sum", "np.mean", "np.max"])
+        if shape == SCALAR:
+            src = r.choice([ROW, COL, MAT])
+            return "%s(%s)" % (fn, self.expr(src, d))
+        if shape == ROW:
+            return "%s(%s, axis=0)" % (fn, self.expr(MAT, d))
+        if shape == COL:
+            axis = r.choice(["1", "-1"])
+            return "%s(%s, axis=%s)" % (fn, self.expr(MAT, d), axis)
+        # keepdims, broadcast back to the matrix.
+        axis = r.choice(["0", "1"])
+        return "(%s - %s(%s, axis=%s, keepdims=True))" % (
+            self.expr(MAT, d), fn, self.expr(MAT, d), axis)
+
+    def matmul(self, shape, d):
+        if shape == COL:
+            return "((%s @ %s) * 0.25)" % (self.expr(MAT, d),
+                                           self.expr(ROW, d))
+        if shape == ROW:
+            return "((%s @ %s) * 0.25)" % (self.expr(COL, d),
+                                           self.expr(MAT, d))
+        if shape == SCALAR:
+            return "((%s @ %s) * 0.25)" % (self.expr(ROW, d),
+                                           self.expr(ROW, d))
+        return "(np.tanh(%s @ (%s.T @ %s)) * 0.5)" % (
+            self.expr(MAT, d), self.expr(MAT, d), self.expr(MAT, d))
+
+    def call(self, shape, d):
+        """A call of a local function of this shape, when there is one."""
+        fns = [n for n, s in self.functions if s == shape]
+        if not fns:
+            return self.expr(shape, d)
+        return "%s(%s)" % (self.rng.choice(fns), self.expr(shape, d))
+
+    # -- statements ------------------------------------------------------
+
+    def fresh(self):
+        self.counter += 1
+        return "v%d" % self.counter
+
+    def assign(self, lines, indent):
+        shape = self.rng.choice(SHAPES)
+        name = self.fresh()
+        lines.append("%s%s = %s" % (indent, name, self.expr(shape, 3)))
+        self.scope.append((name, shape))
+
+    def statement(self, lines, indent, depth):
+        r = self.rng
+        kind = r.choice(["assign", "assign", "assign", "if", "for", "while",
+                         "def", "lambda", "tuple"])
+        if depth <= 0 or kind == "assign":
+            return self.assign(lines, indent)
+        if kind == "if":
+            # A tensor condition; the variable is assigned in both branches.
+            shape = r.choice(SHAPES)
+            name = self.fresh()
+            cond = "np.sum(%s) %s %s" % (self.expr(r.choice(SHAPES), 2),
+                                         r.choice([">", "<"]),
+                                         repr(round(r.uniform(-1, 1), 2)))
+            lines.append("%sif %s:" % (indent, cond))
+            lines.append("%s    %s = %s" % (indent, name, self.expr(shape, 2)))
+            lines.append("%selse:" % indent)
+            lines.append("%s    %s = %s" % (indent, name, self.expr(shape, 2)))
+            self.scope.append((name, shape))
+            return None
+        if kind == "for":
+            shape = r.choice(SHAPES)
+            acc = self.fresh()
+            lines.append("%s%s = %s" % (indent, acc, self.expr(shape, 2)))
+            lines.append("%sfor i in range(%d):" % (indent, r.randint(1, 4)))
+            self.scope.append((acc, shape))
+            body = self.expr(shape, 2)
+            lines.append("%s    %s = np.tanh(%s * 0.5 + %s)" % (
+                indent, acc, acc, body))
+            return None
+        if kind == "while":
+            # A tensor-conditioned loop that runs at most 3 times.
+            shape = r.choice(SHAPES)
+            acc, n = self.fresh(), self.fresh()
+            lines.append("%s%s = %s" % (indent, acc, self.expr(shape, 2)))
+            lines.append("%s%s = np.sum(x) * 0.0" % (indent, n))
+            limit = self.expr(SCALAR, 1)
+            lines.append("%swhile %s < 3.0 and np.tanh(%s) < 0.9:" % (
+                indent, n, limit) if r.random() < 0.3 else
+                "%swhile %s < %d.0:" % (indent, n, r.randint(1, 3)))
+            self.scope.append((acc, shape))
+            lines.append("%s    %s = np.sin(%s) + %s * 0.5" % (
+                indent, acc, acc, self.expr(shape, 1)))
+            lines.append("%s    %s = %s + 1.0" % (indent, n, n))
+            return None
+        if kind in ("def", "lambda"):
+            # A local function of one argument that captures the scope.
+            shape = r.choice(SHAPES)
+            name = "%s%d" % ("g" if kind == "def" else "h", len(self.functions))
+            saved = list(self.scope)
+            self.scope.append(("u", shape))
+            body = self.expr(shape, 2)
+            self.scope = saved
+            if kind == "def":
+                lines.append("%sdef %s(u):" % (indent, name))
+                lines.append("%s    return %s" % (indent, body))
+            else:
+                lines.append("%s%s = lambda u: %s" % (indent, name, body))
+            self.functions.append((name, shape))
+            return None
+        # A tuple built and unpacked.
+        s1, s2 = r.choice(SHAPES), r.choice(SHAPES)
+        a, b, t = self.fresh(), self.fresh(), self.fresh()
+        lines.append("%s%s = (%s, %s)" % (indent, t, self.expr(s1, 2),
+                                          self.expr(s2, 2)))
+        lines.append("%s%s, %s = %s" % (indent, a, b, t))
+        self.scope += [(a, s1), (b, s2)]
+        return None
+
+    def program(self):
+        """The source of one ``def f(x, y)`` returning a scalar."""
+        self.scope = [("x", MAT), ("y", ROW)]
+        self.functions = []
+        self.counter = 0
+        lines = ["def f(x, y):"]
+        for _ in range(self.rng.randint(1, 6)):
+            self.statement(lines, "    ", 1)
+        result = self.expr(self.rng.choice(SHAPES), 3)
+        lines.append("    return np.sum(np.tanh(%s))" % result)
+        return "\n".join(lines) + "\n"
