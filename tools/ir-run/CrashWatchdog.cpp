@@ -1,7 +1,9 @@
 //===- CrashWatchdog.cpp - A crash of ir-run ends, always -----------------===//
 //
-// Everything here runs in signal handlers: only async-signal-safe calls
-// (sigaction, alarm, raise, write, sigprocmask).
+// The handlers make only async-signal-safe calls (sigaction, timer_settime,
+// raise, write, sigprocmask). The timer is a POSIX timer with a real-time
+// signal of its own, created up front: alarm() would not do, because LLVM's
+// stack printer arms and then cancels the process's one alarm itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +11,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <iterator>
 #include <unistd.h>
 
@@ -17,10 +20,12 @@ namespace {
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 struct sigaction gPrevious[std::size(kFatalSignals)];
 unsigned gSeconds = 0;
+timer_t gTimer;
+bool gHaveTimer = false;
 volatile sig_atomic_t gCrashSignal = 0;
 
-/// The alarm rang while the crash handler still ran: die of the crash.
-void onAlarm(int) {
+/// The timer rang while the crash handler still ran: die of the crash.
+void onTimeout(int) {
   const char message[] = "ir-run: the crash handler did not finish; "
                          "exiting\n";
   (void)!write(STDERR_FILENO, message, sizeof message - 1);
@@ -35,10 +40,12 @@ void onAlarm(int) {
 }
 
 void onFatalSignal(int sig, siginfo_t *info, void *context) {
-  if (!gCrashSignal) {
+  if (!gCrashSignal && gHaveTimer) {
     gCrashSignal = sig;
-    std::signal(SIGALRM, onAlarm);
-    alarm(gSeconds);
+    struct itimerspec when;
+    std::memset(&when, 0, sizeof when);
+    when.it_value.tv_sec = gSeconds;
+    timer_settime(gTimer, 0, &when, nullptr);
   }
   for (size_t i = 0; i < std::size(kFatalSignals); ++i) {
     if (kFatalSignals[i] != sig)
@@ -63,6 +70,18 @@ void onFatalSignal(int sig, siginfo_t *info, void *context) {
 
 void adjoint::irrun::installCrashWatchdog(unsigned seconds) {
   gSeconds = seconds;
+  // A real-time signal that neither glibc (the first two) nor LLVM uses.
+  int timeoutSignal = SIGRTMIN + 4;
+  struct sigaction onTime;
+  std::memset(&onTime, 0, sizeof onTime);
+  onTime.sa_handler = onTimeout;
+  sigemptyset(&onTime.sa_mask);
+  sigaction(timeoutSignal, &onTime, nullptr);
+  struct sigevent event;
+  std::memset(&event, 0, sizeof event);
+  event.sigev_notify = SIGEV_SIGNAL;
+  event.sigev_signo = timeoutSignal;
+  gHaveTimer = timer_create(CLOCK_MONOTONIC, &event, &gTimer) == 0;
   for (size_t i = 0; i < std::size(kFatalSignals); ++i) {
     struct sigaction action;
     std::memset(&action, 0, sizeof action);

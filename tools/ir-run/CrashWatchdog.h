@@ -4,8 +4,8 @@
 // stack trace, which allocates. When the crash happened inside malloc (a
 // stack overflow in compiled code that was allocating, say), the handler
 // waits forever for the allocator's lock, and the process hangs instead of
-// dying. The watchdog goes in front of LLVM's handler: it arms an alarm and
-// then hands over, and if the trace is not done when the alarm rings the
+// dying. The watchdog goes in front of LLVM's handler: it arms a timer and
+// then hands over, and if the trace is not done when the timer rings the
 // process dies of the original signal.
 //
 //===----------------------------------------------------------------------===//
