@@ -10,6 +10,12 @@
 // RUN: ir-run %s -f fills --compile --no-cache --no-optimize > %t.fills.compiled
 // RUN: FileCheck %s --check-prefix=FILLS --input-file=%t.fills.interp
 // RUN: diff %t.fills.interp %t.fills.compiled
+// RUN: ir-run %s -f folded > %t.folded.interp
+// RUN: ir-opt %s -adj-fold-constants | ir-run - -f folded > %t.folded.folded
+// RUN: ir-run %s -f folded --compile --no-cache --no-optimize > %t.folded.compiled
+// RUN: FileCheck %s --check-prefix=FOLDED --input-file=%t.folded.interp
+// RUN: diff %t.folded.interp %t.folded.folded
+// RUN: diff %t.folded.interp %t.folded.compiled
 
 // f64
 // CHECK: tensor<10xi32> [0, 2147483647, -2147483648, 2147483647, -2147483648, 2147483647, -2147483648, -2, 2147483647, -2147483648]
@@ -55,4 +61,15 @@ adj.func @fills() -> (tensor<2xi32>, tensor<2xi64>, tensor<2xi32>) {
   %b = adj.fill -1.0e30 : tensor<2xi64>
   %c = adj.fill 0x7FF8000000000000 : tensor<2xi32>
   adj.return %a, %b, %c : tensor<2xi32>, tensor<2xi64>, tensor<2xi32>
+}
+
+// Constant operands: constant folding (the interpreter) and compiled code
+// without the adj optimizer agree too.
+// FOLDED: tensor<4xi32> [0, 2147483647, -2147483648, -2]
+// FOLDED-NEXT: tensor<4xi64> [0, 9223372036854775807, -9223372036854775808, -2]
+adj.func @folded() -> (tensor<4xi32>, tensor<4xi64>) {
+  %c = adj.constant dense<[0x7FC00000, 1.0e30, 0xFF800000, -2.5]> : tensor<4xf32>
+  %a = adj.cast %c : tensor<4xf32> to tensor<4xi32>
+  %b = adj.cast %c : tensor<4xf32> to tensor<4xi64>
+  adj.return %a, %b : tensor<4xi32>, tensor<4xi64>
 }
