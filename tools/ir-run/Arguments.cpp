@@ -36,8 +36,9 @@ struct Literal {
   std::vector<std::string> tokens;
 };
 
-/// Recursive descent over `[...]` lists; the depth is bounded by the length
-/// of one command-line argument.
+/// Recursive descent over `[...]` lists. The nesting depth is the tensor's
+/// rank: it is capped, because a command-line argument (or a response file)
+/// can hold enough '[' to overflow the stack.
 class LiteralParser {
 public:
   explicit LiteralParser(llvm::StringRef text) : text_(text) {}
@@ -58,9 +59,14 @@ private:
   }
   void skipSpace() { text_ = text_.ltrim(); }
 
+  static constexpr size_t kMaxRank = 1024;
+
   void parseValue(Literal &lit, size_t depth) {
     skipSpace();
     if (text_.consume_front("[")) {
+      if (depth >= kMaxRank)
+        error("lists nested deeper than " + std::to_string(kMaxRank) +
+              " levels");
       int64_t count = 0;
       skipSpace();
       if (!text_.consume_front("]")) {
