@@ -7,6 +7,7 @@
 #include "Detail.h"
 
 #include "adjoint/Dialect/Adj/IR/Shapes.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
@@ -70,14 +71,17 @@ float adjoint::interp::detail::roundToOddFloat(double value) {
 }
 
 int64_t adjoint::interp::detail::numElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
+  if (std::optional<int64_t> n = checkedNumElements(shape))
+    return *n;
+  throw AllocationError("the shape " + shapeString(shape) +
+              " has more elements than fit in 64 bits (or a negative "
+              "dimension)");
 }
 
 std::vector<int64_t>
 adjoint::interp::detail::stridesOf(ArrayRef<int64_t> shape) {
+  // Every stride is at most the element count: checking it bounds them all.
+  (void)numElements(shape);
   std::vector<int64_t> strides(shape.size());
   int64_t s = 1;
   for (size_t i = shape.size(); i-- > 0;) {

@@ -11,6 +11,7 @@
 #define ADJOINT_LIB_INTERPRETER_DETAIL_H
 
 #include "adjoint/Interpreter/Value.h"
+#include "adjoint/Support/CheckedSize.h"
 #include "adjoint/Support/Error.h"
 
 #include "mlir/IR/Location.h"
@@ -104,17 +105,7 @@ template <typename T> T fromDouble(double value) {
   } else if constexpr (kIsFloat<T>) {
     return T(roundToOddFloat(value));
   } else {
-    if (std::isnan(value))
-      return 0;
-    double t = std::trunc(value);
-    // The bounds are powers of two, exact in double.
-    double lo = static_cast<double>(std::numeric_limits<T>::min());
-    double hi = -lo;
-    if (t <= lo)
-      return std::numeric_limits<T>::min();
-    if (t >= hi)
-      return std::numeric_limits<T>::max();
-    return static_cast<T>(t);
+    return saturatingFloatToInt<T>(value);
   }
 }
 
@@ -158,7 +149,16 @@ template <typename C> std::vector<C> elementsAs(const Tensor &t) {
 // Shapes and index walking
 //===----------------------------------------------------------------------===//
 
+/// The element count of `shape`; throws adjoint::Error when it does not fit
+/// in int64_t.
 int64_t numElements(llvm::ArrayRef<int64_t> shape);
+
+/// What Tensor's constructor throws when a tensor is too large to represent
+/// or to allocate; evalPrimitive adds the op and its location.
+class AllocationError : public Error {
+public:
+  using Error::Error;
+};
 /// Row-major strides of `shape`.
 std::vector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 /// Strides with which an operand of shape `from` is read at the indices of

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Interpreter/Npy.h"
+#include "adjoint/Support/CheckedSize.h"
 #include "Detail.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -104,13 +105,21 @@ Tensor interp::parseNpy(llvm::StringRef bytes, llvm::StringRef what) {
     shape.push_back(d);
     dims = rest;
   }
-  Tensor tensor(dtype, shape);
+  // Check the size the header claims against the data before allocating
+  // it: a few bytes of header must not make a huge allocation.
+  std::optional<int64_t> size =
+      checkedTensorBytes(shape, static_cast<int64_t>(dtypeSize(dtype)));
+  if (!size)
+    throw Error(what.str() + ": the .npy shape " + shapeText +
+                " is too large: its element count or byte size does not fit "
+                "in 64 bits");
   llvm::StringRef data = bytes.drop_front(offset + headerLen);
-  if (data.size() < tensor.byteSize())
+  if (data.size() < static_cast<uint64_t>(*size))
     throw Error(what.str() + ": truncated .npy data: " +
-                std::to_string(data.size()) + " bytes for " +
-                tensor.typeString() + " (" +
-                std::to_string(tensor.byteSize()) + " bytes)");
+                std::to_string(data.size()) + " bytes for a " + shapeText +
+                " " + dtypeName(dtype) + " array (" + std::to_string(*size) +
+                " bytes)");
+  Tensor tensor(dtype, shape);
   std::memcpy(tensor.mutableData(), data.data(), tensor.byteSize());
   if (dtype == DType::I1)
     for (int64_t i = 0; i < tensor.numel(); ++i)

@@ -172,15 +172,21 @@ Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
       fail(op, "operand #" + Twine(i) + " must be a tensor");
     operands.push_back(v.tensor());
   }
-  std::optional<Tensor> result = evalElementwise(op, operands);
-  if (!result)
-    result = evalReduction(op, operands);
-  if (!result)
-    result = evalMovement(op, operands);
-  if (!result)
-    result = evalConvolution(op, operands);
-  if (!result)
-    result = evalCreation(op, operands);
+  std::optional<Tensor> result;
+  try {
+    result = evalElementwise(op, operands);
+    if (!result)
+      result = evalReduction(op, operands);
+    if (!result)
+      result = evalMovement(op, operands);
+    if (!result)
+      result = evalConvolution(op, operands);
+    if (!result)
+      result = evalCreation(op, operands);
+  } catch (const AllocationError &e) {
+    // The kernels allocate without knowing the op: name it here.
+    fail(op, e.what());
+  }
   if (!result)
     fail(op, "is not supported by the interpreter");
   // The static type is a promise the kernels must keep; checking it here

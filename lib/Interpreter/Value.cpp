@@ -9,12 +9,15 @@
 #include "Detail.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <charconv>
+#include <cstdlib>
+#include <cstring>
 
 using namespace mlir;
 using namespace adjoint;
@@ -102,6 +105,28 @@ Type interp::mlirType(DType dtype, MLIRContext *ctx) {
 // Tensor
 //===----------------------------------------------------------------------===//
 
+struct Tensor::Storage {
+  uint8_t *bytes = nullptr;
+  size_t size = 0;
+
+  /// `size` bytes, zero-filled or copied from `from`; throws the
+  /// out-of-memory error naming `tensor` when the system refuses.
+  Storage(size_t size, const uint8_t *from, const Tensor &tensor)
+      : size(size) {
+    // calloc(0) may return null: ask for one byte so that null means OOM.
+    bytes = static_cast<uint8_t *>(from ? std::malloc(size ? size : 1)
+                                        : std::calloc(size ? size : 1, 1));
+    if (!bytes)
+      throw AllocationError("out of memory: " + std::to_string(size) +
+                            " bytes for " + tensor.typeString());
+    if (from && size)
+      std::memcpy(bytes, from, size);
+  }
+  ~Storage() { std::free(bytes); }
+  Storage(const Storage &) = delete;
+  Storage &operator=(const Storage &) = delete;
+};
+
 Tensor::Tensor() : Tensor(DType::F32, {}) {}
 
 Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
@@ -109,8 +134,14 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape)
   for (int64_t d : shape_)
     if (d < 0)
       throw Error("negative dimension in shape " + shapeString(shape_));
-  storage_ = std::make_shared<std::vector<uint8_t>>(
-      static_cast<size_t>(numel()) * dtypeSize(dtype));
+  std::optional<int64_t> bytes =
+      checkedTensorBytes(shape_, static_cast<int64_t>(dtypeSize(dtype)));
+  if (!bytes)
+    throw AllocationError(typeString() +
+                          " is too large: its element count or byte size "
+                          "does not fit in 64 bits");
+  storage_ = std::make_shared<Storage>(static_cast<size_t>(*bytes), nullptr,
+                                       *this);
 }
 
 Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
@@ -156,14 +187,15 @@ std::vector<double> Tensor::toDoubles() const {
   return out;
 }
 
-const void *Tensor::data() const { return storage_->data(); }
+const void *Tensor::data() const { return storage_->bytes; }
 
-size_t Tensor::byteSize() const { return storage_->size(); }
+size_t Tensor::byteSize() const { return storage_->size; }
 
 void *Tensor::mutableData() {
   if (storage_.use_count() > 1)
-    storage_ = std::make_shared<std::vector<uint8_t>>(*storage_);
-  return storage_->data();
+    storage_ =
+        std::make_shared<Storage>(storage_->size, storage_->bytes, *this);
+  return storage_->bytes;
 }
 
 std::string Tensor::typeString() const {

@@ -26,11 +26,13 @@
 #include "adjoint/Support/Error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -53,6 +55,8 @@ struct CallContext {
   bool failedInRuntime = false;
   /// An allocation failed where no jump was possible.
   bool failed = false;
+  /// Set by the recursion guard before it jumps back.
+  std::string recursionError;
 };
 
 CallContext *currentCall() {
@@ -93,6 +97,48 @@ void allocationFailed(CallContext *call, size_t size, bool inRuntime) {
   }
   if (canJump)
     std::longjmp(call->jump, 1);
+}
+
+//===----------------------------------------------------------------------===//
+// The recursion guard
+//===----------------------------------------------------------------------===//
+
+std::atomic<int64_t> gMaxCallDepth{10000};
+/// Levels of compiled recursive functions this thread is in.
+thread_local int64_t tCallDepth = 0;
+
+/// Stack kept free below the guard: what runs between two guarded entries
+/// (a recursive function's frame, the kernels it calls with their
+/// stack-allocated blocks) must fit in it.
+constexpr size_t kStackMargin = size_t(1) << 20;
+
+/// The lowest stack address this thread's recursion may reach (the end of
+/// its stack plus the margin), or 0 when the system does not say.
+uintptr_t stackFloor() {
+  thread_local uintptr_t floor = [] {
+    uintptr_t result = 0;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+      return result;
+    void *low = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &low, &size) == 0)
+      result = reinterpret_cast<uintptr_t>(low) +
+               std::min(kStackMargin, size / 4);
+    pthread_attr_destroy(&attr);
+    return result;
+  }();
+  return floor;
+}
+
+/// Fails `call` with its recursionError (already set). Inside a parallel
+/// loop there is no way back to invoke(): print it and abort (see
+/// Invoke.h).
+[[noreturn]] void recursionFailed(CallContext *call) {
+  if (std::this_thread::get_id() == call->owner && !insideParallelChunk())
+    std::longjmp(call->jump, 1);
+  std::fprintf(stderr, "adjoint: %s\n", call->recursionError.c_str());
+  std::abort();
 }
 
 void *track(void *block, size_t alignment, size_t size) {
@@ -208,6 +254,43 @@ extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
   releaseBlock(ptr);
 }
 
+void adjoint::rt::setMaxCallDepth(int64_t limit) {
+  gMaxCallDepth.store(limit, std::memory_order_relaxed);
+}
+
+int64_t adjoint::rt::maxCallDepth() {
+  return gMaxCallDepth.load(std::memory_order_relaxed);
+}
+
+extern "C" void adj_rt_enter_recursive(const char *function) {
+  int64_t limit = gMaxCallDepth.load(std::memory_order_relaxed);
+  int64_t depth = ++tCallDepth;
+  auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  bool tooDeep = depth > limit;
+  if (!tooDeep && here >= stackFloor())
+    return;
+  CallContext *call = currentCall();
+  if (!call) {
+    std::fprintf(stderr,
+                 "adjoint: recursion in @%s too deep (depth %lld) outside a "
+                 "call made by invoke()\n",
+                 function, static_cast<long long>(depth));
+    std::abort();
+  }
+  // No object with a destructor may live in this frame across the jump:
+  // the message is built in the call's own string.
+  call->recursionError =
+      tooDeep ? "call depth limit of " + std::to_string(limit) +
+                    " exceeded in @" + function + " (compiled code)"
+              : "the stack is exhausted at call depth " +
+                    std::to_string(depth) + " in @" + function +
+                    " (compiled code; call depth limit " +
+                    std::to_string(limit) + ")";
+  recursionFailed(call);
+}
+
+extern "C" void adj_rt_leave_recursive() { --tCallDepth; }
+
 std::string adjoint::rt::entrySymbol(const std::string &function) {
   return "_adj_entry_" + function;
 }
@@ -290,9 +373,12 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
   CallContext call;
   void *outer = taskContext();
   int64_t arenaMark = adj_rt_mark();
+  // A jump out of recursive code skips its leave calls: restore the depth.
+  int64_t callDepth = tCallDepth;
   setTaskContext(&call);
   bool completed = runGuarded(entry, args.data(), &call);
   setTaskContext(outer);
+  tCallDepth = callDepth;
   // Compiled code releases the closure objects it made before it returns,
   // but not when a hook jumped out of it; nothing it made can outlive the
   // call (its signature has no function values or environments).
@@ -303,6 +389,10 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
       releaseBlock(block);
     call.blocks.clear();
   };
+  if (!call.recursionError.empty()) {
+    releaseAll();
+    return Status::error(StatusCode::ResourceExhausted, call.recursionError);
+  }
   if (!completed || call.failed) {
     releaseAll();
     PoolStats pool = MemoryPool::global().stats();

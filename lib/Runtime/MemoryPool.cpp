@@ -73,9 +73,13 @@ void *MemoryPool::allocate(size_t bytes) {
     s.stats.bytesCached -= size;
     ++s.stats.reused;
   } else {
-    if (s.limit != 0 && s.held() + size > s.limit)
+    // Written as a subtraction: held() + size can wrap for a huge request.
+    auto fits = [&] {
+      return s.limit == 0 || (size <= s.limit && s.held() <= s.limit - size);
+    };
+    if (!fits())
       s.releaseCache();
-    if (s.limit == 0 || s.held() + size <= s.limit) {
+    if (fits()) {
       block = alignedAlloc(size);
       if (!block) {
         // The system is short of memory: give back what we cache, retry.

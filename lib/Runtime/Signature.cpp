@@ -1,6 +1,7 @@
 //===- Signature.cpp - The tensors a compiled function takes --------------===//
 
 #include "adjoint/Runtime/Signature.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include <sstream>
 
@@ -41,7 +42,10 @@ bool parseSpec(const std::string &word, TensorSpec &spec) {
       return false;
     spec.shape.push_back(std::stoll(dim));
   }
-  return true;
+  // Compiled code indexes with int64_t: a larger tensor is no valid spec.
+  return adjoint::checkedTensorBytes(spec.shape,
+                            static_cast<int64_t>(dtypeSize(spec.dtype)))
+      .has_value();
 }
 } // namespace
 

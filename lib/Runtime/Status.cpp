@@ -14,6 +14,8 @@ const char *adjoint::rt::statusCodeName(StatusCode code) {
     return "invalid argument";
   case StatusCode::Unavailable:
     return "unavailable";
+  case StatusCode::ResourceExhausted:
+    return "resource exhausted";
   case StatusCode::Internal:
     return "internal error";
   }

@@ -2,6 +2,7 @@
 
 #include "adjoint/Runtime/Tensor.h"
 #include "adjoint/Runtime/MemoryPool.h"
+#include "adjoint/Support/CheckedSize.h"
 #include "adjoint/Support/Error.h"
 
 #include <bit>
@@ -59,10 +60,9 @@ bool adjoint::rt::parseDType(const std::string &name, DType &dtype) {
 }
 
 int64_t adjoint::rt::numElements(const std::vector<int64_t> &shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
+  // Tensors and signatures check their shapes when they are made; a shape
+  // that does not fit has no elements anyone could read.
+  return checkedNumElements(shape).value_or(0);
 }
 
 std::string adjoint::rt::tensorTypeString(DType dtype,
@@ -134,16 +134,21 @@ std::shared_ptr<void> poolBlock(MemoryPool &pool, size_t bytes,
   return std::shared_ptr<void>(block, [&pool](void *p) { pool.deallocate(p); });
 }
 
-void checkShape(const std::vector<int64_t> &shape) {
+/// Every Tensor goes through this, so numel() and byteSize() never wrap.
+void checkShape(DType dtype, const std::vector<int64_t> &shape) {
   for (int64_t d : shape)
     if (d < 0)
       throw Error("a tensor dimension is negative");
+  if (!checkedTensorBytes(shape, static_cast<int64_t>(dtypeSize(dtype))))
+    throw Error(tensorTypeString(dtype, shape) +
+                " is too large: its element count or byte size does not fit "
+                "in 64 bits");
 }
 } // namespace
 
 Tensor Tensor::allocate(DType dtype, std::vector<int64_t> shape,
                         MemoryPool *pool) {
-  checkShape(shape);
+  checkShape(dtype, shape);
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
@@ -161,7 +166,7 @@ Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
 }
 
 Tensor Tensor::borrow(DType dtype, std::vector<int64_t> shape, void *data) {
-  checkShape(shape);
+  checkShape(dtype, shape);
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
@@ -180,6 +185,7 @@ Tensor Tensor::copyOf(DType dtype, std::vector<int64_t> shape,
 
 Tensor Tensor::adopt(DType dtype, std::vector<int64_t> shape, void *data,
                      std::shared_ptr<void> owner) {
+  checkShape(dtype, shape);
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
@@ -211,10 +217,10 @@ Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
       t.data<uint16_t>()[i] = floatToBFloat16(static_cast<float>(v));
       break;
     case DType::I64:
-      t.data<int64_t>()[i] = static_cast<int64_t>(v);
+      t.data<int64_t>()[i] = saturatingFloatToInt<int64_t>(v);
       break;
     case DType::I32:
-      t.data<int32_t>()[i] = static_cast<int32_t>(v);
+      t.data<int32_t>()[i] = saturatingFloatToInt<int32_t>(v);
       break;
     case DType::I1:
       t.data<uint8_t>()[i] = v != 0.0;

@@ -36,8 +36,9 @@ struct Literal {
   std::vector<std::string> tokens;
 };
 
-/// Recursive descent over `[...]` lists; the depth is bounded by the length
-/// of one command-line argument.
+/// Recursive descent over `[...]` lists. The nesting depth is the tensor's
+/// rank: it is capped, because a command-line argument (or a response file)
+/// can hold enough '[' to overflow the stack.
 class LiteralParser {
 public:
   explicit LiteralParser(llvm::StringRef text) : text_(text) {}
@@ -58,9 +59,14 @@ private:
   }
   void skipSpace() { text_ = text_.ltrim(); }
 
+  static constexpr size_t kMaxRank = 1024;
+
   void parseValue(Literal &lit, size_t depth) {
     skipSpace();
     if (text_.consume_front("[")) {
+      if (depth >= kMaxRank)
+        error("lists nested deeper than " + std::to_string(kMaxRank) +
+              " levels");
       int64_t count = 0;
       skipSpace();
       if (!text_.consume_front("]")) {
@@ -200,18 +206,27 @@ static Tensor conform(Tensor t, RankedTensorType type) {
 }
 
 /// "seed=7,low=-1,high=1" -> values by key (with defaults already set).
+/// The seed is read exactly as an int64_t (a double would round seeds above
+/// 2^53, and converting 1e30 or nan to an integer is undefined).
 static void parseOptions(llvm::StringRef text,
-                         std::map<std::string, double> &options) {
+                         std::map<std::string, double> &options,
+                         int64_t &seed) {
   while (!text.empty()) {
     auto [item, rest] = text.split(',');
     auto [key, value] = item.split('=');
+    text = rest;
+    if (key == "seed") {
+      if (value.trim().getAsInteger(10, seed))
+        throw Error("malformed random option '" + item.str() +
+                    "': a seed is an integer in [-2^63, 2^63)");
+      continue;
+    }
     if (!options.count(key.str()))
       throw Error("unknown random option '" + key.str() + "'");
     double v;
     if (value.getAsDouble(v))
       throw Error("malformed random option '" + item.str() + "'");
     options[key.str()] = v;
-    text = rest;
   }
 }
 
@@ -230,16 +245,13 @@ interp::Value irrun::parseArgument(llvm::StringRef text, Type type) {
       throw Error("random arguments need a parameter with a static shape, "
                   "got " + typeText(type));
     std::map<std::string, double> options =
-        uniform ? std::map<std::string, double>{{"seed", 0},
-                                                {"low", 0},
-                                                {"high", 1}}
-                : std::map<std::string, double>{
-                      {"seed", 0}, {"mean", 0}, {"std", 1}};
-    parseOptions(text.drop_front(uniform ? 5 : 6), options);
+        uniform ? std::map<std::string, double>{{"low", 0}, {"high", 1}}
+                : std::map<std::string, double>{{"mean", 0}, {"std", 1}};
+    int64_t seed = 0;
+    parseOptions(text.drop_front(uniform ? 5 : 6), options, seed);
     DType dtype = dtypeOf(tensorType.getElementType());
     std::vector<int64_t> shape(tensorType.getShape().begin(),
                                tensorType.getShape().end());
-    auto seed = static_cast<int64_t>(options["seed"]);
     return uniform ? randomUniform(dtype, shape, seed, options["low"],
                                    options["high"])
                    : randomNormal(dtype, shape, seed, options["mean"],

@@ -16,11 +16,13 @@
 
 #include "Arguments.h"
 #include "Compiled.h"
+#include "CrashWatchdog.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/InitAll.h"
 #include "adjoint/Interpreter/Interpreter.h"
 #include "adjoint/Interpreter/Npy.h"
+#include "adjoint/Runtime/Invoke.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -88,6 +90,8 @@ static int failWith(const std::string &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // LLVM's stack trace can deadlock after a crash inside malloc.
+  irrun::installCrashWatchdog(/*seconds=*/10);
   // The command-line parser expands "@file" words as response files; glue
   // "--arg @x.npy" into "--arg=@x.npy" so that .npy arguments survive.
   std::vector<std::string> words;
@@ -153,6 +157,8 @@ int main(int argc, char **argv) {
       options.cacheDir = cacheDir;
       options.optimize = !noOptimize;
       options.optLevel = optLevel;
+      // The same limit as the interpreter's (compiled recursion, Invoke.h).
+      rt::setMaxCallDepth(maxDepth);
       results = irrun::runCompiled(*module, functionName, args, options,
                                    compileStats);
     } else {

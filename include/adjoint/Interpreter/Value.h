@@ -45,7 +45,8 @@ class Tensor {
 public:
   /// An f32 scalar zero.
   Tensor();
-  /// A zero-filled tensor.
+  /// A zero-filled tensor. Throws adjoint::Error when its size does not fit
+  /// in 64 bits or the system cannot allocate it ("out of memory").
   Tensor(DType dtype, std::vector<int64_t> shape);
   /// A tensor from values converted to `dtype` (rounding as a cast would).
   static Tensor fromDoubles(DType dtype, std::vector<int64_t> shape,
@@ -73,9 +74,13 @@ public:
   std::string typeString() const;
 
 private:
+  /// Zero-filled bytes from calloc. Not a std::vector: operator new aborts
+  /// on failure in tools that install LLVM's out-of-memory handler, and a
+  /// too large tensor must be an adjoint::Error instead.
+  struct Storage;
   DType dtype_;
   std::vector<int64_t> shape_;
-  std::shared_ptr<std::vector<uint8_t>> storage_;
+  std::shared_ptr<Storage> storage_;
 };
 
 /// The numbers adj.random_uniform draws: element i (row-major) is

@@ -23,6 +23,14 @@
 // output that is not a block of this call (an input, a constant) is copied,
 // and anything else still allocated is freed.
 //
+// Recursion: a compiled function that can call itself calls
+// adj_rt_enter_recursive on entry and adj_rt_leave_recursive before it
+// returns. Past the call depth limit (setMaxCallDepth, 10000 by default,
+// as the interpreter's), or when less than a safety margin of the thread's
+// stack is left, the guard longjmps back to invoke() like a failed
+// allocation, which returns ResourceExhausted naming the function, instead
+// of letting the stack overflow.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ADJOINT_RUNTIME_INVOKE_H
@@ -69,6 +77,11 @@ Status invoke(PackedEntry entry, const Signature &signature,
               const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
               InvokeStats *stats = nullptr);
 
+/// The call depth limit of compiled recursive functions (default 10000),
+/// for every thread.
+void setMaxCallDepth(int64_t limit);
+int64_t maxCallDepth();
+
 /// A 64-byte aligned block from the global pool for memory that the runtime
 /// allocates on behalf of compiled code and owns itself (the closure
 /// runtime's tuples, environments and tensor copies), so that it counts
@@ -93,6 +106,12 @@ extern "C" {
 void *_mlir_memref_to_llvm_alloc(uint64_t size);
 void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
+/// The recursion guard (see the file comment); `function` is the
+/// NUL-terminated name of the function being entered. Without invoke() (or
+/// inside a parallel loop) there is nowhere to return the error to: the
+/// guard prints it and aborts rather than overflow the stack.
+void adj_rt_enter_recursive(const char *function);
+void adj_rt_leave_recursive();
 }
 
 #endif // ADJOINT_RUNTIME_INVOKE_H

@@ -23,6 +23,9 @@ enum class StatusCode {
   InvalidArgument,
   /// A device or a driver is not present.
   Unavailable,
+  /// A limit other than memory: compiled recursion went past the call depth
+  /// limit or to the end of the stack.
+  ResourceExhausted,
   /// A bug in Adjoint (an inconsistent artifact, a broken invariant).
   Internal,
 };

@@ -33,7 +33,9 @@ size_t dtypeSize(DType dtype);
 /// The DType named `name` ("f32"); false if there is none.
 bool parseDType(const std::string &name, DType &dtype);
 
-/// The number of elements of `shape` (1 for rank 0).
+/// The number of elements of `shape` (1 for rank 0). Tensors and
+/// signatures reject shapes whose size does not fit in int64_t when they
+/// are made; for such a shape this says 0.
 int64_t numElements(const std::vector<int64_t> &shape);
 /// "tensor<2x3xf32>".
 std::string tensorTypeString(DType dtype, const std::vector<int64_t> &shape);

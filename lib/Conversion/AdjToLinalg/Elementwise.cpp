@@ -9,11 +9,14 @@
 #include "Patterns.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace adjoint;
@@ -60,8 +63,43 @@ Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
   if (type.isInteger(1))
     return arith::ConstantOp::create(b, loc,
                                      b.getIntegerAttr(type, value != 0.0));
-  return arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+  // The attributes hold doubles: convert them as adj.cast would (a plain
+  // static_cast is undefined for 1e30 or NaN).
+  int64_t converted = type.isInteger(32) ? saturatingFloatToInt<int32_t>(value)
+                                         : saturatingFloatToInt<int64_t>(value);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, converted));
+}
+
+/// Float to signed integer as adj.cast converts everywhere (see
+/// adjoint/Support/CheckedSize.h): truncation toward zero, saturating at the
+/// bounds, NaN -> 0. arith.fptosi alone is poison outside the range.
+static Value floatToInt(OpBuilder &b, Location l, Value x, Type to) {
+  // f16 cannot represent 2^31; bf16 and f16 widen exactly to f32.
+  if (cast<FloatType>(x.getType()).getWidth() < 32)
+    x = arith::ExtFOp::create(b, l, b.getF32Type(), x);
+  Type from = x.getType();
+  unsigned width = to.getIntOrFloatBitWidth();
+  // -2^(width-1) and 2^(width-1), exact in f32 and f64.
+  double bound = std::ldexp(1.0, static_cast<int>(width) - 1);
+  Value lo = scalarConstant(b, l, from, -bound);
+  Value hi = scalarConstant(b, l, from, bound);
+  Value zero = scalarConstant(b, l, from, 0);
+  // Ordered compares are false on NaN, so NaN converts 0.0 below.
+  Value below = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, lo);
+  Value above = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, x, hi);
+  Value inRange = arith::AndIOp::create(
+      b, l, arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, x, lo),
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, hi));
+  Value safe = arith::SelectOp::create(b, l, inRange, x, zero);
+  Value result = arith::FPToSIOp::create(b, l, to, safe);
+  APInt min = APInt::getSignedMinValue(width);
+  APInt max = APInt::getSignedMaxValue(width);
+  result = arith::SelectOp::create(
+      b, l, above, arith::ConstantOp::create(b, l, b.getIntegerAttr(to, max)),
+      result);
+  return arith::SelectOp::create(
+      b, l, below, arith::ConstantOp::create(b, l, b.getIntegerAttr(to, min)),
+      result);
 }
 
 Value lowering::filledTensor(OpBuilder &b, Location loc,
@@ -180,7 +218,8 @@ struct Scalar {
     return arith::CmpIOp::create(b, l, ip, x, y);
   }
   /// Element conversion with the interpreter's rules: float to integer
-  /// truncates toward zero, anything to i1 tests for non-zero, i1 is 0 or 1.
+  /// truncates toward zero and saturates (NaN -> 0), anything to i1 tests
+  /// for non-zero, i1 is 0 or 1.
   static Value cast(OpBuilder &b, Location l, Value x, Type to) {
     Type from = x.getType();
     if (from == to)
@@ -201,7 +240,7 @@ struct Scalar {
       return arith::TruncFOp::create(b, l, to, x);
     }
     if (fromF)
-      return arith::FPToSIOp::create(b, l, to, x);
+      return floatToInt(b, l, x, to);
     if (toF)
       return from.isInteger(1) ? Value(arith::UIToFPOp::create(b, l, to, x))
                                : Value(arith::SIToFPOp::create(b, l, to, x));

@@ -4,6 +4,11 @@
 // into its leaves; adj.return and calls of an adj.func_ref follow. Direct
 // and mutual recursion need nothing more: func.call names its callee.
 //
+// A function that can call itself (HostPlan::recursive) enters the
+// runtime's recursion guard on entry and leaves it before returning, so that
+// unbounded recursion fails the call with an error instead of overflowing
+// the stack.
+//
 // A public function whose calls can make runtime objects (boxes,
 // environments) marks the runtime's arena on entry and releases it before
 // returning, so that what one call makes does not outlive it. Functions
@@ -17,6 +22,7 @@
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace adjoint;
@@ -42,6 +48,19 @@ func::CallOp arenaMark(func::FuncOp func) {
   if (call && call.getCallee() == rt::kMark)
     return call;
   return {};
+}
+
+/// Counts one more level of recursion (see Invoke.h): the runtime fails
+/// the call, naming `function`, past the depth limit or near the end of
+/// the stack.
+void enterGuard(OpBuilder &b, Location loc, StringRef function) {
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      b.getInsertionBlock()->getParentOp(),
+      b.getStringAttr(rt::functionNameGlobal(function)));
+  Value name = memref::GetGlobalOp::create(b, loc, global.getType(),
+                                           global.getSymName());
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, name);
+  func::CallOp::create(b, loc, rt::kEnterRecursive, TypeRange{}, pointer);
 }
 
 struct FuncPattern : OpConversionPattern<adj::FuncOp> {
@@ -91,13 +110,14 @@ struct FuncPattern : OpConversionPattern<adj::FuncOp> {
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     Block *entry = rewriter.applySignatureConversion(
         &func.getBody().front(), signature, typeConverter);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(entry);
     if (func.isPublic() && plan.allocating.contains(op.getSymNameAttr()) &&
-        onlyTensorLeaves(type.getResults())) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(entry);
+        onlyTensorLeaves(type.getResults()))
       func::CallOp::create(rewriter, op.getLoc(), rt::kMark,
                            rewriter.getI64Type(), ValueRange{});
-    }
+    if (plan.recursive.contains(op.getSymNameAttr()))
+      enterGuard(rewriter, op.getLoc(), op.getSymName());
     rewriter.eraseOp(op);
     return success();
   }
@@ -106,13 +126,19 @@ struct FuncPattern : OpConversionPattern<adj::FuncOp> {
 };
 
 struct ReturnPattern : OpConversionPattern<adj::ReturnOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ReturnPattern(const TypeConverter &converter, MLIRContext *ctx,
+                const HostPlan &plan)
+      : OpConversionPattern(converter, ctx), plan(plan) {}
+
   LogicalResult
   matchAndRewrite(adj::ReturnOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto func = op->getParentOfType<func::FuncOp>();
     if (!func)
       return rewriter.notifyMatchFailure(op, "not in a converted function");
+    if (plan.recursive.contains(func.getSymNameAttr()))
+      func::CallOp::create(rewriter, op.getLoc(), rt::kLeaveRecursive,
+                           TypeRange{}, ValueRange{});
     if (func::CallOp mark = arenaMark(func))
       func::CallOp::create(rewriter, op.getLoc(), rt::kRelease, TypeRange{},
                            mark.getResult(0));
@@ -120,6 +146,8 @@ struct ReturnPattern : OpConversionPattern<adj::ReturnOp> {
         op, flatten(adaptor.getOperands()));
     return success();
   }
+
+  const HostPlan &plan;
 };
 
 /// `adj.call` of an `adj.func_ref`: a func.call of the named function.
@@ -154,6 +182,6 @@ void lowering::populateFunctionPatterns(const TypeConverter &converter,
                                         const HostPlan &plan,
                                         RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<FuncPattern, DirectCallPattern>(converter, ctx, plan);
-  patterns.add<ReturnPattern>(converter, ctx);
+  patterns.add<FuncPattern, DirectCallPattern, ReturnPattern>(converter, ctx,
+                                                              plan);
 }

@@ -3,7 +3,8 @@
 // Computed once before the conversion: which calls are direct, which
 // functions each !adj.fn type can hold (closed world: the adj.closure ops
 // and the adj.func_ref ops used as values), which functions can make
-// runtime objects, and which tensor types go in and out of boxes.
+// runtime objects, which functions can recurse, and which tensor types go in
+// and out of boxes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,9 +130,47 @@ static void findAllocating(ModuleOp module, HostPlan &plan) {
   }
 }
 
+/// The functions on a cycle of the call graph, where a call of a function
+/// value may reach every function made at its type. Compiled code has no
+/// other way to an unbounded call depth, so only these need the guard.
+static void findRecursive(ModuleOp module, HostPlan &plan) {
+  llvm::DenseMap<StringAttr, llvm::SetVector<StringAttr>> callees;
+  for (auto func : module.getOps<adj::FuncOp>()) {
+    auto &out = callees[func.getSymNameAttr()];
+    func.walk([&](adj::CallOp call) {
+      if (FlatSymbolRefAttr callee = plan.directCallee.lookup(call)) {
+        out.insert(callee.getAttr());
+        return;
+      }
+      for (FlatSymbolRefAttr target :
+           plan.makers.lookup(call.getCallee().getType()))
+        out.insert(target.getAttr());
+    });
+  }
+  for (auto func : module.getOps<adj::FuncOp>()) {
+    StringAttr self = func.getSymNameAttr();
+    llvm::SmallVector<StringAttr> work(callees[self].begin(),
+                                       callees[self].end());
+    llvm::DenseSet<StringAttr> seen;
+    while (!work.empty()) {
+      StringAttr next = work.pop_back_val();
+      if (next == self) {
+        plan.recursive.insert(self);
+        break;
+      }
+      if (!seen.insert(next).second)
+        continue;
+      auto it = callees.find(next);
+      if (it != callees.end())
+        work.append(it->second.begin(), it->second.end());
+    }
+  }
+}
+
 LogicalResult lowering::buildHostPlan(ModuleOp module, HostPlan &plan) {
   collect(module, plan);
   findAllocating(module, plan);
+  findRecursive(module, plan);
   bool failed = false;
   module.walk([&](adj::CallOp call) {
     if (plan.directCallee.count(call))

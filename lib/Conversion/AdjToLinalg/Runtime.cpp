@@ -135,7 +135,35 @@ std::string rt::getWrapperName(Type tensorType) {
   return "__adj_get_" + mangle(tensorType);
 }
 
+std::string rt::functionNameGlobal(StringRef function) {
+  return ("__adj_name_" + function).str();
+}
+
+/// The recursion guard's entry points and the names it reports.
+static void declareRecursionGuard(ModuleOp module, const HostPlan &plan) {
+  if (plan.recursive.empty())
+    return;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  declare(b, loc, rt::kEnterRecursive, {b.getIndexType()}, {});
+  declare(b, loc, rt::kLeaveRecursive, {}, {});
+  for (StringAttr function : plan.recursive) {
+    SmallVector<int8_t> bytes(function.getValue().begin(),
+                              function.getValue().end());
+    bytes.push_back(0);
+    auto type = MemRefType::get({static_cast<int64_t>(bytes.size())},
+                                b.getI8Type());
+    auto init = DenseElementsAttr::get(
+        RankedTensorType::get(type.getShape(), b.getI8Type()),
+        ArrayRef<int8_t>(bytes));
+    memref::GlobalOp::create(b, loc, rt::functionNameGlobal(function),
+                             b.getStringAttr("private"), type, init,
+                             /*constant=*/true, /*alignment=*/nullptr);
+  }
+}
+
 void lowering::declareRuntime(ModuleOp module, const HostPlan &plan) {
+  declareRecursionGuard(module, plan);
   if (!plan.usesRuntime)
     return;
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());

@@ -68,6 +68,10 @@ struct HostPlan {
   /// The functions whose calls can make runtime objects (boxes and
   /// environments), directly or through the functions they call.
   llvm::DenseSet<mlir::StringAttr> allocating;
+  /// The functions that can call themselves (directly, through other
+  /// functions, or through function values): they count their depth with
+  /// the runtime's recursion guard.
+  llvm::SetVector<mlir::StringAttr> recursive;
   /// Tensor types stored into / read from runtime tuples.
   llvm::SetVector<mlir::Type> putTypes, getTypes;
   /// Whether the generated code calls the closure runtime at all.
@@ -79,7 +83,8 @@ struct HostPlan {
 mlir::LogicalResult buildHostPlan(mlir::ModuleOp module, HostPlan &plan);
 
 /// Declares the runtime entry points and defines the tensor wrappers of
-/// `plan` in `module` (nothing when the plan does not use the runtime).
+/// `plan` in `module` (nothing when the plan does not use the runtime), and
+/// the recursion guard with the names of the recursive functions.
 void declareRuntime(mlir::ModuleOp module, const HostPlan &plan);
 
 /// Names of the runtime entry points (include/adjoint/Runtime/Closures.h)
@@ -98,6 +103,11 @@ inline constexpr const char *kEnvGet = "adj_rt_env_get";
 inline constexpr const char *kEnvAdd = "adj_rt_env_add";
 inline constexpr const char *kMark = "adj_rt_mark";
 inline constexpr const char *kRelease = "adj_rt_release";
+inline constexpr const char *kEnterRecursive = "adj_rt_enter_recursive";
+inline constexpr const char *kLeaveRecursive = "adj_rt_leave_recursive";
+/// The memref.global holding the NUL-terminated name of `function`, which
+/// the recursion guard names in its error.
+std::string functionNameGlobal(llvm::StringRef function);
 /// `__adj_put_<type>(tuple, slot, tensor)` and `__adj_get_<type>(tuple,
 /// slot) -> tensor` for a tensor type, e.g. `__adj_put_2x3xf32`.
 std::string putWrapperName(mlir::Type tensorType);
@@ -121,7 +131,8 @@ struct RuntimeBuilder {
                                        mlir::TypeRange types);
 };
 
-/// adj.func, adj.return and calls of adj.func_ref.
+/// adj.func, adj.return and calls of adj.func_ref; recursive functions
+/// enter and leave the runtime's recursion guard.
 void populateFunctionPatterns(const mlir::TypeConverter &converter,
                               const HostPlan &plan,
                               mlir::RewritePatternSet &patterns);

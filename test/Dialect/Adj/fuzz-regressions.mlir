@@ -35,9 +35,9 @@ adj.func @f(%c: tensor<i1>, %x: tensor<f32>) {
 // -----
 
 // Sizes from attributes overflowed int64.
-adj.func @f(%x: tensor<9223372036854775807xf32>) {
+adj.func @f(%x: tensor<9223372036854775807xi1>) {
   // expected-error @+1 {{adj.pad: dimension 0 overflows int64}}
-  %r = adj.pad %x low = [1] high = [0] value = 0.0 : tensor<9223372036854775807xf32>
+  %r = adj.pad %x low = [1] high = [0] value = 0.0 : tensor<9223372036854775807xi1>
   adj.return
 }
 

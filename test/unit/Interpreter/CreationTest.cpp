@@ -102,3 +102,27 @@ TEST_CASE("random ops: exact bits, determinism, moments") {
   CHECK(interp::randomUniform(DType::F64, {4}, 7, -1, 3).toDoubles() ==
         std::vector<double>(a.begin(), a.begin() + 4));
 }
+
+TEST_CASE("tensors too large to represent or to allocate are errors") {
+  constexpr int64_t kTwo32 = int64_t(1) << 32;
+  // 2^64 elements used to wrap to an empty tensor.
+  CHECK_THROWS_WITH(
+      interp::Tensor(interp::DType::F32, {kTwo32, kTwo32}),
+      Catch::Contains("tensor<4294967296x4294967296xf32> is too large"));
+  // 2^62 bytes fit in int64_t but in no memory: an adjoint::Error, not a
+  // std::length_error or an abort in LLVM's out-of-memory handler.
+  CHECK_THROWS_WITH(interp::Tensor(interp::DType::F32, {int64_t(1) << 60}),
+                    Catch::Contains("out of memory: 4611686018427387904 "
+                                    "bytes for tensor<1152921504606846976xf32>"));
+
+  // A kernel's allocation names its op and location.
+  Program p(R"(
+    adj.func @f() -> tensor<1x4x18014398509481984x4xf32> {
+      %in = adj.fill 0.0 : tensor<1x4x5x5xf32>
+      %r = adj.max_pool2d %in kernel = [6, 2] stride = [1, 1] padding = [0, 18014398509481984, 0, 0] : tensor<1x4x5x5xf32>
+      adj.return %r : tensor<1x4x18014398509481984x4xf32>
+    })");
+  CHECK_THROWS_WITH(p.call("f"),
+                    Catch::Contains("test.mlir:4:12: adj.max_pool2d: out of "
+                                    "memory: 1152921504606846976 bytes"));
+}

@@ -37,6 +37,20 @@ TEST_CASE("npy errors are adjoint::Error") {
                {"y.npy", "truncated"});
   requireError([] { interp::readNpy("/nonexistent/file.npy"); },
                {"/nonexistent/file.npy"});
+  // A header whose shape has 2^64 elements used to give an "empty" tensor
+  // of that shape (the count wrapped to 0); one that claims 8 GiB over a
+  // few bytes of data is refused before anything is allocated.
+  auto withShape = [&](const std::string &shape) {
+    // The header keeps its length: the padding after '}' shrinks.
+    std::string huge = bytes;
+    huge.replace(huge.find("(4,)"), 4, shape);
+    return huge.erase(huge.find("}") + 1, shape.size() - 4);
+  };
+  requireError([&] { interp::parseNpy(withShape("(4294967296, 4294967296)"), "z.npy"); },
+               {"z.npy", "(4294967296, 4294967296) is too large"});
+  requireError([&] { interp::parseNpy(withShape("(2147483648,)"), "w.npy"); },
+               {"w.npy", "truncated .npy data: 16 bytes for a (2147483648,) f32 "
+                         "array (8589934592 bytes)"});
 }
 
 TEST_CASE("values print with their type") {

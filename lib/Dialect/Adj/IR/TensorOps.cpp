@@ -9,6 +9,7 @@
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/IR/Shapes.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallSet.h"
@@ -354,12 +355,16 @@ LogicalResult ReshapeOp::verify() {
   if (in.getElementType() != out.getElementType())
     return emitOpError("changes the element type from ")
            << in.getElementType() << " to " << out.getElementType();
-  if (in.hasStaticShape() && out.hasStaticShape() &&
-      in.getNumElements() != out.getNumElements())
+  if (!in.hasStaticShape() || !out.hasStaticShape())
+    return success();
+  // A type whose count overflows is reported by RepresentableTensors.
+  std::optional<int64_t> inCount = adjoint::checkedNumElements(in.getShape());
+  std::optional<int64_t> outCount = adjoint::checkedNumElements(out.getShape());
+  if (inCount && outCount && *inCount != *outCount)
     return emitOpError("cannot reshape ")
-           << formatShape(in.getShape()) << " (" << in.getNumElements()
+           << formatShape(in.getShape()) << " (" << *inCount
            << " elements) to " << formatShape(out.getShape()) << " ("
-           << out.getNumElements() << " elements)";
+           << *outCount << " elements)";
   return success();
 }
 

@@ -68,19 +68,28 @@ struct Unroll : adjoint::adj::impl::UnrollBase<Unroll> {
     auto step = constantInt(loop.getStep());
     if (!lb || !ub || !step || *step <= 0)
       return false;
-    int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-    if (trips > static_cast<int64_t>(maxTrips))
+    // ceil((ub - lb) / step) in uint64_t: ub - lb may not fit in int64_t
+    // (lb = INT64_MIN), and adding step - 1 first could wrap even there.
+    uint64_t span = *ub > *lb ? static_cast<uint64_t>(*ub) -
+                                    static_cast<uint64_t>(*lb)
+                              : 0;
+    uint64_t ustep = static_cast<uint64_t>(*step);
+    uint64_t trips = span / ustep + (span % ustep != 0);
+    if (trips > maxTrips)
       return false;
     OpBuilder b(loop);
     Block &body = loop.getBody().front();
     auto ivType = RankedTensorType::get({}, b.getI64Type());
     SmallVector<Value> carried(loop.getInits());
-    for (int64_t i = 0; i < trips; ++i) {
+    for (uint64_t i = 0; i < trips; ++i) {
       IRMapping map;
+      // lb + i * step < ub fits in int64_t, but i * step alone may not:
+      // compute it modulo 2^64, where the sum comes out exact.
+      auto value = static_cast<int64_t>(static_cast<uint64_t>(*lb) + i * ustep);
       Value iv = ConstantOp::create(
           b, loop.getLoc(), ivType,
-          DenseElementsAttr::get(ivType, b.getI64IntegerAttr(*lb + i * *step)
-                                             .getValue()));
+          DenseElementsAttr::get(ivType,
+                                 b.getI64IntegerAttr(value).getValue()));
       map.map(body.getArgument(0), iv);
       map.map(body.getArguments().drop_front(), carried);
       for (Operation &op : body.without_terminator())

@@ -36,8 +36,15 @@ def Adj_Dialect : Dialect {
   }];
 }
 
+/// Every tensor type an adj op holds (results, block arguments, signature)
+/// has an element count and a byte size that fit in int64_t
+/// (adjoint/Dialect/Adj/IR/TensorSizes.h).
+def Adj_RepresentableTensors : NativeOpTrait<"RepresentableTensors"> {
+  let cppNamespace = "::adjoint::adj";
+}
+
 class Adj_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Adj_Dialect, mnemonic, traits>;
+    : Op<Adj_Dialect, mnemonic, !listconcat([Adj_RepresentableTensors], traits)>;
 
 class Adj_Type<string name, string typeMnemonic, list<Trait> traits = []>
     : TypeDef<Adj_Dialect, name, traits> {
