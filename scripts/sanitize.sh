@@ -23,7 +23,7 @@ bash scripts/setup.sh --packages-only
 
 jobs="${JOBS:-$(nproc)}"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-flags+=" -fno-omit-frame-pointer -gline-tables-only -UNDEBUG"
+flags+=" -fno-omit-frame-pointer -gline-tables-only"
 runtime_dir="$(dirname "$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)")"
 asan_runtime="$runtime_dir/libclang_rt.asan-x86_64.so"
 link_flags="-fsanitize=address,undefined -shared-libasan -Wl,-rpath,$runtime_dir"

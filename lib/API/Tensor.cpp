@@ -118,10 +118,8 @@ Value api::reshape(Value x, std::vector<int64_t> shape) {
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (d == -1 && inferred < 0)
       inferred = static_cast<int64_t>(i);
-    else if (d < 0)
+    else if (d < 0 || __builtin_mul_overflow(known, d, &known))
       throw Error(failure);
-    else
-      known *= d;
   }
   if (inferred >= 0) {
     if (known == 0 || type.numel() % known != 0)

@@ -8,6 +8,7 @@
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/IR/Promotion.h"
 #include "adjoint/Dialect/Adj/IR/Shapes.h"
+#include "adjoint/Support/CheckedSize.h"
 #include "adjoint/Support/Error.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -46,6 +47,11 @@ Type Type::tensor(DType dtype, std::vector<int64_t> shape) {
     if (d < 0)
       throw Error("tensor type: dimensions must be static and non-negative, "
                   "got " + formatShape(shape));
+  // numel() and everything built on it must not wrap (the dialect's size
+  // check would only see the type once an op is built with it).
+  if (!checkedNumElements(shape))
+    throw Error("tensor type: " + formatShape(shape) +
+                " has more elements than fit in 64 bits");
   Type t;
   t.kind_ = Kind::Tensor;
   t.dtype_ = dtype;
@@ -81,10 +87,8 @@ const std::vector<int64_t> &Type::shape() const {
 }
 
 int64_t Type::numel() const {
-  int64_t n = 1;
-  for (int64_t d : shape())
-    n *= d;
-  return n;
+  // Type::tensor checked that the count fits.
+  return *checkedNumElements(shape());
 }
 
 const std::vector<Type> &Type::inputs() const {

@@ -139,16 +139,17 @@ struct Scalar {
     return floatOrInt<math::PowFOp, math::IPowIOp>(b, l, x, y);
   }
   // On i1, true is 1 and max/min are or/and: unsigned, since signed i1
-  // reads true as -1.
+  // reads true as -1. On floats NaN propagates (maximumf, not maxnumf), as
+  // in the interpreter and NumPy: a NaN must not vanish into a maximum.
   static Value max(OpBuilder &b, Location l, Value x, Value y) {
     if (x.getType().isInteger(1))
       return arith::MaxUIOp::create(b, l, x, y);
-    return floatOrInt<arith::MaxNumFOp, arith::MaxSIOp>(b, l, x, y);
+    return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, l, x, y);
   }
   static Value min(OpBuilder &b, Location l, Value x, Value y) {
     if (x.getType().isInteger(1))
       return arith::MinUIOp::create(b, l, x, y);
-    return floatOrInt<arith::MinNumFOp, arith::MinSIOp>(b, l, x, y);
+    return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, l, x, y);
   }
   /// Sensitivities add; i1 ones (which carry no gradient) combine by `or`,
   /// as in the interpreter.
@@ -168,7 +169,14 @@ struct Scalar {
                       : Value(math::AbsIOp::create(b, l, x));
   }
   static Value relu(OpBuilder &b, Location l, Value x) {
-    return max(b, l, x, scalarConstant(b, l, x.getType(), 0));
+    Value zero = scalarConstant(b, l, x.getType(), 0);
+    if (!isFloat(x))
+      return max(b, l, x, zero);
+    // x < 0 ? 0 : x keeps NaN (the interpreter's relu) in a compare and a
+    // select, cheaper than maximumf's NaN and signed-zero handling.
+    Value negative =
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, zero);
+    return arith::SelectOp::create(b, l, negative, zero, x);
   }
   static Value sigmoid(OpBuilder &b, Location l, Value x) {
     Value one = scalarConstant(b, l, x.getType(), 1);
@@ -206,14 +214,20 @@ struct Scalar {
       }
       return arith::CmpFOp::create(b, l, fp, x, y);
     }
-    arith::CmpIPredicate ip;
+    // i1 orders false < true: unsigned, since signed i1 reads true as -1.
+    bool isBool = x.getType().isInteger(1);
+    using P = arith::CmpIPredicate;
+    auto order = [&](P signedP, P unsignedP) {
+      return isBool ? unsignedP : signedP;
+    };
+    P ip = P::eq;
     switch (p) {
-    case adj::CmpPredicate::eq: ip = arith::CmpIPredicate::eq; break;
-    case adj::CmpPredicate::ne: ip = arith::CmpIPredicate::ne; break;
-    case adj::CmpPredicate::lt: ip = arith::CmpIPredicate::slt; break;
-    case adj::CmpPredicate::le: ip = arith::CmpIPredicate::sle; break;
-    case adj::CmpPredicate::gt: ip = arith::CmpIPredicate::sgt; break;
-    case adj::CmpPredicate::ge: ip = arith::CmpIPredicate::sge; break;
+    case adj::CmpPredicate::eq: ip = P::eq; break;
+    case adj::CmpPredicate::ne: ip = P::ne; break;
+    case adj::CmpPredicate::lt: ip = order(P::slt, P::ult); break;
+    case adj::CmpPredicate::le: ip = order(P::sle, P::ule); break;
+    case adj::CmpPredicate::gt: ip = order(P::sgt, P::ugt); break;
+    case adj::CmpPredicate::ge: ip = order(P::sge, P::uge); break;
     }
     return arith::CmpIOp::create(b, l, ip, x, y);
   }

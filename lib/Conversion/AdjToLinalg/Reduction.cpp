@@ -70,9 +70,14 @@ struct ReducePattern : OpConversionPattern<Op> {
         rewriter, loc, ValueRange{adaptor.getInput()}, ValueRange{init}, axes,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value r;
-          if (kind == Kind::Max)
-            r = isFloat ? Value(arith::MaxNumFOp::create(b, l, args[0], args[1]))
-                        : Value(arith::MaxSIOp::create(b, l, args[0], args[1]));
+          // NaN wins (maximumf), as in the interpreter and NumPy; i1 is
+          // unsigned (any).
+          if (kind == Kind::Max && isFloat)
+            r = arith::MaximumFOp::create(b, l, args[0], args[1]);
+          else if (kind == Kind::Max && elem.isInteger(1))
+            r = arith::MaxUIOp::create(b, l, args[0], args[1]);
+          else if (kind == Kind::Max)
+            r = arith::MaxSIOp::create(b, l, args[0], args[1]);
           else if (isFloat)
             // f32 sums may be reassociated, so that LLVM vectorizes a sum
             // along the innermost dimension (its order differs from the

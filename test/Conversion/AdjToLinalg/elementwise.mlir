@@ -26,8 +26,8 @@ adj.func @size_one(%x: tensor<2x3xi32>, %y: tensor<2x1xi32>) -> tensor<2x3xi32> 
 
 // CHECK-LABEL: func.func private @helper(
 // CHECK-NOT: llvm.emit_c_interface
-// CHECK: arith.maxnumf
-// CHECK: arith.minnumf
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
 // CHECK: math.powf
 adj.func private @helper(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %a = adj.maximum %x, %y : tensor<4xf32>, tensor<4xf32>
@@ -79,7 +79,8 @@ adj.func @unary(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: %[[D:.*]] = arith.addf %[[ONE]], %[[EX]]
 // CHECK: arith.divf %[[ONE]], %[[D]]
 // CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: arith.maxnumf %{{.*}}, %[[Z]]
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %{{.*}}, %[[Z]]
+// CHECK: arith.select %[[NEG]], %[[Z]], %{{.*}}
 adj.func @activations(%x: tensor<4xf32>) -> tensor<4xf32> {
   %s = adj.sigmoid %x : tensor<4xf32>
   %r = adj.relu %s : tensor<4xf32>

@@ -17,7 +17,7 @@ adj.func @sum_rows(%x: tensor<2x3xf32>) -> tensor<2xf32> {
 // CHECK-LABEL: func.func @max_keepdims(
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: linalg.reduce ins(%{{.*}} : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<3xf32>) dimensions = [0, 2]
-// CHECK: arith.maxnumf
+// CHECK: arith.maximumf
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2]] output_shape [1, 3, 1] : tensor<3xf32> into tensor<1x3x1xf32>
 adj.func @max_keepdims(%x: tensor<2x3x4xf32>) -> tensor<1x3x1xf32> {
   %m = adj.reduce_max %x axes = [2, 0] keepdims : tensor<2x3x4xf32>

@@ -14,7 +14,7 @@
 // CHECK: math.exp
 // CHECK: arith.subf
 // CHECK: math.tanh
-// CHECK: arith.maxnumf
+// CHECK: arith.maximumf
 // CHECK: arith.negf
 // CHECK: arith.mulf
 // CHECK: math.absf
@@ -79,7 +79,8 @@ adj.func @transpose_matmul(%x: tensor<8x4xf32>, %w: tensor<8x3xf32>) -> tensor<4
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[M]], %arg2
 // CHECK: arith.addf
-// CHECK: arith.maxnumf
+// CHECK: arith.cmpf olt
+// CHECK: arith.select
 // CHECK-NOT: linalg.generic
 adj.func @matmul_bias_relu(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
   %e = adj.exp %x : tensor<4x8xf32>

@@ -167,6 +167,21 @@ TEST_CASE("numbers and constants are checked", "[api][errors]") {
              Contains("adj.add: a number combines only with a tensor"));
 }
 
+TEST_CASE("shapes whose size does not fit in 64 bits are errors",
+          "[api][errors]") {
+  // 2^32 x 2^32 elements wrapped to 0 in numel(), so a constant of no
+  // values passed the count check.
+  const int64_t big = int64_t(1) << 32;
+  CHECK_THROWS_WITH(Type::tensor(DType::F32, {big, big}),
+                    Contains("more elements than fit in 64 bits"));
+  CHECK_NOTHROW(Type::tensor(DType::F32, {big, 0, big}));
+  CHECK(Type::tensor(DType::F32, {big, 0, big}).numel() == 0);
+  CHECK_THAT(failing({f32({4})}, [](Module &, Args a) {
+               reshape(a[0], {big, big, -1});
+             }),
+             Contains("adj.reshape: cannot reshape [4]"));
+}
+
 TEST_CASE("calls, tuples and AD requests are checked", "[api][errors]") {
   std::string notFn = failing({f32({2})},
                               [](Module &, Args a) { call(a[0], {a[0]}); });
