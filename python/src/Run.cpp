@@ -6,6 +6,10 @@
 #include "adjoint/Interpreter/Interpreter.h"
 #include "adjoint/Support/Error.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <pybind11/stl.h>
 
 using namespace adjoint;
@@ -58,6 +62,31 @@ py::object runExecutable(const Executable &exe, const py::args &args) {
     outputs = exe.run(inputs);
   }
   return arrays(outputs);
+}
+
+/// compile() with the GIL released, so that other Python threads run (and
+/// compile other functions) meanwhile. The Module stays Python's: its IR is
+/// printed while the GIL is held and compiled from a copy parsed into a
+/// context of its own, so nothing another thread does to the Module (build
+/// into it, compile it too) can race with the compilation.
+Executable compileWithoutGIL(const api::Module &module,
+                             const std::string &function,
+                             const CompileOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // The generic form with locations round-trips exactly, even for a module
+  // that does not verify (compile() reports that, with its diagnostics).
+  module.op().print(
+      os, mlir::OpPrintingFlags().enableDebugInfo().printGenericOpForm());
+  py::gil_scoped_release release;
+  api::Module copy;
+  mlir::ParserConfig config(copy.context(), /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> parsed =
+      mlir::parseSourceString<mlir::ModuleOp>(text, config);
+  if (!parsed)
+    throw Error("compile @" + function +
+                ": internal error: the module does not parse back");
+  return compile(*parsed, function, Target::cpu(), options);
 }
 
 interp::Value interpArg(const py::handle &arg) {
@@ -134,7 +163,7 @@ void adjoint::python::bindRun(py::module_ &m) {
         options.optLevel = optLevel;
         options.cache = cache;
         options.cacheDir = cacheDir;
-        return compile(module, function, Target::cpu(), options);
+        return compileWithoutGIL(module, function, options);
       },
       py::arg("module"), py::arg("function"), py::kw_only(),
       py::arg("optimize") = true, py::arg("opt_level") = 3,
