@@ -173,3 +173,19 @@ def test_one_module_compiled_while_built_into(tmp_path):
         assert [float(r) for r in results] == [15.0] * THREADS
         np.testing.assert_array_equal(adj.compile(m, "g39")(x), x * 39)
         """, tmp_path)
+
+
+def test_interpreter_from_several_threads(tmp_path):
+    # interpret() also releases the GIL while it evaluates; 8 threads
+    # interpret one module at once and agree with the serial results.
+    run_scenario("""
+        m = adj.Module()
+        t = adj.Type.tensor(adj.f64, [3, 3])
+        m.function("f", [t], lambda x: adj.sum(adj.tanh(x @ x), axis=0))
+        xs = [np.full((3, 3), 0.1 * (i + 1)) for i in range(THREADS)]
+        concurrent = in_threads(lambda i: adj.interpret(m, "f", xs[i]))
+        for x, got in zip(xs, concurrent):
+            np.testing.assert_array_equal(got, adj.interpret(m, "f", x))
+            np.testing.assert_allclose(got, np.tanh(x @ x).sum(0),
+                                       rtol=1e-12)
+        """, tmp_path)
