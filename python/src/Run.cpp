@@ -6,6 +6,10 @@
 #include "adjoint/Interpreter/Interpreter.h"
 #include "adjoint/Support/Error.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <pybind11/stl.h>
 
 using namespace adjoint;
@@ -58,6 +62,34 @@ py::object runExecutable(const Executable &exe, const py::args &args) {
     outputs = exe.run(inputs);
   }
   return arrays(outputs);
+}
+
+/// The module's IR as text that parses back into an equal module: the
+/// generic form with locations round-trips exactly, even for a module that
+/// does not verify (compile() and the interpreter report that, with their
+/// diagnostics). compile() and interpret() print it while they hold the GIL
+/// and then work on a copy parsed into a context of its own without the
+/// GIL, so that other Python threads run meanwhile and nothing they do to
+/// the Module (build into it, compile it too) races with the work.
+std::string moduleText(const api::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.op().print(
+      os, mlir::OpPrintingFlags().enableDebugInfo().printGenericOpForm());
+  return text;
+}
+
+/// `text` (from moduleText) parsed into the context of `owner`, a Module
+/// of its own; needs no GIL.
+mlir::OwningOpRef<mlir::ModuleOp> parseCopy(api::Module &owner,
+                                            const std::string &text,
+                                            const std::string &what) {
+  mlir::ParserConfig config(owner.context(), /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> parsed =
+      mlir::parseSourceString<mlir::ModuleOp>(text, config);
+  if (!parsed)
+    throw Error(what + ": internal error: the module does not parse back");
+  return parsed;
 }
 
 interp::Value interpArg(const py::handle &arg) {
@@ -134,7 +166,11 @@ void adjoint::python::bindRun(py::module_ &m) {
         options.optLevel = optLevel;
         options.cache = cache;
         options.cacheDir = cacheDir;
-        return compile(module, function, Target::cpu(), options);
+        std::string text = moduleText(module);
+        py::gil_scoped_release release;
+        api::Module copy;
+        return compile(*parseCopy(copy, text, "compile @" + function),
+                       function, Target::cpu(), options);
       },
       py::arg("module"), py::arg("function"), py::kw_only(),
       py::arg("optimize") = true, py::arg("opt_level") = 3,
@@ -150,8 +186,18 @@ void adjoint::python::bindRun(py::module_ &m) {
         std::vector<interp::Value> inputs;
         for (py::handle a : args)
           inputs.push_back(interpArg(a));
-        interp::Interpreter interpreter(module.op());
-        std::vector<interp::Value> results = interpreter.call(function, inputs);
+        std::string text = moduleText(module);
+        // Results may refer to the copy's IR (function values): it lives
+        // until they are converted.
+        api::Module copy;
+        mlir::OwningOpRef<mlir::ModuleOp> parsed;
+        std::vector<interp::Value> results;
+        {
+          py::gil_scoped_release release;
+          parsed = parseCopy(copy, text, "interpret @" + function);
+          interp::Interpreter interpreter(*parsed);
+          results = interpreter.call(function, inputs);
+        }
         if (results.size() == 1)
           return fromInterpreter(results.front());
         py::tuple t(results.size());

@@ -27,38 +27,47 @@
 
 using namespace adjoint;
 
+// --help lists only these (and LLVM's generic --help/--version), not the
+// hundreds of options that libLLVM registers for its own passes and targets.
+static llvm::cl::OptionCategory aotCategory("adj-aot options");
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(aotCategory));
 static llvm::cl::opt<std::string>
     functionName("function", llvm::cl::desc("The adj.func to compile"),
-                 llvm::cl::Required);
+                 llvm::cl::Required, llvm::cl::cat(aotCategory));
 static llvm::cl::alias functionAlias("f", llvm::cl::aliasopt(functionName),
-                                     llvm::cl::desc("Alias for --function"));
+                                     llvm::cl::desc("Alias for --function"),
+                                     llvm::cl::cat(aotCategory));
 static llvm::cl::opt<std::string>
     outputDir("o", llvm::cl::desc("Output folder for <function>.o/.h"),
-              llvm::cl::value_desc("dir"), llvm::cl::Required);
+              llvm::cl::value_desc("dir"), llvm::cl::Required,
+              llvm::cl::cat(aotCategory));
 static llvm::cl::opt<std::string>
     cpu("mcpu",
         llvm::cl::desc("Target CPU (default: the host with all its features)"),
-        llvm::cl::value_desc("name"));
+        llvm::cl::value_desc("name"), llvm::cl::cat(aotCategory));
 static llvm::cl::opt<bool>
     noOptimize("no-optimize",
-               llvm::cl::desc("Skip the adj optimizer before lowering"));
+               llvm::cl::desc("Skip the adj optimizer before lowering"),
+               llvm::cl::cat(aotCategory));
 static llvm::cl::opt<unsigned>
     optLevel("opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
-             llvm::cl::init(3));
+             llvm::cl::init(3), llvm::cl::cat(aotCategory));
 static llvm::cl::opt<bool>
     emitLLVM("emit-llvm",
              llvm::cl::desc("Also write <function>.ll: the optimized LLVM IR "
-                            "of the object"));
+                            "of the object"),
+             llvm::cl::cat(aotCategory));
 static llvm::cl::opt<std::string>
     cacheDir("cache-dir",
              llvm::cl::desc("Use the compile cache in this folder"),
-             llvm::cl::value_desc("dir"));
+             llvm::cl::value_desc("dir"), llvm::cl::cat(aotCategory));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(aotCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "Adjoint ahead-of-time compiler: .mlir -> .o + .h\n");
 

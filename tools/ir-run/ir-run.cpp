@@ -36,24 +36,30 @@
 using namespace mlir;
 using namespace adjoint;
 
+// --help lists only these categories (and LLVM's generic --help/--version):
+// the hundreds of options that libLLVM registers for its own passes and
+// targets mean nothing to a user of ir-run.
+static llvm::cl::OptionCategory runCategory("ir-run options");
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(runCategory));
 static llvm::cl::opt<std::string>
     functionName("f", llvm::cl::desc("The adj.func to run (default: main)"),
-                 llvm::cl::init("main"));
+                 llvm::cl::init("main"), llvm::cl::cat(runCategory));
 static llvm::cl::list<std::string> argumentTexts(
     "arg",
     llvm::cl::desc("One argument: a literal (3.5, \"[[1,2],[3,4]]\"), "
                    "@file.npy, rand:seed=N[,low=A,high=B] or "
-                   "randn:seed=N[,mean=M,std=S]"));
+                   "randn:seed=N[,mean=M,std=S]"),
+    llvm::cl::cat(runCategory));
 static llvm::cl::opt<std::string>
     outNpy("out-npy",
            llvm::cl::desc("Write tensor result i to <prefix><i>.npy"),
-           llvm::cl::value_desc("prefix"));
+           llvm::cl::value_desc("prefix"), llvm::cl::cat(runCategory));
 static llvm::cl::opt<unsigned>
     maxDepth("max-depth", llvm::cl::desc("Call depth limit (default 10000)"),
-             llvm::cl::init(10000));
+             llvm::cl::init(10000), llvm::cl::cat(runCategory));
 
 static llvm::cl::OptionCategory compileCategory("Compiled execution");
 static llvm::cl::opt<bool>
@@ -106,6 +112,7 @@ int main(int argc, char **argv) {
   std::vector<const char *> glued;
   for (const std::string &w : words)
     glued.push_back(w.c_str());
+  llvm::cl::HideUnrelatedOptions({&runCategory, &compileCategory});
   llvm::cl::ParseCommandLineOptions(static_cast<int>(glued.size()),
                                     glued.data(),
                                     "Adjoint reference interpreter\n");
