@@ -93,6 +93,9 @@ class ProgramGenerator:
         if names and r.random() < 0.8:
             return r.choice(names)
         if shape == SCALAR:
+            # Python ints are weakly typed: they join float tensors.
+            if r.random() < 0.3:
+                return repr(r.randint(-2, 2))
             return repr(round(r.uniform(-2, 2), 2))
         # Build the shape from an argument.
         if shape == MAT:
@@ -152,8 +155,20 @@ class ProgramGenerator:
 
     def statement(self, lines, indent, depth):
         r = self.rng
-        kind = r.choice(["assign", "assign", "assign", "if", "for", "while",
-                         "def", "lambda", "tuple"])
+        kind = r.choice(["assign", "assign", "assign", "augmented", "if",
+                         "for", "while", "def", "lambda", "tuple"])
+        if kind == "augmented" and depth > 0:
+            names = [n for n, s in self.scope if s not in ((3,),) and
+                     n not in ("x", "y", "u")]
+            if names:
+                name = r.choice(names)
+                shape = dict(self.scope)[name]
+                other = r.choice([s for s in SHAPES
+                                  if broadcast(shape, s) == shape])
+                lines.append("%s%s %s= %s" % (indent, name, r.choice("+-*"),
+                                              self.expr(other, 2)))
+                return None
+            kind = "assign"
         if depth <= 0 or kind == "assign":
             return self.assign(lines, indent)
         if kind == "if":
@@ -166,7 +181,10 @@ class ProgramGenerator:
             lines.append("%sif %s:" % (indent, cond))
             lines.append("%s    %s = %s" % (indent, name, self.expr(shape, 2)))
             lines.append("%selse:" % indent)
-            lines.append("%s    %s = %s" % (indent, name, self.expr(shape, 2)))
+            # Sometimes a branch is a Python number, joined with the other.
+            other = (repr(r.randint(-1, 2)) if r.random() < 0.2
+                     else self.expr(shape, 2))
+            lines.append("%s    %s = %s" % (indent, name, other))
             self.scope.append((name, shape))
             return None
         if kind == "for":
@@ -184,11 +202,15 @@ class ProgramGenerator:
             shape = r.choice(SHAPES)
             acc, n = self.fresh(), self.fresh()
             lines.append("%s%s = %s" % (indent, acc, self.expr(shape, 2)))
-            lines.append("%s%s = np.sum(x) * 0.0" % (indent, n))
+            # The counter starts as a Python int (joined with the float it
+            # becomes) or as a tensor; the condition is a tensor's.
+            start = r.choice(["0", "np.sum(x) * 0.0"])
+            lines.append("%s%s = %s" % (indent, n, start))
             limit = self.expr(SCALAR, 1)
             lines.append("%swhile %s < 3.0 and np.tanh(%s) < 0.9:" % (
                 indent, n, limit) if r.random() < 0.3 else
-                "%swhile %s < %d.0:" % (indent, n, r.randint(1, 3)))
+                "%swhile %s < np.sum(y) * 0.0 + %d:" % (
+                    indent, n, r.randint(1, 3)))
             self.scope.append((acc, shape))
             lines.append("%s    %s = np.sin(%s) + %s * 0.5" % (
                 indent, acc, acc, self.expr(shape, 1)))

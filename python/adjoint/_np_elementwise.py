@@ -13,7 +13,26 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
-from ._np_support import OPS, as_value, binop, iota, logical, truth
+from ._np_support import (OPS, _TRANSLATOR, as_value, binop, float_dtype,
+                          iota, logical, truth)
+
+
+def float_function(fn, name):
+    """numpy's float-only function `fn` (tanh, exp, ...): integers and
+    booleans are computed as floats of the program's float dtype, as numpy
+    computes them in float64 (a Python number's weakness carries over)."""
+    def function(x):
+        x = as_value(x, name)
+        if x.dtype.is_float:
+            return fn(x)
+        tr = _TRANSLATOR.get()
+        out = fn(_adj.cast(x, float_dtype()))
+        if tr is not None and tr.is_weak(x):
+            tr.mark_weak(out)
+        return out
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = "numpy's %s; integers and booleans as floats." % name
+    return function
 
 
 def where(condition, x=None, y=None):
@@ -24,6 +43,12 @@ def where(condition, x=None, y=None):
                         "shape")
     cond = truth(as_value(condition, "where"))
     if not isinstance(x, Value) and not isinstance(y, Value):
+        # Two numbers: an int and a float branch are both floats (numpy's
+        # where(c, 2, 1.5) is float64).
+        if any(isinstance(v, (float, _np.floating)) for v in (x, y)) and \
+                all(isinstance(v, (bool, int, float, _np.number))
+                    for v in (x, y)):
+            x, y = float(x), float(y)
         x = as_value(x, "where")
     if isinstance(x, Value) and isinstance(y, Value) and x.dtype != y.dtype:
         # The front end's rule for mixed operands (as for x + y): an

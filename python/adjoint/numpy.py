@@ -9,14 +9,15 @@ into the program being jitted.
 """
 
 from ._adjoint import (  # noqa: F401
-    exp, log, tanh, sqrt, abs, sign, sin, cos, erf, sum, mean, transpose,
-    broadcast_to, sigmoid, relu, softmax, log_softmax, pow, cast)
+    abs, sign, sum, mean, transpose, broadcast_to, relu, softmax,
+    log_softmax, pow, cast)
 from ._adjoint import neg as negative  # noqa: F401
 from . import _adjoint as _adj
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
 from ._np_creation import (  # noqa: F401
     arange, empty, empty_like, eye, full, full_like, identity, linspace,
     ones, ones_like, zeros, zeros_like)
+from ._np_elementwise import float_function as _float_function
 from ._np_elementwise import (  # noqa: F401
     add, clip, divide, equal, greater, greater_equal, isfinite, isinf,
     isnan, less, less_equal, log1p, logical_and, logical_not, logical_or,
@@ -32,6 +33,9 @@ from ._np_support import as_value as _as_value, cast_to as _cast_to
 from ._np_support import normalize_axes as _axes, size as _size
 from ._np_support import to_dtype as _to_dtype
 
+exp, log, tanh, sqrt, sin, cos, erf, sigmoid = (
+    _float_function(getattr(_adj, name), name)
+    for name in ("exp", "log", "tanh", "sqrt", "sin", "cos", "erf", "sigmoid"))
 power = pow
 absolute = abs
 max = amax

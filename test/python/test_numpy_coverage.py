@@ -409,3 +409,33 @@ def test_numpy_on_values_of_the_builder_api(rng):
                        (lambda v: np.floor(v), "numpy.floor")):
         with pytest.raises(TypeError, match=name + " is not supported"):
             m.function("g", [x3], call)
+
+
+def test_float_functions_of_integers_and_mixed_number_branches():
+    # Found by fuzz/frontend: np.tanh of an integer (a Python int joined by
+    # a tensor-conditioned if) was "adj.tanh: expected a floating-point
+    # tensor", and np.where(c, 2, 1.15) was "1.15 is not a valid i64 value".
+    # numpy computes both in floats.
+    @adj.jit
+    def f(x):
+        v = 2 if np.sum(x) > 0 else 3
+        n = np.arange(3)
+        return (np.tanh(v), np.exp(n), np.sqrt(n), np.sin(n > 0),
+                np.where(np.sum(x) > 0, 2, 1.15),
+                np.where(np.sum(x) < 0, True, 0.5))
+
+    x = np.ones(3)
+    got = f(x)
+    want = (np.tanh(2), np.exp(np.arange(3)), np.sqrt(np.arange(3)),
+            # numpy's sin of booleans is float16; adjoint's is the
+            # program's float dtype.
+            np.sin(np.array([0.0, 1.0, 1.0])), 2.0, 0.5)
+    for g, w in zip(got, want):
+        assert np.asarray(g).dtype.kind == "f"
+        np.testing.assert_allclose(g, w, rtol=1e-12)
+    # The gradient through a branch of numbers is zero there, the other
+    # factor's elsewhere.
+    dg = adj.jit(adj.grad(lambda x: np.sum(
+        np.tanh(2 * x) * np.where(np.sum(x) > 0, 2, 1.15))))(x)
+    np.testing.assert_allclose(dg, 2 * 2 * (1 - np.tanh(2.0) ** 2),
+                               rtol=1e-12)
