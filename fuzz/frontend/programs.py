@@ -74,7 +74,8 @@ class ProgramGenerator:
             cond = self.expr(shape, d)
             a, b = self.expr(shape, d), self.expr(shape, d)
             cmp = r.choice([">", "<", ">=", "<="])
-            return "np.where(%s %s 0.0, %s, %s)" % (cond, cmp, a, b)
+            return "np.where(%s %s %s, %s, %s)" % (cond, cmp, self.threshold(),
+                                                 a, b)
         if kind == "maximum":
             fn = r.choice(["np.maximum", "np.minimum"])
             return "%s(%s, %s)" % (fn, self.expr(shape, d),
@@ -82,10 +83,18 @@ class ProgramGenerator:
         if kind == "matmul":
             return self.matmul(shape, d)
         if kind == "ifexp":
-            cond = "np.sum(%s) > 0.0" % self.expr(self.rng.choice(SHAPES), d)
+            cond = "np.sum(%s) > %s" % (self.expr(self.rng.choice(SHAPES), d),
+                                        self.threshold())
             return "(%s if %s else %s)" % (self.expr(shape, d), cond,
                                            self.expr(shape, d))
         return self.call(shape, d)
+
+    def threshold(self):
+        """A comparison's right side. Not 0: a sum that is zero in exact
+        arithmetic (x - mean(x)) is a rounding error of either sign, and
+        the compiled and numpy results would take different branches."""
+        return repr(self.rng.choice([-1, 1]) * round(self.rng.uniform(0.05, 1),
+                                                      2))
 
     def leaf(self, shape):
         r = self.rng
@@ -177,12 +186,15 @@ class ProgramGenerator:
             name = self.fresh()
             cond = "np.sum(%s) %s %s" % (self.expr(r.choice(SHAPES), 2),
                                          r.choice([">", "<"]),
-                                         repr(round(r.uniform(-1, 1), 2)))
+                                         self.threshold())
             lines.append("%sif %s:" % (indent, cond))
             lines.append("%s    %s = %s" % (indent, name, self.expr(shape, 2)))
             lines.append("%selse:" % indent)
-            # Sometimes a branch is a Python number, joined with the other.
-            other = (repr(r.randint(-1, 2)) if r.random() < 0.2
+            # Sometimes a scalar branch is a Python number, joined with the
+            # other (a number in a branch of another shape would be
+            # broadcast by the join but stay a scalar in numpy).
+            other = (repr(r.randint(-1, 2))
+                     if shape == SCALAR and r.random() < 0.4
                      else self.expr(shape, 2))
             lines.append("%s    %s = %s" % (indent, name, other))
             self.scope.append((name, shape))

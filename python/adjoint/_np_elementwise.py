@@ -42,6 +42,15 @@ def where(condition, x=None, y=None):
                         "form (indices of non-zeros) has a data-dependent "
                         "shape")
     cond = truth(as_value(condition, "where"))
+    tr = _TRANSLATOR.get()
+    if tr is not None and (isinstance(x, Value) or isinstance(y, Value)):
+        # The branches meet as the operands of x + y do: a number takes
+        # the tensor's dtype unless its kind is higher (an int tensor and
+        # 1.5 are floats), and two tensors are promoted by the builder.
+        x, y, weak = tr.promote(None, x, y)
+        out = _adj.select(cond, as_value(x, "where", like=y),
+                          as_value(y, "where", like=x))
+        return tr.mark_weak(out) if weak else out
     if not isinstance(x, Value) and not isinstance(y, Value):
         # Two numbers: an int and a float branch are both floats (numpy's
         # where(c, 2, 1.5) is float64).
@@ -50,13 +59,6 @@ def where(condition, x=None, y=None):
                     for v in (x, y)):
             x, y = float(x), float(y)
         x = as_value(x, "where")
-    if isinstance(x, Value) and isinstance(y, Value) and x.dtype != y.dtype:
-        # The front end's rule for mixed operands (as for x + y): an
-        # integer or bool operand meeting a float one is cast.
-        if y.dtype.is_float and not x.dtype.is_float:
-            x = _adj.cast(x, y.dtype)
-        elif x.dtype.is_float and not y.dtype.is_float:
-            y = _adj.cast(y, x.dtype)
     x = as_value(x, "where", like=y if isinstance(y, Value) else None)
     y = as_value(y, "where", like=x)
     return _adj.select(cond, x, y)
@@ -67,6 +69,9 @@ def _extreme(fn, name, a, b):
         a, b = b, a   # maximum and minimum commute
     if not isinstance(a, Value):
         raise TypeError("adjoint.numpy.%s: no operand is an array" % name)
+    if _TRANSLATOR.get() is not None:
+        # The operand rules of a + b (an int tensor and 2.5 are floats).
+        return binop(fn, a, b)
     if isinstance(b, (bool, int, float, _np.number)):
         return fn(a, float(b))
     return fn(a, as_value(b, name, like=a))

@@ -439,3 +439,27 @@ def test_float_functions_of_integers_and_mixed_number_branches():
         np.tanh(2 * x) * np.where(np.sum(x) > 0, 2, 1.15))))(x)
     np.testing.assert_allclose(dg, 2 * 2 * (1 - np.tanh(2.0) ** 2),
                                rtol=1e-12)
+
+
+def test_numbers_meet_integer_tensors_as_in_arithmetic():
+    # Found by fuzz/frontend: in a loop that carries a Python int, np.where
+    # and np.maximum of that int tensor with a float number were
+    # "-1.63 is not a valid i64 value"; they follow a + b's rules now.
+    @adj.jit
+    def f(x):
+        v = 2
+        n = np.sum(x) * 0.0
+        while n < 2.0:
+            v = np.sin(v) + np.where(v < 0.0, -1.63, v) * 0.5 + \
+                np.maximum(np.minimum(0, v), 2.28)
+            n = n + 1.0
+        return v
+
+    def reference():
+        v = 2
+        for _ in range(2):
+            v = np.sin(v) + np.where(v < 0.0, -1.63, v) * 0.5 + \
+                np.maximum(np.minimum(0, v), 2.28)
+        return v
+
+    np.testing.assert_allclose(f(np.ones(3)), reference(), rtol=1e-12)
