@@ -54,7 +54,7 @@ ASAN_OPTIONS="$common:detect_leaks=1" \
 
 echo "=== sanitize: lit ==="
 ASAN_OPTIONS="$common:detect_leaks=0" LD_PRELOAD="$asan_runtime" \
-  lit -sv build-sanitize/test
+  /usr/lib/llvm-22/bin/lit -sv build-sanitize/test
 
 echo "=== sanitize: Python smoke ==="
 export PYTHONPATH="$PWD/build-sanitize/python"

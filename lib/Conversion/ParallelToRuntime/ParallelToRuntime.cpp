@@ -29,6 +29,9 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace adjoint {
 #define GEN_PASS_DEF_PARALLELTORUNTIME
 #include "adjoint/Conversion/Passes.h.inc"
@@ -40,6 +43,20 @@ namespace {
 
 constexpr llvm::StringLiteral kParallelFor = "adjrt_parallel_for";
 
+// The estimates below saturate: a loop over a shape near the int64 limit
+// is large, not a wrapped (possibly small or negative) product.
+constexpr int64_t kHuge = std::numeric_limits<int64_t>::max();
+
+int64_t mulSat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? kHuge : r;
+}
+
+int64_t addSat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? kHuge : r;
+}
+
 /// The trip count of a loop dimension when its bounds are constants.
 std::optional<int64_t> tripCount(Value lb, Value ub, Value step) {
   std::optional<int64_t> l = getConstantIntValue(lb),
@@ -47,7 +64,10 @@ std::optional<int64_t> tripCount(Value lb, Value ub, Value step) {
                          s = getConstantIntValue(step);
   if (!l || !u || !s || *s <= 0)
     return std::nullopt;
-  return *u > *l ? (*u - *l + *s - 1) / *s : 0;
+  if (*u <= *l)
+    return 0;
+  __int128 trips = (static_cast<__int128>(*u) - *l + *s - 1) / *s;
+  return static_cast<int64_t>(std::min<__int128>(trips, kHuge));
 }
 
 /// Operations executed by one run of `block`, loops multiplied out. A
@@ -65,12 +85,12 @@ int64_t work(Block &block) {
       for (auto [lb, ub, step] :
            llvm::zip(loop.getLowerBound(), loop.getUpperBound(),
                      loop.getStep()))
-        trips *= tripCount(lb, ub, step).value_or(kUnknownTrips);
+        trips = mulSat(trips, tripCount(lb, ub, step).value_or(kUnknownTrips));
     int64_t inner = 0;
     for (Region &region : op.getRegions())
       for (Block &b : region)
-        inner += work(b);
-    total += trips * std::max<int64_t>(inner, 1);
+        inner = addSat(inner, work(b));
+    total = addSat(total, mulSat(trips, std::max<int64_t>(inner, 1)));
   }
   return total;
 }
@@ -233,8 +253,8 @@ struct ParallelToRuntime
       int64_t trips = 1;
       for (auto [lb, ub, step] : llvm::zip(
                loop.getLowerBound(), loop.getUpperBound(), loop.getStep()))
-        trips *= tripCount(lb, ub, step).value_or(1 << 20);
-      if (trips * work(*loop.getBody()) >= minWork)
+        trips = mulSat(trips, tripCount(lb, ub, step).value_or(1 << 20));
+      if (mulSat(trips, work(*loop.getBody())) >= minWork)
         loops.push_back(loop);
     });
     Outliner outliner(module);
