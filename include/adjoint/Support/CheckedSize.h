@@ -66,6 +66,21 @@ std::optional<int64_t> checkedTensorBytes(const Range &dims,
   return checkedByteSize(*count, elementBytes);
 }
 
+/// The trips of `for (i = lb; i < ub; i += step)`, computed without
+/// overflow (ub - lb need not fit in int64_t: lb may be INT64_MIN); 0 when
+/// ub <= lb, std::nullopt when step <= 0. Every count of int64_t bounds fits
+/// in uint64_t.
+inline std::optional<uint64_t> checkedTripCount(int64_t lb, int64_t ub,
+                                                int64_t step) {
+  if (step <= 0)
+    return std::nullopt;
+  if (ub <= lb)
+    return 0;
+  uint64_t span = static_cast<uint64_t>(ub) - static_cast<uint64_t>(lb);
+  uint64_t ustep = static_cast<uint64_t>(step);
+  return span / ustep + (span % ustep != 0);
+}
+
 /// `value` converted to the integer type `Int` as adj.cast converts a float
 /// to an integer everywhere (interpreter, constant folding, compiled code,
 /// the runtime): truncation toward zero, saturating at the type's bounds,

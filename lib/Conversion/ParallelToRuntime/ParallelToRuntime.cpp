@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Conversion/Passes.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,12 +63,12 @@ std::optional<int64_t> tripCount(Value lb, Value ub, Value step) {
   std::optional<int64_t> l = getConstantIntValue(lb),
                          u = getConstantIntValue(ub),
                          s = getConstantIntValue(step);
-  if (!l || !u || !s || *s <= 0)
+  if (!l || !u || !s)
     return std::nullopt;
-  if (*u <= *l)
-    return 0;
-  __int128 trips = (static_cast<__int128>(*u) - *l + *s - 1) / *s;
-  return static_cast<int64_t>(std::min<__int128>(trips, kHuge));
+  std::optional<uint64_t> trips = adjoint::checkedTripCount(*l, *u, *s);
+  if (!trips)
+    return std::nullopt;
+  return static_cast<int64_t>(std::min<uint64_t>(*trips, kHuge));
 }
 
 /// Operations executed by one run of `block`, loops multiplied out. A

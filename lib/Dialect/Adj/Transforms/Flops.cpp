@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Dialect/Adj/Transforms/Flops.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -193,12 +194,14 @@ struct FlopCounter::Impl {
     std::optional<int64_t> lb = constantInt(op.getLowerBound());
     std::optional<int64_t> ub = constantInt(op.getUpperBound());
     std::optional<int64_t> step = constantInt(op.getStep());
-    if (!lb || !ub || !step || *step <= 0)
+    std::optional<uint64_t> trips;
+    if (lb && ub && step)
+      trips = checkedTripCount(*lb, *ub, *step);
+    if (!trips)
       return unknown("a loop without constant bounds");
-    // ceil((ub - lb) / step) in 128 bits: ub - lb may overflow int64_t.
-    __int128 span = static_cast<__int128>(*ub) - *lb;
-    __int128 trips = span <= 0 ? 0 : (span + *step - 1) / *step;
-    return times(block(op.getBody().front()), static_cast<int64_t>(trips));
+    return times(block(op.getBody().front()),
+                 static_cast<int64_t>(std::min<uint64_t>(
+                     *trips, std::numeric_limits<int64_t>::max())));
   }
 
   Cost whileOp(WhileOp op) {

@@ -11,6 +11,7 @@
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
+#include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -68,13 +69,8 @@ struct Unroll : adjoint::adj::impl::UnrollBase<Unroll> {
     auto step = constantInt(loop.getStep());
     if (!lb || !ub || !step || *step <= 0)
       return false;
-    // ceil((ub - lb) / step) in uint64_t: ub - lb may not fit in int64_t
-    // (lb = INT64_MIN), and adding step - 1 first could wrap even there.
-    uint64_t span = *ub > *lb ? static_cast<uint64_t>(*ub) -
-                                    static_cast<uint64_t>(*lb)
-                              : 0;
+    uint64_t trips = *adjoint::checkedTripCount(*lb, *ub, *step);
     uint64_t ustep = static_cast<uint64_t>(*step);
-    uint64_t trips = span / ustep + (span % ustep != 0);
     if (trips > maxTrips)
       return false;
     OpBuilder b(loop);
