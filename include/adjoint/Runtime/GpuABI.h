@@ -1,0 +1,102 @@
+//===- GpuABI.h - What generated GPU host code calls ------------*- C++ -*-===//
+//
+// The C interface between the host function of a GPU executable (LLVM code
+// on the CPU, made by the GPU lowering) and the runtime. The host function
+// never talks to a driver: it calls these functions, which act on the
+// *current device*, the device invoke() runs the call on (a thread-local
+// set for the duration of the call). Every pointer named "device" here is
+// device memory of that device, as a plain address (CUDA and HIP device
+// pointers, Level Zero and OpenCL unified shared memory, or OpenCL 2.0
+// coarse-grained SVM where USM is missing): memref descriptors of the host
+// function hold such addresses and the host code never dereferences them.
+//
+// Work is asynchronous: launches, copies and fills are queued on the
+// device's one in-order queue and these functions return at once; only
+// adj_rt_gpu_read waits (for the queue to reach the copy). Memory freed
+// while kernels that use it are still queued goes back to the caching pool
+// and is handed out again only to work queued later on the same queue,
+// which the in-order queue runs after them (as PyTorch's allocator does
+// for one stream).
+//
+// On failure (out of device memory, a driver error, a module the driver
+// rejects) these functions record the error in the call and jump back to
+// invoke(), which frees what the call allocated and returns the Status, as
+// the CPU allocation hooks do (Invoke.h). Outside invoke() they abort with
+// the message: there is nowhere to return it to.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_RUNTIME_GPUABI_H
+#define ADJOINT_RUNTIME_GPUABI_H
+
+#include <cstdint>
+
+extern "C" {
+
+/// The format of a kernel module's bytes.
+enum adj_rt_gpu_format : uint32_t {
+  /// A SPIR-V module (OpenCL kernel flavour): OpenCL and Level Zero.
+  ADJ_RT_GPU_SPIRV = 1,
+  /// A CUDA fatbin/cubin/PTX image for cuModuleLoadData.
+  ADJ_RT_GPU_CUDA = 2,
+  /// An AMD HSA code object for hipModuleLoadData.
+  ADJ_RT_GPU_HSACO = 3,
+};
+
+/// One device module as the host object embeds it: constant data, one per
+/// gpu.module. The runtime loads it lazily, on the first launch of one of
+/// its kernels on a device, and caches the loaded module per device for the
+/// life of the process, keyed by this descriptor's address.
+struct adj_rt_gpu_module {
+  uint32_t format; // adj_rt_gpu_format
+  uint32_t reserved;
+  const void *data;
+  uint64_t size;
+  /// NUL-terminated, for messages ("main_kernels").
+  const char *name;
+};
+
+/// One kernel of a module. argSizes[i] is the byte size of scalar argument
+/// i, or 0 for a device pointer argument (OpenCL and Level Zero set those
+/// with their own calls). Kernel handles are cached per device, keyed by
+/// this descriptor's address.
+struct adj_rt_gpu_kernel {
+  const adj_rt_gpu_module *module;
+  /// NUL-terminated entry point name.
+  const char *name;
+  uint32_t numArgs;
+  uint32_t reserved;
+  const uint32_t *argSizes;
+};
+
+/// `bytes` of device memory from the current device's caching pool; the
+/// result is aligned to at least 256 bytes. Never returns null (a failure
+/// jumps back to invoke()).
+void *adj_rt_gpu_alloc(uint64_t bytes);
+/// Returns a block of adj_rt_gpu_alloc to the pool (null is ignored).
+void adj_rt_gpu_free(void *device);
+/// Queues a copy of `bytes` between two device buffers.
+void adj_rt_gpu_memcpy(void *dstDevice, const void *srcDevice,
+                       uint64_t bytes);
+/// Copies `bytes` of device memory to the host and waits for it (host
+/// control flow on a computed value: a loop condition, a branch).
+void adj_rt_gpu_read(void *dstHost, const void *srcDevice, uint64_t bytes);
+/// Queues a copy of `bytes` of host memory into device memory. The host
+/// bytes are copied before this returns (the caller may reuse them).
+void adj_rt_gpu_write(void *dstDevice, const void *srcHost, uint64_t bytes);
+/// The device copy of constant host data (a global of the host object),
+/// uploaded on first use and cached per device for the life of the
+/// process, keyed by `host`. Compiled code must not write it.
+void *adj_rt_gpu_constant(const void *host, uint64_t bytes);
+/// Queues one launch of `kernel` on a grid of `grid*` workgroups (blocks)
+/// of `block*` work items (threads) each, with `sharedBytes` of dynamic
+/// workgroup-local memory. args[i] points to the value of argument i (a
+/// device pointer or a scalar of argSizes[i] bytes), as cuLaunchKernel's
+/// kernelParams.
+void adj_rt_gpu_launch(const adj_rt_gpu_kernel *kernel, uint64_t gridX,
+                       uint64_t gridY, uint64_t gridZ, uint64_t blockX,
+                       uint64_t blockY, uint64_t blockZ, uint32_t sharedBytes,
+                       void **args);
+}
+
+#endif // ADJOINT_RUNTIME_GPUABI_H
