@@ -1,0 +1,170 @@
+//===- Targets.cpp - The conformance suite's targets and oracle -----------===//
+
+#include "Targets.h"
+
+#include "adjoint/AD/Passes.h"
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+
+#include "mlir/Pass/PassManager.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+using namespace adjoint;
+using namespace adjoint::conformance;
+
+const std::vector<Target> &conformance::presentTargets() {
+  static const std::vector<Target> targets = [] {
+    std::vector<Target> present = {Target::cpu()};
+    return present;
+  }();
+  return targets;
+}
+
+double conformance::tolerance(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return 1e-11;
+  case DType::F32:
+    return 2e-5;
+  case DType::F16:
+    return 4e-3;
+  case DType::BF16:
+    return 3e-2;
+  default:
+    return 0.0;
+  }
+}
+
+interp::Tensor conformance::sample(DType dtype, Shape shape, int64_t seed,
+                                   double low, double high) {
+  if (dtype == DType::I1) {
+    interp::Tensor t(dtype, shape);
+    auto *bytes = static_cast<uint8_t *>(t.mutableData());
+    for (int64_t i = 0; i < t.numel(); ++i)
+      bytes[i] = (i * 7 + seed) % 3 == 0;
+    return t;
+  }
+  return interp::randomUniform(dtype, std::move(shape), seed, low, high);
+}
+
+namespace {
+
+void flatten(const interp::Value &value, std::vector<interp::Tensor> &out) {
+  if (value.isTuple()) {
+    for (const interp::Value &element : value.elements())
+      flatten(element, out);
+    return;
+  }
+  out.push_back(value.tensor());
+}
+
+std::vector<interp::Tensor>
+interpretFlat(mlir::ModuleOp module, const std::string &function,
+              const std::vector<interp::Value> &inputs) {
+  mlir::OwningOpRef<mlir::ModuleOp> clone(module.clone());
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(ad::createGrad());
+  REQUIRE(mlir::succeeded(pm.run(*clone)));
+  interp::Interpreter interpreter(*clone);
+  std::vector<interp::Tensor> leaves;
+  for (const interp::Value &v : interpreter.call(function, inputs))
+    flatten(v, leaves);
+  return leaves;
+}
+
+/// The worst element of `actual` against `expected`, or "" when all are
+/// within tolerance.
+std::string compare(const interp::Tensor &expected, const rt::Tensor &actual) {
+  std::ostringstream os;
+  if (static_cast<int>(actual.dtype()) != static_cast<int>(expected.dtype()) ||
+      actual.shape() != expected.shape()) {
+    os << "type " << actual.typeString() << ", expected "
+       << rt::tensorTypeString(static_cast<rt::DType>(expected.dtype()),
+                               expected.shape());
+    return os.str();
+  }
+  double tol = tolerance(expected.dtype());
+  int64_t worst = -1;
+  double worstError = 0.0;
+  for (int64_t i = 0; i < expected.numel(); ++i) {
+    double e = expected.at(i), a = actual.at(i);
+    if (std::isnan(e) || std::isnan(a)) {
+      if (std::isnan(e) != std::isnan(a))
+        return "element " + std::to_string(i) + ": expected " +
+               std::to_string(e) + ", got " + std::to_string(a);
+      continue;
+    }
+    if (std::isinf(e) || std::isinf(a)) {
+      if (e != a)
+        return "element " + std::to_string(i) + ": expected " +
+               std::to_string(e) + ", got " + std::to_string(a);
+      continue;
+    }
+    double error = std::abs(a - e) / std::max(1.0, std::abs(e));
+    if (error > worstError) {
+      worstError = error;
+      worst = i;
+    }
+  }
+  if (worst < 0 || worstError <= tol)
+    return "";
+  os.precision(17);
+  os << "element " << worst << " of " << expected.numel() << ": expected "
+     << expected.at(worst) << ", got " << actual.at(worst)
+     << " (relative error " << worstError << " > " << tol << ")";
+  return os.str();
+}
+
+} // namespace
+
+void conformance::checkOnAllTargets(const api::Module &module,
+                                    const std::string &function,
+                                    const std::vector<interp::Value> &inputs) {
+  std::vector<interp::Tensor> expected =
+      interpretFlat(module.op(), function, inputs);
+  std::vector<interp::Tensor> leaves;
+  for (const interp::Value &input : inputs)
+    flatten(input, leaves);
+  std::vector<rt::Tensor> args;
+  for (const interp::Tensor &leaf : leaves)
+    args.push_back(toRuntime(leaf));
+  CompileOptions options;
+  options.cache = false;
+  for (const Target &target : presentTargets()) {
+    INFO("@" << function << " on " << target.str());
+    Executable exe = compile(module, function, target, options);
+    std::vector<rt::Tensor> outputs = exe.run(args);
+    REQUIRE(outputs.size() == expected.size());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      INFO("output #" << i);
+      std::string mismatch = compare(expected[i], outputs[i]);
+      CHECK(mismatch == "");
+    }
+  }
+}
+
+void conformance::checkOnAllTargets(const api::Module &module,
+                                    const std::string &function,
+                                    int64_t seed, double low, double high) {
+  api::Function f = module.lookup(function);
+  std::vector<interp::Value> inputs;
+  int64_t i = 0;
+  for (mlir::Type type : f.op().getFunctionType().getInputs()) {
+    auto tensor = mlir::cast<mlir::RankedTensorType>(type);
+    mlir::Type element = tensor.getElementType();
+    DType dtype = element.isF64()      ? DType::F64
+                  : element.isF32()    ? DType::F32
+                  : element.isF16()    ? DType::F16
+                  : element.isBF16()   ? DType::BF16
+                  : element.isInteger(64) ? DType::I64
+                  : element.isInteger(32) ? DType::I32
+                                          : DType::I1;
+    inputs.push_back(sample(dtype, tensor.getShape().vec(), seed + i++, low,
+                            high));
+  }
+  checkOnAllTargets(module, function, inputs);
+}
