@@ -164,7 +164,7 @@ int main() {
     adjoint::Executable logits =
         adjoint::compile(m, "logits", adjoint::Target::cpu());
     std::printf("compiled @step and @logits for %s in %.2f s\n",
-                adjoint::Target::cpu().cpuName.c_str(),
+                adjoint::Target::cpu().chip.c_str(),
                 seconds(compileStart));
 
     // The reference interpreter runs the same step after -adj-grad and

@@ -160,7 +160,7 @@ void run(Step &s) {
 int main() {
   try {
     std::printf("bench-cpu-mlp-step: f32 training steps on %s\n",
-                Target::cpu().cpuName.c_str());
+                Target::cpu().chip.c_str());
     std::printf("%-22s %9s %12s %12s %9s %9s\n", "step", "compile", "compiled",
                 "interpreted", "ratio", "max-rel");
     std::printf("%-22s %9s %12s %12s %9s %9s\n", "", "s", "steps/s",

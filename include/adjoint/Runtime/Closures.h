@@ -1,7 +1,7 @@
 //===- Closures.h - Boxes and environments for compiled code ----*- C++ -*-===//
 //
 // The C ABI that code lowered by -adj-to-linalg calls for function values
-// and sensitivity environments (lib/Conversion/AdjToLinalg/Runtime.cpp
+// and sensitivity environments (lib/Codegen/Common/AdjToLinalg/Runtime.cpp
 // declares the same signatures on the MLIR side; `index` is intptr_t).
 //
 // Objects:
