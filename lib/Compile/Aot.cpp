@@ -30,40 +30,40 @@ bool isIdentifier(const std::string &name) {
   return true;
 }
 
-const char *cType(rt::DType dtype) {
+const char *cType(DType dtype) {
   switch (dtype) {
-  case rt::DType::F64:
+  case DType::F64:
     return "double";
-  case rt::DType::F32:
+  case DType::F32:
     return "float";
-  case rt::DType::F16:
-  case rt::DType::BF16:
+  case DType::F16:
+  case DType::BF16:
     return "uint16_t";
-  case rt::DType::I64:
+  case DType::I64:
     return "int64_t";
-  case rt::DType::I32:
+  case DType::I32:
     return "int32_t";
-  case rt::DType::I1:
+  case DType::I1:
     return "uint8_t";
   }
   return "void";
 }
 
-const char *dtypeEnumerator(rt::DType dtype) {
+const char *dtypeEnumerator(DType dtype) {
   switch (dtype) {
-  case rt::DType::F64:
+  case DType::F64:
     return "F64";
-  case rt::DType::F32:
+  case DType::F32:
     return "F32";
-  case rt::DType::F16:
+  case DType::F16:
     return "F16";
-  case rt::DType::BF16:
+  case DType::BF16:
     return "BF16";
-  case rt::DType::I64:
+  case DType::I64:
     return "I64";
-  case rt::DType::I32:
+  case DType::I32:
     return "I32";
-  case rt::DType::I1:
+  case DType::I1:
     return "I1";
   }
   return "F32";
@@ -139,7 +139,7 @@ std::string headerText(const std::string &f, const rt::Signature &sig,
      << "    std::vector<adjoint::rt::Tensor> inputs;\n";
   for (size_t i = 0; i < sig.inputs.size(); ++i)
     os << "    inputs.push_back(adjoint::rt::Tensor::borrow(\n"
-       << "        adjoint::rt::DType::" << dtypeEnumerator(sig.inputs[i].dtype)
+       << "        adjoint::DType::" << dtypeEnumerator(sig.inputs[i].dtype)
        << ", " << shapeList(sig.inputs[i].shape) << ", const_cast<"
        << cType(sig.inputs[i].dtype) << " *>(in" << i << ")));\n";
   os << "    std::vector<adjoint::rt::Tensor> outputs;\n"

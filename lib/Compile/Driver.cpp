@@ -134,21 +134,21 @@ void flatten(Type type, std::vector<Type> &leaves) {
   leaves.push_back(type);
 }
 
-std::optional<rt::DType> dtypeOf(Type element) {
+std::optional<DType> dtypeOf(Type element) {
   if (element.isF64())
-    return rt::DType::F64;
+    return DType::F64;
   if (element.isF32())
-    return rt::DType::F32;
+    return DType::F32;
   if (element.isF16())
-    return rt::DType::F16;
+    return DType::F16;
   if (element.isBF16())
-    return rt::DType::BF16;
+    return DType::BF16;
   if (element.isInteger(64))
-    return rt::DType::I64;
+    return DType::I64;
   if (element.isInteger(32))
-    return rt::DType::I32;
+    return DType::I32;
   if (element.isInteger(1))
-    return rt::DType::I1;
+    return DType::I1;
   return std::nullopt;
 }
 
@@ -175,7 +175,7 @@ std::vector<rt::TensorSpec> specsOf(TypeRange types, const char *what,
     if (!tensor || !tensor.hasStaticShape())
       throw Error(where + "; compiled code takes and returns statically "
                           "shaped tensors");
-    std::optional<rt::DType> dtype = dtypeOf(tensor.getElementType());
+    std::optional<DType> dtype = dtypeOf(tensor.getElementType());
     if (!dtype)
       throw Error(where + "; its element type is not supported");
     specs.push_back(rt::TensorSpec{*dtype, tensor.getShape().vec()});

@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-/// Element types of tensor slots (the order of adjoint::rt::DType).
+/// Element types of tensor slots (the order of adjoint::DType).
 enum adj_rt_dtype {
   ADJ_RT_F64 = 0,
   ADJ_RT_F32 = 1,

@@ -138,7 +138,7 @@ std::string formatIndex(const std::vector<int64_t> &shape, size_t flat) {
 void flatten(const RValue &v, const std::string &name, std::vector<double> &out,
              std::vector<Leaf> *leaves) {
   if (v.isTensor()) {
-    if (!interp::isFloat(v.tensor().dtype()))
+    if (!isFloat(v.tensor().dtype()))
       return;
     if (leaves)
       leaves->push_back({name, v.tensor().shape(), out.size()});
@@ -155,7 +155,7 @@ RValue unflatten(const RValue &like, const std::vector<double> &flat,
                  size_t &pos) {
   if (like.isTensor()) {
     const interp::Tensor &t = like.tensor();
-    if (!interp::isFloat(t.dtype()))
+    if (!isFloat(t.dtype()))
       return like;
     size_t n = static_cast<size_t>(t.numel());
     std::vector<double> values(flat.begin() + pos, flat.begin() + pos + n);
@@ -187,7 +187,7 @@ std::string collectSens(const RValue &like, const RValue &sens,
       return name + ": the sensitivity of a " + t.typeString() + " is a " +
              s.typeString();
     std::vector<double> d = s.toDoubles();
-    if (interp::isFloat(t.dtype())) {
+    if (isFloat(t.dtype())) {
       out.insert(out.end(), d.begin(), d.end());
       return "";
     }
@@ -388,19 +388,19 @@ std::vector<double> adjoint::test::centralDifferences(
 }
 
 RValue adjoint::test::f64(double value) {
-  return interp::Tensor::scalar(interp::DType::F64, value);
+  return interp::Tensor::scalar(DType::F64, value);
 }
 RValue adjoint::test::f64(std::vector<int64_t> shape,
                           std::vector<double> values) {
-  return interp::Tensor::fromDoubles(interp::DType::F64, std::move(shape),
+  return interp::Tensor::fromDoubles(DType::F64, std::move(shape),
                                      values);
 }
 RValue adjoint::test::i64(double value) {
-  return interp::Tensor::scalar(interp::DType::I64, value);
+  return interp::Tensor::scalar(DType::I64, value);
 }
 RValue adjoint::test::i64(std::vector<int64_t> shape,
                           std::vector<double> values) {
-  return interp::Tensor::fromDoubles(interp::DType::I64, std::move(shape),
+  return interp::Tensor::fromDoubles(DType::I64, std::move(shape),
                                      values);
 }
 RValue adjoint::test::tuple(std::vector<RValue> elements) {
@@ -625,7 +625,7 @@ RValue GradCheck::random(std::vector<int64_t> shape, double lo, double hi) {
 RValue GradCheck::randomLike(const RValue &like) {
   if (like.isTensor()) {
     const interp::Tensor &t = like.tensor();
-    if (!interp::isFloat(t.dtype()))
+    if (!isFloat(t.dtype()))
       return interp::Tensor(t.dtype(), t.shape());
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     std::vector<double> values(t.numel());

@@ -23,7 +23,7 @@ static Tensor randomTensor(std::mt19937 &rng, DType dtype,
     n *= d;
   std::vector<double> values(n);
   for (double &v : values)
-    v = interp::isFloat(dtype) ? dist(rng) : std::round(dist(rng) * 3);
+    v = isFloat(dtype) ? dist(rng) : std::round(dist(rng) * 3);
   return tensor(dtype, std::move(shape), values);
 }
 
@@ -98,7 +98,7 @@ TEST_CASE("matmul property: batched, broadcast batch dims, every dtype") {
     Program p("adj.func @f(%a: " + at_ + ", %b: " + bt + ") -> " + ot +
               " {\n  %0 = adj.matmul %a, %b : " + at_ + ", " + bt +
               "\n  adj.return %0 : " + ot + "\n}");
-    double tol = interp::isFloat(dtype) ? 4 * tolerance(dtype) * k : 0;
+    double tol = isFloat(dtype) ? 4 * tolerance(dtype) * k : 0;
     requireClose(p.run("f", {a, b}), dtype, outShape, want, tol);
   }
 }
