@@ -37,7 +37,7 @@ set(ADJOINT_INSTALLED_LIBRARIES
   AdjointFuseElementwise AdjointInitAll AdjointInterpreter
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
   AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
-  AdjointRuntime AdjointTarget)
+  AdjointRuntime AdjointSupport AdjointTarget)
 foreach(lib ${ADJOINT_INSTALLED_LIBRARIES})
   # Adjoint::Compile, Adjoint::Runtime, ... rather than Adjoint::AdjointX.
   string(REGEX REPLACE "^Adjoint" "" name ${lib})

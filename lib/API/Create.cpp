@@ -29,8 +29,6 @@ using mlir::OperationState;
 using mlir::ModuleOp;
 using mlir::OpBuilder;
 using mlir::MLIRContext;
-using mlir::Diagnostic;
-using mlir::DiagnosticSeverity;
 using mlir::success;
 using mlir::failed;
 using mlir::succeeded;
@@ -41,29 +39,8 @@ using namespace adjoint::api;
 using namespace adjoint::api::detail;
 
 //===----------------------------------------------------------------------===//
-// Diagnostics
+// Messages
 //===----------------------------------------------------------------------===//
-
-DiagnosticCollector::DiagnosticCollector(MLIRContext *ctx) : ctx_(ctx) {
-  handlerId_ = ctx->getDiagEngine().registerHandler([this](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error)
-      return success();
-    if (!messages_.empty())
-      messages_ += "; ";
-    messages_ += diag.str();
-    for (const Diagnostic &note : diag.getNotes())
-      messages_ += " (" + note.str() + ")";
-    return success();
-  });
-}
-
-DiagnosticCollector::~DiagnosticCollector() {
-  ctx_->getDiagEngine().eraseHandler(handlerId_);
-}
-
-std::string DiagnosticCollector::message() const {
-  return messages_.empty() ? "invalid operation" : messages_;
-}
 
 std::string detail::describeTypes(llvm::ArrayRef<Value> values) {
   std::string out;
@@ -148,7 +125,7 @@ Operation *detail::createOp(ModuleState &state, const OpSpec &spec) {
     os.addTypes(*spec.resultTypes);
   Operation *op = state.builder.create(os);
 
-  DiagnosticCollector diagnostics(ctx);
+  DiagnosticCapture diagnostics(ctx);
   bool ok = true;
   if (infer) {
     auto iface = dyn_cast<InferTypeOpInterface>(op);
@@ -166,7 +143,7 @@ Operation *detail::createOp(ModuleState &state, const OpSpec &spec) {
   if (ok && spec.numRegions == 0)
     ok = succeeded(mlir::verify(op));
   if (!ok) {
-    std::string message = diagnostics.message();
+    std::string message = diagnostics.messages("invalid operation");
     op->erase();
     throw Error(formatFailure(spec.name, message, spec.operands));
   }
@@ -181,10 +158,10 @@ void detail::verifyOrErase(ModuleState &state, Operation *op,
                            llvm::ArrayRef<Value> operands) {
   std::string message;
   {
-    DiagnosticCollector diagnostics(&state.context);
+    DiagnosticCapture diagnostics(&state.context);
     if (succeeded(mlir::verify(op)))
       return;
-    message = diagnostics.message();
+    message = diagnostics.messages("invalid operation");
   }
   std::string name = op->getName().getStringRef().str();
   op->erase();

@@ -12,6 +12,7 @@
 #define ADJOINT_LIB_API_MODULESTATE_H
 
 #include "adjoint/API/Builder.h"
+#include "adjoint/Support/DiagnosticCapture.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -77,21 +78,6 @@ void checkInsideFunction(ModuleState &state, llvm::StringRef op);
 std::vector<Value> buildRegion(ModuleState &state, mlir::Block *block,
                                const BodyFn &body,
                                llvm::StringRef terminator);
-
-/// Collects the diagnostics emitted while it is alive, so that failures
-/// inside MLIR become adjoint::Error messages instead of stderr output.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(mlir::MLIRContext *ctx);
-  ~DiagnosticCollector();
-  /// The collected messages joined by "; ".
-  std::string message() const;
-
-private:
-  mlir::MLIRContext *ctx_;
-  uint64_t handlerId_;
-  std::string messages_;
-};
 
 /// A rank-0 constant of `like`'s element type (for `x * 2.0`).
 Value scalarLike(const Value &like, double value, llvm::StringRef op);

@@ -14,6 +14,7 @@
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
+#include "adjoint/Support/DiagnosticCapture.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -42,55 +43,6 @@ compiler::LLVMModule::~LLVMModule() {
 }
 
 namespace {
-
-/// Collects the errors (with their notes) MLIR reports while it is alive,
-/// as "loc: error: message" lines.
-class DiagnosticCapture {
-public:
-  explicit DiagnosticCapture(MLIRContext *ctx)
-      : handler_(ctx, [this](Diagnostic &diag) {
-          record(diag);
-          return success();
-        }) {}
-
-  /// The text collected so far, then empty.
-  std::string take() { return std::exchange(text_, std::string()); }
-
-private:
-  void record(Diagnostic &diag) {
-    const char *severity = nullptr;
-    switch (diag.getSeverity()) {
-    case DiagnosticSeverity::Error:
-      severity = "error: ";
-      break;
-    case DiagnosticSeverity::Warning:
-      severity = "warning: ";
-      break;
-    default:
-      return; // remarks and stray notes are noise here
-    }
-    llvm::raw_string_ostream os(text_);
-    if (!text_.empty())
-      os << "\n";
-    print(os, diag.getLocation(), severity, diag.str());
-    for (Diagnostic &note : diag.getNotes())
-      print(os << "\n", note.getLocation(), "note: ", note.str());
-  }
-
-  static void print(llvm::raw_ostream &os, Location loc, const char *severity,
-                    const std::string &message) {
-    if (auto file = loc->findInstanceOf<FileLineColLoc>())
-      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-         << file.getColumn() << ": ";
-    else if (!isa<UnknownLoc>(loc))
-      os << loc << ": ";
-    os << severity << message;
-  }
-
-  std::string text_;
-  // Last, so that it is removed before text_ goes away.
-  ScopedDiagnosticHandler handler_;
-};
 
 [[noreturn]] void fail(const std::string &function, const std::string &what,
                        DiagnosticCapture &diagnostics) {
@@ -289,7 +241,8 @@ compiler::lowerToTargetDialect(ModuleOp input, const std::string &function,
     registerPipelines();
   });
   MLIRContext *ctx = input.getContext();
-  DiagnosticCapture diagnostics(ctx);
+  DiagnosticCapture diagnostics(
+      ctx, DiagnosticCapture::Level::ErrorsAndWarnings);
   OwningOpRef<ModuleOp> module(input.clone());
   if (failed(verify(*module)))
     fail(function, "the module does not verify", diagnostics);
@@ -360,7 +313,8 @@ LLVMModule compiler::lowerToLLVMIR(ModuleOp input, const std::string &function,
   LLVMModule result;
   OwningOpRef<ModuleOp> module =
       lowerToTargetDialect(input, function, target, options, result.signature);
-  DiagnosticCapture diagnostics(ctx);
+  DiagnosticCapture diagnostics(
+      ctx, DiagnosticCapture::Level::ErrorsAndWarnings);
   result.context = std::make_unique<llvm::LLVMContext>();
   result.module = translateModuleToLLVMIR(*module, *result.context, function);
   if (!result.module)
