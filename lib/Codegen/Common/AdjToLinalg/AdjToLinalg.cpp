@@ -204,8 +204,7 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
     populateEnvironmentPatterns(converter, patterns);
     populateElementwisePatterns(patterns);
     populateContractionPatterns(patterns);
-    populateReductionPatterns(patterns);
-    populateShapePatterns(patterns);
+    populateReductionsPatterns(patterns);
     populateConvolutionPatterns(patterns);
     populateMovementPatterns(patterns);
     populateCreationPatterns(patterns);

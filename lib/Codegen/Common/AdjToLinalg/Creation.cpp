@@ -1,5 +1,7 @@
-//===- Creation.cpp - adj.iota and the random ops to linalg.generic -------===//
+//===- Creation.cpp - adj creation ops to arith/linalg --------------------===//
 //
+// Constants stay arith.constant so that later passes can fold them; fill and
+// zeros_like are linalg.fill.
 // Created tensors are linalg.generic ops without data inputs whose bodies
 // compute each element from its position (linalg.index). The random ops
 // reproduce the interpreter's numbers bit for bit: the counter-based
@@ -207,6 +209,47 @@ using RandomNormalPattern =
     RandomPattern<RandomNormalOp, &normalSample, &RandomNormalOp::getMean,
                   &RandomNormalOp::getStd>;
 
+struct ConstantPattern : OpConversionPattern<adj::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(adj::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "untyped constant attribute");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+struct FillPattern : OpConversionPattern<adj::FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(adj::FillOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    Value scalar = scalarConstant(rewriter, op.getLoc(),
+                                  type.getElementType(),
+                                  op.getValue().convertToDouble());
+    rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), type, scalar));
+    return success();
+  }
+};
+
+/// The zero sensitivity of a tensor is a zero-filled tensor.
+struct ZerosLikePattern : OpConversionPattern<adj::ZerosLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(adj::ZerosLikeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    Value zero =
+        scalarConstant(rewriter, op.getLoc(), type.getElementType(), 0);
+    rewriter.replaceOp(op, filledTensor(rewriter, op.getLoc(), type, zero));
+    return success();
+  }
+};
+
 } // namespace
 
 // f16 and bf16 go through f32 rounded to odd, which makes the second
@@ -255,6 +298,7 @@ Value lowering::roundFromF64(OpBuilder &b, Location loc, Value v, Type type) {
 }
 
 void lowering::populateCreationPatterns(RewritePatternSet &patterns) {
-  patterns.add<IotaPattern, RandomUniformPattern, RandomNormalPattern>(
+  patterns.add<ConstantPattern, FillPattern, ZerosLikePattern, IotaPattern,
+               RandomUniformPattern, RandomNormalPattern>(
       patterns.getContext());
 }

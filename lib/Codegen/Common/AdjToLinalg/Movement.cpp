@@ -1,5 +1,7 @@
 //===- Movement.cpp - adj data movement ops to tensor/linalg/scf ----------===//
 //
+// Shapes are static here, so reshapes are collapse/expand_shape pairs that
+// bufferize to views; transpose and broadcast_to are their linalg ops.
 // slice, concat and pad are tensor slicing ops that bufferize to views and
 // copies. gather is a linalg.generic over the result that reads the table
 // with tensor.extract. scatter_add accumulates repeated indices, which no
@@ -28,6 +30,33 @@
 using namespace mlir;
 using namespace adjoint;
 using namespace adjoint::lowering;
+
+Value lowering::reshapeTo(OpBuilder &b, Location loc, Value v,
+                          RankedTensorType type) {
+  auto from = cast<RankedTensorType>(v.getType());
+  if (from == type)
+    return v;
+  // Through a rank-1 tensor: one group holds every dimension. A rank-0 end
+  // needs the empty reassociation instead (all other dims are size 1).
+  if (from.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, type, v,
+                                         ArrayRef<ReassociationIndices>{});
+  if (type.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, type, v,
+                                           ArrayRef<ReassociationIndices>{});
+  auto all = [](int64_t rank) {
+    ReassociationIndices group;
+    for (int64_t i = 0; i < rank; ++i)
+      group.push_back(i);
+    return SmallVector<ReassociationIndices>{group};
+  };
+  Value flat = v;
+  if (from.getRank() != 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, v, all(from.getRank()));
+  if (type.getRank() == 1)
+    return flat;
+  return tensor::ExpandShapeOp::create(b, loc, type, flat, all(type.getRank()));
+}
 
 namespace {
 
@@ -275,9 +304,56 @@ struct ScatterAddPattern : OpConversionPattern<adj::ScatterAddOp> {
   }
 };
 
+struct TransposePattern : OpConversionPattern<adj::TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(adj::TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                         type.getShape(),
+                                         type.getElementType());
+    auto t = linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                         adaptor.getInput(), init,
+                                         op.getPerm());
+    rewriter.replaceOp(op, t->getResult(0));
+    return success();
+  }
+};
+
+struct ReshapePattern : OpConversionPattern<adj::ReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(adj::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, reshapeTo(rewriter, op.getLoc(), adaptor.getInput(),
+                      cast<RankedTensorType>(op.getResult().getType())));
+    return success();
+  }
+};
+
+struct BroadcastToPattern : OpConversionPattern<adj::BroadcastToOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(adj::BroadcastToOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The elementwise maps already encode NumPy broadcasting, size-1
+    // dimensions included, which linalg.broadcast does not.
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, op.getLoc(),
+                cast<RankedTensorType>(op.getResult().getType()),
+                adaptor.getInput(),
+                [](OpBuilder &, Location, ValueRange a) { return a[0]; }));
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateMovementPatterns(RewritePatternSet &patterns) {
-  patterns.add<SlicePattern, ConcatPattern, PadPattern, GatherPattern,
+  patterns.add<TransposePattern, ReshapePattern, BroadcastToPattern,
+               SlicePattern, ConcatPattern, PadPattern, GatherPattern,
                ScatterAddPattern>(patterns.getContext());
 }

@@ -57,14 +57,13 @@ void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 /// Matrix products.
 void populateContractionPatterns(mlir::RewritePatternSet &patterns);
 /// Sum, max and mean over axes.
-void populateReductionPatterns(mlir::RewritePatternSet &patterns);
-/// Transpose, reshape, broadcast_to, constant and fill.
-void populateShapePatterns(mlir::RewritePatternSet &patterns);
+void populateReductionsPatterns(mlir::RewritePatternSet &patterns);
 /// 2-D convolution and pooling.
 void populateConvolutionPatterns(mlir::RewritePatternSet &patterns);
-/// Slice, concat, pad, gather and scatter_add.
+/// Transpose, reshape, broadcast_to, slice, concat, pad, gather and
+/// scatter_add.
 void populateMovementPatterns(mlir::RewritePatternSet &patterns);
-/// Iota and the random ops.
+/// Constant, fill, zeros_like, iota and the random ops.
 void populateCreationPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace adjoint::lowering

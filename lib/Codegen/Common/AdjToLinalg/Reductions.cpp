@@ -1,4 +1,4 @@
-//===- Reduction.cpp - adj reductions to linalg.reduce --------------------===//
+//===- Reductions.cpp - adj reductions to linalg.reduce -------------------===//
 //
 // linalg.reduce drops the reduced dimensions; keepdims is an expand_shape
 // afterwards. The mean is the sum divided by the element count, in the
@@ -111,7 +111,7 @@ struct ReducePattern : OpConversionPattern<Op> {
 
 } // namespace
 
-void lowering::populateReductionPatterns(RewritePatternSet &patterns) {
+void lowering::populateReductionsPatterns(RewritePatternSet &patterns) {
   patterns.add<ReducePattern<adj::ReduceSumOp, Kind::Sum>,
                ReducePattern<adj::ReduceMaxOp, Kind::Max>,
                ReducePattern<adj::ReduceMeanOp, Kind::Mean>>(

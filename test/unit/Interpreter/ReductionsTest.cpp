@@ -1,4 +1,4 @@
-//===- ReductionTest.cpp - matmul and reductions --------------------------===//
+//===- ReductionsTest.cpp - matmul and reductions -------------------------===//
 
 #include "TestUtil.h"
 
