@@ -96,6 +96,16 @@ Value convertTo(Value v, const Type &target);
 /// "tensor<2x3xf32>, tensor<3xf32>".
 std::string describeTypes(llvm::ArrayRef<Value> values);
 
+/// The tensor type of `x`; throws adjoint::Error naming `op` otherwise.
+Type tensorTypeOf(llvm::StringRef op, const Value &x);
+/// `axis` + `rank` for a negative axis; out-of-range axes are left for the
+/// op's verifier to report.
+int64_t normalizeAxis(int64_t axis, int64_t rank);
+/// Named attributes of an op being built: an i64 array and an i64.
+mlir::NamedAttribute i64Array(ModuleState &s, llvm::StringRef name,
+                              llvm::ArrayRef<int64_t> values);
+mlir::NamedAttribute i64Attr(ModuleState &s, llvm::StringRef name, int64_t v);
+
 } // namespace adjoint::api::detail
 
 #endif // ADJOINT_LIB_API_MODULESTATE_H

@@ -1,4 +1,4 @@
-//===- Create.cpp - Checked op creation for the builder API ---------------===//
+//===- OpBuilding.cpp - Checked op creation for the builder API -----------===//
 //
 // Every builder function creates its op here. LLVM is built without
 // exceptions, so nothing may be thrown from inside MLIR: the op is created
@@ -201,4 +201,30 @@ Values::operator Value() const {
     throw Error("expected exactly one value, got " + std::to_string(size()) +
                 " (index the results instead)");
   return front();
+}
+
+//===----------------------------------------------------------------------===//
+// Operand and attribute helpers of the op families
+//===----------------------------------------------------------------------===//
+
+Type detail::tensorTypeOf(StringRef op, const Value &x) {
+  stateOf(op, x);
+  Type type = x.type();
+  if (!type.isTensor())
+    throw Error(op.str() + ": expected a tensor, got " + type.str());
+  return type;
+}
+
+int64_t detail::normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+mlir::NamedAttribute detail::i64Array(ModuleState &s, StringRef name,
+                                      llvm::ArrayRef<int64_t> values) {
+  return s.builder.getNamedAttr(name, s.builder.getDenseI64ArrayAttr(values));
+}
+
+mlir::NamedAttribute detail::i64Attr(ModuleState &s, StringRef name,
+                                     int64_t v) {
+  return s.builder.getNamedAttr(name, s.builder.getI64IntegerAttr(v));
 }
