@@ -15,9 +15,6 @@
 #include "adjoint/Runtime/AlignedBuffer.h"
 #include "adjoint/Runtime/MemoryPool.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -229,10 +226,7 @@ TEST_CASE("compiled code never writes its inputs") {
 TEST_CASE("an update in place of an argument is made on a copy") {
   // tensor.insert into an argument bufferizes to a store into the
   // argument's buffer unless the argument is marked non-writable.
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeContext();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
     adj.func @poke(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -242,7 +236,7 @@ TEST_CASE("an update in place of an argument is made on a copy") {
       adj.return %y : tensor<4xf32>
     }
   )mlir",
-                                              &context);
+                                              context.get());
   REQUIRE(module);
   Executable exe = compile(*module, "poke", Target::cpu(), noCache());
   rt::Tensor x = rt::Tensor::fromDoubles(DType::F32, {4}, {1, 2, 3, 4});

@@ -6,9 +6,6 @@
 #include "adjoint/Runtime/Closures.h"
 #include "adjoint/Runtime/MemoryPool.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 using namespace adjoint;
 using namespace adjoint::test;
@@ -47,10 +44,7 @@ TEST_CASE("function values cannot cross the entry point") {
 
 TEST_CASE("an op the lowering does not handle is an error with the "
           "diagnostic") {
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeContext();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
     adj.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -58,7 +52,7 @@ TEST_CASE("an op the lowering does not handle is an error with the "
       adj.return %y : tensor<4xf32>
     }
   )mlir",
-                                              &context);
+                                              context.get());
   REQUIRE(module);
   std::string message =
       errorOf([&] { compile(*module, "f", Target::cpu(), noCache()); });

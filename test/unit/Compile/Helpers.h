@@ -12,8 +12,11 @@
 #include "adjoint/API/Builder.h"
 #include "adjoint/API/Compile.h"
 #include "adjoint/AD/Passes.h"
+#include "adjoint/InitAll.h"
 #include "adjoint/Interpreter/Interpreter.h"
 
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <catch2/catch.hpp>
@@ -38,6 +41,16 @@ inline api::Type f32(Shape shape) {
 }
 inline api::Type f64(Shape shape) {
   return tensorType(DType::F64, std::move(shape));
+}
+
+/// A context that knows adj and every upstream dialect, all loaded, for
+/// tests that parse .mlir text.
+inline std::unique_ptr<mlir::MLIRContext> makeContext() {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  auto context = std::make_unique<mlir::MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  return context;
 }
 
 /// Options that keep tests away from the user's cache folder.

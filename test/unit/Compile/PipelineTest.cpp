@@ -10,9 +10,6 @@
 
 #include "adjoint/InitAll.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -41,10 +38,7 @@ std::string runPipeline(mlir::ModuleOp module, const std::string &pipeline) {
 
 TEST_CASE("compile() lowers with the registered -adj-lower-to-cpu") {
   registerAllPasses();
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeContext();
   // A dense layer with a gradient: kernels, fused loops, the runtime's
   // thread pool and an entry argument that bufferization must not write.
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -69,7 +63,7 @@ TEST_CASE("compile() lowers with the registered -adj-lower-to-cpu") {
       adj.return %u : tensor<32x16xf32>
     }
   )mlir",
-                                              &context);
+                                              context.get());
   REQUIRE(module);
   std::string compiled = compileToMLIR(*module, "step", Target::cpu(),
                                        noCache());
