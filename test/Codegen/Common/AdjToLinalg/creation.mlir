@@ -141,3 +141,16 @@ adj.func @random_uniform_bf16(%s: tensor<i64>) -> tensor<2xbf16> {
   %y = adj.random_uniform %s low = 0.0 high = 1.0 : tensor<i64> to tensor<2xbf16>
   adj.return %y : tensor<2xbf16>
 }
+
+// constant stays arith.constant (later passes fold it); fill is linalg.fill.
+// CHECK-LABEL: func.func @creation(
+// CHECK: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// CHECK: %[[V:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: linalg.fill ins(%[[V]] : f32) outs(%{{.*}} : tensor<2xf32>)
+// CHECK: arith.constant 3 : i64
+adj.func @creation() -> (tensor<2xf32>, tensor<2xf32>, tensor<2x2xi64>) {
+  %c = adj.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %f = adj.fill 0.5 : tensor<2xf32>
+  %i = adj.fill 3.0 : tensor<2x2xi64>
+  adj.return %c, %f, %i : tensor<2xf32>, tensor<2xf32>, tensor<2x2xi64>
+}

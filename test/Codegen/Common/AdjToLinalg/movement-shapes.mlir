@@ -1,4 +1,5 @@
-// Shape and creation ops: transpose, reshape, broadcast_to, constant, fill.
+// Movement ops that change shapes: transpose, reshape, broadcast_to
+// (movement.mlir has slicing, padding, gather and scatter_add).
 // RUN: ir-opt %s -adj-to-linalg | FileCheck %s
 
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (0, d2)>
@@ -34,16 +35,4 @@ adj.func @to_scalar(%x: tensor<1x1xf32>) -> tensor<f32> {
 adj.func @broadcast(%x: tensor<1x4xf32>) -> tensor<2x3x4xf32> {
   %b = adj.broadcast_to %x : tensor<1x4xf32> to tensor<2x3x4xf32>
   adj.return %b : tensor<2x3x4xf32>
-}
-
-// CHECK-LABEL: func.func @creation(
-// CHECK: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
-// CHECK: %[[V:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK: linalg.fill ins(%[[V]] : f32) outs(%{{.*}} : tensor<2xf32>)
-// CHECK: arith.constant 3 : i64
-adj.func @creation() -> (tensor<2xf32>, tensor<2xf32>, tensor<2x2xi64>) {
-  %c = adj.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %f = adj.fill 0.5 : tensor<2xf32>
-  %i = adj.fill 3.0 : tensor<2x2xi64>
-  adj.return %c, %f, %i : tensor<2xf32>, tensor<2xf32>, tensor<2x2xi64>
 }
