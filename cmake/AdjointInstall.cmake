@@ -36,7 +36,8 @@ set(ADJOINT_INSTALLED_LIBRARIES
   AdjointAdjToLinalg AdjointApproximateMath AdjointCompile
   AdjointFuseElementwise AdjointInitAll AdjointInterpreter
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
-  AdjointParallelToRuntime AdjointPipelines AdjointRuntime)
+  AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
+  AdjointRuntime AdjointSupport AdjointTarget)
 foreach(lib ${ADJOINT_INSTALLED_LIBRARIES})
   # Adjoint::Compile, Adjoint::Runtime, ... rather than Adjoint::AdjointX.
   string(REGEX REPLACE "^Adjoint" "" name ${lib})

@@ -20,8 +20,8 @@ namespace interp = adjoint::interp;
 
 namespace {
 
-const api::Type kF64 = api::Type::scalar(api::DType::F64);
-const api::Type kI64 = api::Type::scalar(api::DType::I64);
+const api::Type kF64 = api::Type::scalar(adjoint::DType::F64);
+const api::Type kI64 = api::Type::scalar(adjoint::DType::I64);
 const api::Type kF64Fn = api::Type::fn({kF64}, {kF64});
 
 void buildProgram(api::Module &m) {
@@ -46,30 +46,30 @@ void buildProgram(api::Module &m) {
 
   // factorial(n) = prod_{i=1..n} i, with a loop carrying the product.
   api::Function factorial = m.function("factorial", {kI64}, [&](api::Value n) {
-    api::Value one = api::scalar(m, 1, api::DType::I64);
-    return api::for_(one, n + 1.0, one, {api::scalar(m, 1, api::DType::F64)},
+    api::Value one = api::scalar(m, 1, adjoint::DType::I64);
+    return api::for_(one, n + 1.0, one, {api::scalar(m, 1, adjoint::DType::F64)},
                      [&](api::Value i, api::Value acc) {
-                       return acc * api::cast(i, api::DType::F64);
+                       return acc * api::cast(i, adjoint::DType::F64);
                      });
   });
 
   // stats(v) = (sum(v), max(v), mean(v))
   api::Function stats = m.function(
-      "stats", {api::Type::tensor(api::DType::F64, {4})}, [&](api::Value v) {
+      "stats", {api::Type::tensor(adjoint::DType::F64, {4})}, [&](api::Value v) {
         return api::make_tuple({api::sum(v), api::max(v), api::mean(v)});
       });
 
-  m.function("main", {kF64, api::Type::tensor(api::DType::F64, {4})},
+  m.function("main", {kF64, api::Type::tensor(adjoint::DType::F64, {4})},
              [&](api::Value x, api::Value v) {
-               api::Value add5 = makeAdder(api::scalar(m, 5, api::DType::F64));
+               api::Value add5 = makeAdder(api::scalar(m, 5, adjoint::DType::F64));
                api::Value twice = api::lambda(
                    m, {kF64}, [&](api::Value y) { return y * 2.0; });
                api::Value add5AfterTwice = compose(add5, twice);
                api::Value s = stats(v);
                return api::Values{add5(x),
                                   add5AfterTwice(x),
-                                  power(x, api::scalar(m, 10, api::DType::I64)),
-                                  factorial(api::scalar(m, 5, api::DType::I64)),
+                                  power(x, api::scalar(m, 10, adjoint::DType::I64)),
+                                  factorial(api::scalar(m, 5, adjoint::DType::I64)),
                                   api::get(s, 0),
                                   api::get(s, 1),
                                   api::get(s, -1)};
@@ -88,8 +88,8 @@ int main() {
     interp::Interpreter interpreter(m.op());
     std::vector<interp::Value> results = interpreter.call(
         "main",
-        {interp::Tensor::scalar(interp::DType::F64, 2.0),
-         interp::Tensor::fromDoubles(interp::DType::F64, {4}, {1, 2, 3, 4})});
+        {interp::Tensor::scalar(adjoint::DType::F64, 2.0),
+         interp::Tensor::fromDoubles(adjoint::DType::F64, {4}, {1, 2, 3, 4})});
 
     struct Expected {
       const char *what;

@@ -25,7 +25,7 @@ namespace {
 constexpr int64_t kBatch = 8, kIn = 4, kHidden = 16, kClasses = 3;
 
 api::Type f32(std::vector<int64_t> shape) {
-  return api::Type::tensor(api::DType::F32, std::move(shape));
+  return api::Type::tensor(adjoint::DType::F32, std::move(shape));
 }
 
 /// Builds @init and @loss.
@@ -34,20 +34,20 @@ void buildProgram(api::Module &m) {
       {f32({kIn, kHidden}), f32({kHidden}), f32({kHidden, kClasses}),
        f32({kClasses})});
 
-  api::Type seedType = api::Type::scalar(api::DType::I64);
+  api::Type seedType = api::Type::scalar(adjoint::DType::I64);
   m.function("init", {seedType}, [&](api::Value seed) {
     // Scaled like He initialization: std = sqrt(2 / fan_in).
-    api::Value w1 = api::random_normal(seed, {kIn, kHidden}, api::DType::F32,
+    api::Value w1 = api::random_normal(seed, {kIn, kHidden}, adjoint::DType::F32,
                                        0.0, std::sqrt(2.0 / kIn));
     api::Value w2 = api::random_normal(seed + 1.0, {kHidden, kClasses},
-                                       api::DType::F32, 0.0,
+                                       adjoint::DType::F32, 0.0,
                                        std::sqrt(2.0 / kHidden));
     return api::make_tuple({w1, api::zeros(m, {kHidden}), w2,
                             api::fill(m, 0.1, {kClasses})});
   });
 
   m.function("loss",
-             {f32({kBatch, kIn}), api::Type::tensor(api::DType::I64, {kBatch}),
+             {f32({kBatch, kIn}), api::Type::tensor(adjoint::DType::I64, {kBatch}),
               params},
              [&](api::Value x, api::Value labels, api::Value p) {
                api::Value hidden = api::relu(
@@ -115,13 +115,13 @@ int main() {
 
     interp::Interpreter interpreter(m.op());
     std::vector<interp::Value> params =
-        interpreter.call("init", {interp::Tensor::scalar(interp::DType::I64,
+        interpreter.call("init", {interp::Tensor::scalar(adjoint::DType::I64,
                                                          /*seed=*/2024)});
     std::vector<double> x = features(), y = labels();
     std::vector<interp::Value> loss = interpreter.call(
         "loss",
-        {interp::Tensor::fromDoubles(interp::DType::F32, {kBatch, kIn}, x),
-         interp::Tensor::fromDoubles(interp::DType::I64, {kBatch}, y),
+        {interp::Tensor::fromDoubles(adjoint::DType::F32, {kBatch, kIn}, x),
+         interp::Tensor::fromDoubles(adjoint::DType::I64, {kBatch}, y),
          params.front()});
 
     double got = loss.front().tensor().at(0);

@@ -41,7 +41,7 @@ constexpr int kSteps = 400, kPrintEvery = 40;
 constexpr double kLearningRate = 0.1;
 
 api::Type f32(std::vector<int64_t> shape) {
-  return api::Type::tensor(api::DType::F32, std::move(shape));
+  return api::Type::tensor(adjoint::DType::F32, std::move(shape));
 }
 
 /// @logits(x, w1, b1, w2, b2) and @step(x, y, w1, b1, w2, b2).
@@ -108,8 +108,8 @@ std::pair<rt::Tensor, rt::Tensor> batch(const Dataset &d, int64_t b) {
              d.x.begin() + (s + 1) * kFeatures);
     y[i * kClasses + d.labels[s]] = 1.0;
   }
-  return {rt::Tensor::fromDoubles(rt::DType::F32, {kBatch, kFeatures}, x),
-          rt::Tensor::fromDoubles(rt::DType::F32, {kBatch, kClasses}, y)};
+  return {rt::Tensor::fromDoubles(adjoint::DType::F32, {kBatch, kFeatures}, x),
+          rt::Tensor::fromDoubles(adjoint::DType::F32, {kBatch, kClasses}, y)};
 }
 
 /// He-initialized weights, zero biases.
@@ -119,12 +119,12 @@ std::vector<rt::Tensor> initialParams(std::mt19937 &rng) {
     std::vector<double> v(rows * cols);
     for (double &e : v)
       e = n(rng);
-    return rt::Tensor::fromDoubles(rt::DType::F32, {rows, cols}, v);
+    return rt::Tensor::fromDoubles(adjoint::DType::F32, {rows, cols}, v);
   };
   return {normal(kFeatures, kHidden),
-          rt::Tensor::zeros(rt::DType::F32, {kHidden}),
+          rt::Tensor::zeros(adjoint::DType::F32, {kHidden}),
           normal(kHidden, kClasses),
-          rt::Tensor::zeros(rt::DType::F32, {kClasses})};
+          rt::Tensor::zeros(adjoint::DType::F32, {kClasses})};
 }
 
 /// The largest relative difference between two tensors of equal shape.
@@ -164,7 +164,7 @@ int main() {
     adjoint::Executable logits =
         adjoint::compile(m, "logits", adjoint::Target::cpu());
     std::printf("compiled @step and @logits for %s in %.2f s\n",
-                adjoint::Target::cpu().cpuName.c_str(),
+                adjoint::Target::cpu().chip.c_str(),
                 seconds(compileStart));
 
     // The reference interpreter runs the same step after -adj-grad and

@@ -56,7 +56,7 @@ int64_t countOps(mlir::Operation *root) {
 /// the transform sees matmul, reduction and broadcast rules, not just adds.
 /// Stops at kTargetOps ops (the final reduction to a scalar included).
 void buildProgram(api::Module &m) {
-  const api::DType f64 = api::DType::F64;
+  const adjoint::DType f64 = adjoint::DType::F64;
   api::Type mat = api::Type::tensor(f64, {8, 8});
   api::Type vec = api::Type::tensor(f64, {8});
   api::Function f = m.function("f", {mat, mat, vec}, [&](api::Value a,

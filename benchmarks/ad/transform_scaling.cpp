@@ -57,7 +57,7 @@ double cpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
 /// loss(x, w) = sum(chain(x, w)) of `n` elementwise ops, and main = its
 /// gradient with respect to both arguments.
 void buildChain(api::Module &m, int64_t n) {
-  api::Type vec = api::Type::tensor(api::DType::F32, {16});
+  api::Type vec = api::Type::tensor(adjoint::DType::F32, {16});
   api::Function loss =
       m.function("loss", {vec, vec}, [&](api::Value x, api::Value w) {
         // Ops whose derivative does not simplify away, bounded values.
@@ -82,9 +82,9 @@ void buildChain(api::Module &m, int64_t n) {
 /// matrix and one bias per layer; main = the gradient of the mean output
 /// with respect to every parameter.
 void buildMlp(api::Module &m, int64_t layers) {
-  api::Type batch = api::Type::tensor(api::DType::F32, {8, 16});
-  api::Type weight = api::Type::tensor(api::DType::F32, {16, 16});
-  api::Type bias = api::Type::tensor(api::DType::F32, {16});
+  api::Type batch = api::Type::tensor(adjoint::DType::F32, {8, 16});
+  api::Type weight = api::Type::tensor(adjoint::DType::F32, {16, 16});
+  api::Type bias = api::Type::tensor(adjoint::DType::F32, {16});
   std::vector<api::Type> inputs = {batch};
   for (int64_t l = 0; l < layers; ++l) {
     inputs.push_back(weight);

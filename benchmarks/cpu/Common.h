@@ -94,7 +94,7 @@ inline std::string tensorType(const std::vector<int64_t> &shape,
 /// Uniform values in [-1, 1), 64-byte aligned (so compiled code reads them
 /// without a copy).
 inline rt::Tensor randomTensor(std::vector<int64_t> shape, unsigned seed) {
-  rt::Tensor t = rt::Tensor::allocate(rt::DType::F32, std::move(shape));
+  rt::Tensor t = rt::Tensor::allocate(DType::F32, std::move(shape));
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   float *p = t.data<float>();

@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
   int64_t n = argc > 1 ? std::atoll(argv[1]) : 16777216;
   Executable exe = compileText(program(n), "chain");
   rt::Tensor x = randomTensor({n}, 1), y = randomTensor({n}, 2);
-  rt::Tensor ref = rt::Tensor::allocate(rt::DType::F32, {n});
+  rt::Tensor ref = rt::Tensor::allocate(DType::F32, {n});
   std::vector<rt::Tensor> out;
   std::vector<double> t = timeInterleaved({
       [&] { out = exe.run({x, y}); },
@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
           "\n  adj.return %s : " + tensorType({kRows}) + "\n}\n",
       "rows");
   rt::Tensor big = randomTensor({kRows, kCols}, 3);
-  rt::Tensor sums = rt::Tensor::allocate(rt::DType::F32, {kRows});
+  rt::Tensor sums = rt::Tensor::allocate(DType::F32, {kRows});
   std::vector<double> r = timeInterleaved({
       [&] { out = rows.run({big}); },
       [&] { handRowSums(big.data<float>(), sums.data<float>(), kRows, kCols); },

@@ -17,7 +17,7 @@
 //     -convert-linalg-to-loops -convert-vector-to-scf=full-unroll=true \
 //     -lower-affine -convert-vector-to-llvm -adj-cpu-llvm | run
 //   # 3. The runtime's kernel (Eigen GEMM on the thread pool):
-//   build/bin/ir-opt $F -symbol-dce -adj-linalg-to-kernels \
+//   build/bin/ir-opt $F -symbol-dce -adj-cpu-linalg-to-kernels \
 //     -convert-linalg-to-loops -adj-cpu-llvm | run
 //
 // Each prints the seconds of the best of 5 products.

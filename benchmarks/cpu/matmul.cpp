@@ -87,7 +87,7 @@ int main() {
                                          : std::vector<int64_t>{c.k, c.n},
                                 2);
     std::vector<rt::Tensor> out;
-    rt::Tensor ref = rt::Tensor::allocate(rt::DType::F32, {c.m, c.n});
+    rt::Tensor ref = rt::Tensor::allocate(DType::F32, {c.m, c.n});
     std::vector<double> t = timeInterleaved({
         [&] { out = exe.run({a, b}); },
         [&] {

@@ -28,7 +28,7 @@ namespace api = adjoint::api;
 namespace {
 
 api::Type f32(std::vector<int64_t> shape) {
-  return api::Type::tensor(api::DType::F32, std::move(shape));
+  return api::Type::tensor(DType::F32, std::move(shape));
 }
 
 /// A training step: @step(params..., data...) -> (loss, params'...).
@@ -64,7 +64,7 @@ void buildMlp(Step &s) {
   s.name = "mlp 784-512-10 b256";
   s.params = {f32({kIn, kHidden}), f32({kHidden}), f32({kHidden, kClasses}),
               f32({kClasses})};
-  s.data = {f32({kBatch, kIn}), api::Type::tensor(api::DType::I64, {kBatch})};
+  s.data = {f32({kBatch, kIn}), api::Type::tensor(DType::I64, {kBatch})};
   defineStep(s, [](const std::vector<api::Value> &a) {
     api::Value h = api::relu(api::linear(a[4], a[0], a[1]));
     return api::cross_entropy(api::linear(h, a[2], a[3]), a[5]);
@@ -77,7 +77,7 @@ void buildCnn(Step &s) {
   s.params = {f32({kChannels, 3, 3, 3}), f32({kChannels * 16 * 16, kClasses}),
               f32({kClasses})};
   s.data = {f32({kBatch, 3, 32, 32}),
-            api::Type::tensor(api::DType::I64, {kBatch})};
+            api::Type::tensor(DType::I64, {kBatch})};
   defineStep(s, [](const std::vector<api::Value> &a) {
     api::Conv2DOptions conv;
     conv.padding = {1, 1, 1, 1};
@@ -95,12 +95,12 @@ std::vector<rt::Tensor> randomInputs(const std::vector<api::Type> &types) {
   std::uniform_int_distribution<int> label(0, 9);
   std::vector<rt::Tensor> out;
   for (const api::Type &t : types) {
-    bool isLabel = t.dtype() == api::DType::I64;
+    bool isLabel = t.dtype() == DType::I64;
     std::vector<double> v(t.numel());
     for (double &e : v)
       e = isLabel ? label(rng) : normal(rng);
     out.push_back(rt::Tensor::fromDoubles(
-        isLabel ? rt::DType::I64 : rt::DType::F32, t.shape(), v));
+        isLabel ? DType::I64 : DType::F32, t.shape(), v));
   }
   return out;
 }
@@ -160,7 +160,7 @@ void run(Step &s) {
 int main() {
   try {
     std::printf("bench-cpu-mlp-step: f32 training steps on %s\n",
-                Target::cpu().cpuName.c_str());
+                Target::cpu().chip.c_str());
     std::printf("%-22s %9s %12s %12s %9s %9s\n", "step", "compile", "compiled",
                 "interpreted", "ratio", "max-rel");
     std::printf("%-22s %9s %12s %12s %9s %9s\n", "", "s", "steps/s",

@@ -13,7 +13,7 @@
 
 #include <cstdio>
 
-using adjoint::rt::DType;
+using adjoint::DType;
 using adjoint::rt::MemoryPool;
 using adjoint::rt::Status;
 using adjoint::rt::Tensor;

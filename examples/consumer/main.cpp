@@ -29,7 +29,7 @@ namespace rt = adjoint::rt;
 int main() {
   const std::vector<double> x = {-1.5, -0.25, 0.5, 2.0};
   api::Module m;
-  api::Type vec = api::Type::tensor(api::DType::F64, {4});
+  api::Type vec = api::Type::tensor(adjoint::DType::F64, {4});
   api::Function f = m.function(
       "f", {vec}, [](api::Value v) { return api::sum(api::tanh(v) * v); });
   m.function("df", {vec}, [&](api::Value v) {
@@ -39,7 +39,7 @@ int main() {
   try {
     adjoint::CompileOptions options;
     options.cache = false;
-    rt::Tensor input = rt::Tensor::fromDoubles(rt::DType::F64, {4}, x);
+    rt::Tensor input = rt::Tensor::fromDoubles(adjoint::DType::F64, {4}, x);
     double value =
         adjoint::compile(m, "f", adjoint::Target::cpu(), options)
             .run({input})[0]

@@ -105,9 +105,9 @@ void Module::verify() const {
     if (func.getBody().empty())
       throw Error("adj.func: function '" + func.getName().str() +
                   "' is declared but its body was never defined");
-  DiagnosticCollector diagnostics(context());
+  DiagnosticCapture diagnostics(context());
   if (failed(mlir::verify(op())))
-    throw Error("the module does not verify: " + diagnostics.message());
+    throw Error("the module does not verify: " + diagnostics.messages("invalid operation"));
 }
 
 bool Module::isValid() const {
@@ -121,7 +121,7 @@ bool Module::isValid() const {
 
 std::string Module::str() const {
   // An invalid module prints in generic form; its diagnostics are dropped.
-  DiagnosticCollector diagnostics(context());
+  DiagnosticCapture diagnostics(context());
   std::string out;
   llvm::raw_string_ostream os(out);
   op()->print(os);

@@ -12,6 +12,7 @@
 #define ADJOINT_LIB_API_MODULESTATE_H
 
 #include "adjoint/API/Builder.h"
+#include "adjoint/Support/DiagnosticCapture.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -78,21 +79,6 @@ std::vector<Value> buildRegion(ModuleState &state, mlir::Block *block,
                                const BodyFn &body,
                                llvm::StringRef terminator);
 
-/// Collects the diagnostics emitted while it is alive, so that failures
-/// inside MLIR become adjoint::Error messages instead of stderr output.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(mlir::MLIRContext *ctx);
-  ~DiagnosticCollector();
-  /// The collected messages joined by "; ".
-  std::string message() const;
-
-private:
-  mlir::MLIRContext *ctx_;
-  uint64_t handlerId_;
-  std::string messages_;
-};
-
 /// A rank-0 constant of `like`'s element type (for `x * 2.0`).
 Value scalarLike(const Value &like, double value, llvm::StringRef op);
 /// A constant in `state` (the shared implementation of api::constant);
@@ -109,6 +95,16 @@ Value convertTo(Value v, const Type &target);
 
 /// "tensor<2x3xf32>, tensor<3xf32>".
 std::string describeTypes(llvm::ArrayRef<Value> values);
+
+/// The tensor type of `x`; throws adjoint::Error naming `op` otherwise.
+Type tensorTypeOf(llvm::StringRef op, const Value &x);
+/// `axis` + `rank` for a negative axis; out-of-range axes are left for the
+/// op's verifier to report.
+int64_t normalizeAxis(int64_t axis, int64_t rank);
+/// Named attributes of an op being built: an i64 array and an i64.
+mlir::NamedAttribute i64Array(ModuleState &s, llvm::StringRef name,
+                              llvm::ArrayRef<int64_t> values);
+mlir::NamedAttribute i64Attr(ModuleState &s, llvm::StringRef name, int64_t v);
 
 } // namespace adjoint::api::detail
 

@@ -8,6 +8,7 @@
 
 #include "adjoint/API/Passes.h"
 #include "adjoint/InitAll.h"
+#include "adjoint/Support/DiagnosticCapture.h"
 #include "adjoint/Support/Error.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -22,27 +23,6 @@
 using namespace adjoint;
 
 namespace {
-
-/// Collects the error diagnostics (with their notes) emitted while alive.
-class ErrorCapture {
-public:
-  explicit ErrorCapture(mlir::MLIRContext *ctx)
-      : handler_(ctx, [this](mlir::Diagnostic &diag) {
-          if (diag.getSeverity() == mlir::DiagnosticSeverity::Error) {
-            llvm::raw_string_ostream os(text_);
-            os << "\n" << diag.getLocation() << ": error: " << diag.str();
-            for (mlir::Diagnostic &note : diag.getNotes())
-              os << "\n" << note.getLocation() << ": note: " << note.str();
-          }
-          return mlir::success();
-        }) {}
-  const std::string &text() const { return text_; }
-
-private:
-  std::string text_;
-  // Last, so that it is unregistered before text_ goes away.
-  mlir::ScopedDiagnosticHandler handler_;
-};
 
 /// Records the IR after every pass, for printing the IR at each stage.
 class Snapshots : public mlir::PassInstrumentation {
@@ -91,11 +71,12 @@ std::vector<api::PassSnapshot> api::runPasses(Module &module,
     ctx->disableMultithreading();
     pm.addInstrumentation(std::make_unique<Snapshots>(list));
   }
-  ErrorCapture capture(ctx);
+  DiagnosticCapture capture(ctx);
   mlir::LogicalResult result = pm.run(module.op());
   if (snapshots)
     ctx->enableMultithreading();
   if (mlir::failed(result))
-    throw Error("run_passes: '" + pipeline + "' failed" + capture.text());
+    throw Error("run_passes: '" + pipeline + "' failed" +
+                (capture.empty() ? std::string() : "\n" + capture.text()));
   return list;
 }

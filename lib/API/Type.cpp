@@ -18,24 +18,6 @@
 using namespace adjoint;
 using namespace adjoint::api;
 
-const char *api::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F64: return "f64";
-  case DType::F32: return "f32";
-  case DType::F16: return "f16";
-  case DType::BF16: return "bf16";
-  case DType::I64: return "i64";
-  case DType::I32: return "i32";
-  case DType::I1: return "i1";
-  }
-  return "?";
-}
-
-bool api::isFloat(DType dtype) {
-  return dtype == DType::F64 || dtype == DType::F32 || dtype == DType::F16 ||
-         dtype == DType::BF16;
-}
-
 std::string api::formatShape(const std::vector<int64_t> &shape) {
   return adj::formatShape(shape);
 }

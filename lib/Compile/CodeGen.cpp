@@ -66,31 +66,6 @@ llvm::CodeGenOptLevel codeGenLevel(unsigned level) {
 
 std::string compiler::hostTriple() { return llvm::sys::getProcessTriple(); }
 
-Target Target::cpu() {
-  Target target;
-  target.triple = llvm::sys::getProcessTriple();
-  target.cpuName = llvm::sys::getHostCPUName().str();
-  std::vector<std::string> features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features.push_back((feature.second ? "+" : "-") + feature.first().str());
-  // A stable order, so that the cache key does not depend on hashing.
-  std::sort(features.begin(), features.end());
-  for (const std::string &feature : features)
-    target.features += (target.features.empty() ? "" : ",") + feature;
-  return target;
-}
-
-Target Target::cpuNamed(const std::string &cpuName) {
-  Target target;
-  target.triple = llvm::sys::getProcessTriple();
-  target.cpuName = cpuName;
-  return target;
-}
-
-std::string Target::str() const {
-  return triple + " " + cpuName + (features.empty() ? "" : " " + features);
-}
-
 namespace {
 /// A target machine for `target`; the module gets its triple and layout.
 std::unique_ptr<llvm::TargetMachine> machineFor(llvm::Module &module,
@@ -106,7 +81,7 @@ std::unique_ptr<llvm::TargetMachine> machineFor(llvm::Module &module,
                 "': " + error);
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
-      triple, target.cpuName, target.features, targetOptions,
+      triple, target.chip, target.features, targetOptions,
       llvm::Reloc::PIC_, llvm::CodeModel::Small, codeGenLevel(optLevel)));
   if (!machine)
     throw Error("compile: cannot create a target machine for " +

@@ -63,7 +63,7 @@ std::string compiler::objectFor(mlir::ModuleOp module,
       return std::move(*object);
     }
   }
-  LLVMModule lowered = lowerToLLVMIR(module, function, options);
+  LLVMModule lowered = lowerToLLVMIR(module, function, target, options);
   std::string object = emitObject(*lowered.module, target, options.optLevel);
   noteCompilation();
   if (options.cache)
@@ -76,7 +76,8 @@ std::string adjoint::compileToLLVMIR(mlir::ModuleOp module,
                                      const Target &target,
                                      const CompileOptions &options) {
   checkOptions(options);
-  LLVMModule lowered = lowerToLLVMIR(module, function, options);
+  checkTarget(target);
+  LLVMModule lowered = lowerToLLVMIR(module, function, target, options);
   return optimizedLLVMIR(*lowered.module, target, options.optLevel);
 }
 
@@ -84,6 +85,12 @@ void compiler::checkOptions(const CompileOptions &options) {
   if (options.optLevel > 3)
     throw Error("compile: optLevel must be 0 to 3, got " +
                 std::to_string(options.optLevel));
+}
+
+void compiler::checkTarget(const Target &target) {
+  if (target.kind != TargetKind::CPU)
+    throw Error(std::string("compile: target ") + target.kindName() +
+                " is not supported yet");
 }
 
 Executable adjoint::compile(mlir::ModuleOp module, const std::string &function,
@@ -96,6 +103,7 @@ Executable adjoint::compile(mlir::ModuleOp module, const std::string &function,
         .count();
   };
   checkOptions(options);
+  checkTarget(target);
   if (target.triple != hostTriple())
     throw Error("compile: the JIT runs code for the host (" + hostTriple() +
                 "), not for " + target.triple +

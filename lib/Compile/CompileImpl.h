@@ -12,6 +12,7 @@
 #include "adjoint/API/Compile.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include <memory>
 #include <optional>
@@ -51,12 +52,20 @@ struct LLVMModule {
   ~LLVMModule();
 };
 
-/// Runs -adj-grad, the optimizer (or -adj-infer) and the CPU lowering on a
-/// clone of `module`, translates `function` and its callees to LLVM IR and
-/// adds the packed entry point and the signature string. Throws
-/// adjoint::Error with the diagnostics of a failed stage.
+/// Runs -adj-grad, the optimizer (or -adj-infer) and `target`'s registered
+/// pipeline (-adj-lower-to-<kind>) on a clone of `module` and returns it;
+/// `signature` gets the entry's flattened inputs and outputs. Throws
+/// adjoint::Error with the diagnostics of a failed stage, and when the
+/// lowered entry does not have the type the signature implies.
+mlir::OwningOpRef<mlir::ModuleOp>
+lowerToTargetDialect(mlir::ModuleOp module, const std::string &function,
+                     const Target &target, const CompileOptions &options,
+                     rt::Signature &signature);
+
+/// lowerToTargetDialect(), then translates `function` and its callees to
+/// LLVM IR and adds the packed entry point and the signature string.
 LLVMModule lowerToLLVMIR(mlir::ModuleOp module, const std::string &function,
-                         const CompileOptions &options);
+                         const Target &target, const CompileOptions &options);
 
 //===- CodeGen.cpp --------------------------------------------------------===//
 
@@ -101,6 +110,8 @@ std::string objectFor(mlir::ModuleOp module, const std::string &function,
                       const std::string &key, bool &fromDisk);
 /// Throws adjoint::Error for out-of-range options.
 void checkOptions(const CompileOptions &options);
+/// Throws adjoint::Error for a target kind compile() cannot lower yet.
+void checkTarget(const Target &target);
 
 //===- Cache.cpp ----------------------------------------------------------===//
 

@@ -12,21 +12,14 @@
 
 using namespace adjoint;
 
-static_assert(static_cast<int>(rt::DType::I1) ==
-                  static_cast<int>(interp::DType::I1) &&
-              static_cast<int>(rt::DType::BF16) ==
-                  static_cast<int>(interp::DType::BF16));
-
 rt::Tensor adjoint::toRuntime(const interp::Tensor &tensor) {
-  return rt::Tensor::copyOf(static_cast<rt::DType>(tensor.dtype()),
-                            tensor.shape(), tensor.data());
+  return rt::Tensor::copyOf(tensor.dtype(), tensor.shape(), tensor.data());
 }
 
 interp::Tensor adjoint::toInterpreter(const rt::Tensor &tensor) {
   if (!tensor.valid())
     throw Error("toInterpreter: empty tensor");
-  interp::Tensor result(static_cast<interp::DType>(tensor.dtype()),
-                        tensor.shape());
+  interp::Tensor result(tensor.dtype(), tensor.shape());
   if (result.byteSize())
     std::memcpy(result.mutableData(), tensor.data(), result.byteSize());
   return result;

@@ -1,12 +1,10 @@
 //===- Driver.cpp - adj -> LLVM IR for one entry function -----------------===//
 //
-// Runs the MLIR part of compile(): -adj-grad, the optimizer, the four CPU
-// lowering stages and the translation to LLVM IR, on a clone of the
-// caller's module. Between the tensor stage and bufferization the entry's
-// arguments are marked non-writable, so that bufferization copies rather
-// than updates an input in place (inputs are caller memory, passed without
-// a copy). After translation the packed entry point and the signature
-// string are added and every other definition is internalized.
+// Runs the MLIR part of compile(): -adj-grad, the optimizer, the target's
+// registered pipeline (-adj-lower-to-<kind>, exactly what ir-opt runs) and
+// the translation to LLVM IR, on a clone of the caller's module. After
+// translation the packed entry point and the signature string are added and
+// every other definition is internalized.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +14,9 @@
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
+#include "adjoint/Support/DiagnosticCapture.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllPasses.h"
@@ -44,55 +43,6 @@ compiler::LLVMModule::~LLVMModule() {
 }
 
 namespace {
-
-/// Collects the errors (with their notes) MLIR reports while it is alive,
-/// as "loc: error: message" lines.
-class DiagnosticCapture {
-public:
-  explicit DiagnosticCapture(MLIRContext *ctx)
-      : handler_(ctx, [this](Diagnostic &diag) {
-          record(diag);
-          return success();
-        }) {}
-
-  /// The text collected so far, then empty.
-  std::string take() { return std::exchange(text_, std::string()); }
-
-private:
-  void record(Diagnostic &diag) {
-    const char *severity = nullptr;
-    switch (diag.getSeverity()) {
-    case DiagnosticSeverity::Error:
-      severity = "error: ";
-      break;
-    case DiagnosticSeverity::Warning:
-      severity = "warning: ";
-      break;
-    default:
-      return; // remarks and stray notes are noise here
-    }
-    llvm::raw_string_ostream os(text_);
-    if (!text_.empty())
-      os << "\n";
-    print(os, diag.getLocation(), severity, diag.str());
-    for (Diagnostic &note : diag.getNotes())
-      print(os << "\n", note.getLocation(), "note: ", note.str());
-  }
-
-  static void print(llvm::raw_ostream &os, Location loc, const char *severity,
-                    const std::string &message) {
-    if (auto file = loc->findInstanceOf<FileLineColLoc>())
-      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-         << file.getColumn() << ": ";
-    else if (!isa<UnknownLoc>(loc))
-      os << loc << ": ";
-    os << severity << message;
-  }
-
-  std::string text_;
-  // Last, so that it is removed before text_ goes away.
-  ScopedDiagnosticHandler handler_;
-};
 
 [[noreturn]] void fail(const std::string &function, const std::string &what,
                        DiagnosticCapture &diagnostics) {
@@ -136,21 +86,21 @@ void flatten(Type type, std::vector<Type> &leaves) {
   leaves.push_back(type);
 }
 
-std::optional<rt::DType> dtypeOf(Type element) {
+std::optional<DType> dtypeOf(Type element) {
   if (element.isF64())
-    return rt::DType::F64;
+    return DType::F64;
   if (element.isF32())
-    return rt::DType::F32;
+    return DType::F32;
   if (element.isF16())
-    return rt::DType::F16;
+    return DType::F16;
   if (element.isBF16())
-    return rt::DType::BF16;
+    return DType::BF16;
   if (element.isInteger(64))
-    return rt::DType::I64;
+    return DType::I64;
   if (element.isInteger(32))
-    return rt::DType::I32;
+    return DType::I32;
   if (element.isInteger(1))
-    return rt::DType::I1;
+    return DType::I1;
   return std::nullopt;
 }
 
@@ -177,7 +127,7 @@ std::vector<rt::TensorSpec> specsOf(TypeRange types, const char *what,
     if (!tensor || !tensor.hasStaticShape())
       throw Error(where + "; compiled code takes and returns statically "
                           "shaped tensors");
-    std::optional<rt::DType> dtype = dtypeOf(tensor.getElementType());
+    std::optional<DType> dtype = dtypeOf(tensor.getElementType());
     if (!dtype)
       throw Error(where + "; its element type is not supported");
     specs.push_back(rt::TensorSpec{*dtype, tensor.getShape().vec()});
@@ -185,16 +135,44 @@ std::vector<rt::TensorSpec> specsOf(TypeRange types, const char *what,
   return specs;
 }
 
-bool sameTypes(TypeRange lowered, const std::vector<rt::TensorSpec> &specs) {
-  if (lowered.size() != specs.size())
-    return false;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    auto tensor = dyn_cast<RankedTensorType>(lowered[i]);
-    if (!tensor || tensor.getShape() != ArrayRef<int64_t>(specs[i].shape) ||
-        dtypeOf(tensor.getElementType()) != specs[i].dtype)
-      return false;
+/// The LLVM dialect form of a memref descriptor of `rank` dimensions.
+Type descriptorType(MLIRContext *ctx, size_t rank) {
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = IntegerType::get(ctx, 64);
+  SmallVector<Type> fields = {ptr, ptr, i64};
+  if (rank > 0) {
+    Type sizes = LLVM::LLVMArrayType::get(i64, rank);
+    fields.append({sizes, sizes});
   }
-  return true;
+  return LLVM::LLVMStructType::getLiteral(ctx, fields);
+}
+
+/// Whether `lowered` (the entry after -adj-lower-to-<kind>) has the type
+/// that `signature` implies: each input a memref descriptor unpacked into
+/// (allocated, aligned, offset, sizes..., strides...), the outputs one
+/// descriptor or a struct of them. Element types and sizes are gone from
+/// LLVM types; counts and ranks remain.
+bool matchesSignature(LLVM::LLVMFuncOp lowered,
+                      const rt::Signature &signature) {
+  MLIRContext *ctx = lowered.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = IntegerType::get(ctx, 64);
+  SmallVector<Type> inputs;
+  for (const rt::TensorSpec &spec : signature.inputs) {
+    inputs.append({ptr, ptr, i64});
+    inputs.append(2 * spec.shape.size(), i64);
+  }
+  SmallVector<Type> outputs;
+  for (const rt::TensorSpec &spec : signature.outputs)
+    outputs.push_back(descriptorType(ctx, spec.shape.size()));
+  Type result = LLVM::LLVMVoidType::get(ctx);
+  if (outputs.size() == 1)
+    result = outputs.front();
+  else if (outputs.size() > 1)
+    result = LLVM::LLVMStructType::getLiteral(ctx, outputs);
+  LLVM::LLVMFunctionType type = lowered.getFunctionType();
+  return !type.isVarArg() && type.getReturnType() == result &&
+         type.getParams() == ArrayRef<Type>(inputs);
 }
 
 /// Adds `void _adj_entry_<f>(void **args)` calling `_mlir_ciface_<f>` and
@@ -248,20 +226,23 @@ void addEntryPoint(llvm::Module &module, const std::string &function,
 
 } // namespace
 
-LLVMModule compiler::lowerToLLVMIR(ModuleOp input, const std::string &function,
-                                  const CompileOptions &options) {
-  // The CPU stages are partly written as pipeline text, which names passes
-  // through the global registry. Registering a pass twice is harmless, so
-  // this is safe in tools that register everything themselves.
+OwningOpRef<ModuleOp>
+compiler::lowerToTargetDialect(ModuleOp input, const std::string &function,
+                               const Target &target,
+                               const CompileOptions &options,
+                               rt::Signature &signature) {
+  // The target's pipeline is looked up by name in the global registry, and
+  // its stages are partly pipeline text naming upstream passes. Registering
+  // a pass twice is harmless and registerPipelines() runs once, so this is
+  // safe in tools that register everything themselves.
   static std::once_flag registered;
-  std::call_once(registered, [] { registerAllPasses(); });
+  std::call_once(registered, [] {
+    mlir::registerAllPasses();
+    registerPipelines();
+  });
   MLIRContext *ctx = input.getContext();
-  {
-    DialectRegistry registry;
-    registerAllToLLVMIRTranslations(registry);
-    ctx->appendDialectRegistry(registry);
-  }
-  DiagnosticCapture diagnostics(ctx);
+  DiagnosticCapture diagnostics(
+      ctx, DiagnosticCapture::Level::ErrorsAndWarnings);
   OwningOpRef<ModuleOp> module(input.clone());
   if (failed(verify(*module)))
     fail(function, "the module does not verify", diagnostics);
@@ -294,43 +275,64 @@ LLVMModule compiler::lowerToLLVMIR(ModuleOp input, const std::string &function,
   if (!entry)
     throw Error("compile @" + function +
                 ": internal error: the optimizer removed the entry");
-  rt::Signature signature;
   signature.inputs =
       specsOf(entry.getFunctionType().getInputs(), "input", function);
   signature.outputs =
       specsOf(entry.getFunctionType().getResults(), "output", function);
 
-  PassManager tensors(ctx);
-  buildCPUTensorPipeline(tensors);
-  runStage(tensors, *module, options, function, "lowering failed",
+  PassManager lower(ctx);
+  std::string pipelineError;
+  if (failed(addLowerToTargetPipeline(lower, target,
+                                      [&](const llvm::Twine &message) {
+                                        pipelineError = message.str();
+                                        return failure();
+                                      })))
+    throw Error("compile @" + function + ": " + pipelineError);
+  runStage(lower, *module, options, function, "lowering failed",
            diagnostics);
-  auto lowered = module->lookupSymbol<func::FuncOp>(function);
-  if (!lowered ||
-      !sameTypes(lowered.getFunctionType().getInputs(), signature.inputs) ||
-      !sameTypes(lowered.getFunctionType().getResults(), signature.outputs))
+  auto lowered = module->lookupSymbol<LLVM::LLVMFuncOp>(function);
+  if (!lowered || !matchesSignature(lowered, signature))
     throw Error("compile @" + function +
                 ": internal error: the lowered signature " +
                 (lowered ? typeString(lowered.getFunctionType())
                          : std::string("(missing)")) +
                 " does not match the adj signature " +
                 signature.serialize());
-  for (unsigned i = 0; i < lowered.getNumArguments(); ++i)
-    lowered.setArgAttr(i, "bufferization.writable",
-                       BoolAttr::get(ctx, false));
+  return module;
+}
 
-  PassManager toLLVM(ctx);
-  buildCPUBufferizePipeline(toLLVM);
-  buildCPULoopsPipeline(toLLVM);
-  buildCPULLVMPipeline(toLLVM);
-  runStage(toLLVM, *module, options, function, "lowering failed",
-           diagnostics);
-
+LLVMModule compiler::lowerToLLVMIR(ModuleOp input, const std::string &function,
+                                  const Target &target,
+                                  const CompileOptions &options) {
+  MLIRContext *ctx = input.getContext();
+  {
+    DialectRegistry registry;
+    registerAllToLLVMIRTranslations(registry);
+    ctx->appendDialectRegistry(registry);
+  }
   LLVMModule result;
+  OwningOpRef<ModuleOp> module =
+      lowerToTargetDialect(input, function, target, options, result.signature);
+  DiagnosticCapture diagnostics(
+      ctx, DiagnosticCapture::Level::ErrorsAndWarnings);
   result.context = std::make_unique<llvm::LLVMContext>();
   result.module = translateModuleToLLVMIR(*module, *result.context, function);
   if (!result.module)
     fail(function, "translation to LLVM IR failed", diagnostics);
-  result.signature = std::move(signature);
   addEntryPoint(*result.module, function, result.signature);
   return result;
+}
+
+std::string adjoint::compileToMLIR(ModuleOp module, const std::string &function,
+                                   const Target &target,
+                                   const CompileOptions &options) {
+  checkOptions(options);
+  checkTarget(target);
+  rt::Signature signature;
+  OwningOpRef<ModuleOp> lowered =
+      lowerToTargetDialect(module, function, target, options, signature);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  lowered->print(os);
+  return text;
 }

@@ -2,7 +2,8 @@
 
 #include "adjoint/InitAll.h"
 #include "adjoint/AD/Passes.h"
-#include "adjoint/Conversion/Passes.h"
+#include "adjoint/Codegen/CPU/Passes.h"
+#include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
@@ -25,6 +26,7 @@ void adjoint::registerAllPasses() {
   mlir::registerAllPasses();
   adj::registerAdjPasses();
   ad::registerADPasses();
-  registerConversionPasses();
+  registerCodegenCommonPasses();
+  cpu::registerCodegenCPUPasses();
   registerPipelines();
 }

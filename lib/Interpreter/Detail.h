@@ -194,9 +194,12 @@ std::vector<int64_t> broadcastOrFail(mlir::Operation *op,
 /// Arithmetic, math functions, cmp, select and cast.
 std::optional<Tensor> evalElementwise(mlir::Operation *op,
                                       llvm::ArrayRef<Tensor> operands);
-/// matmul and reduce_*.
-std::optional<Tensor> evalReduction(mlir::Operation *op,
-                                    llvm::ArrayRef<Tensor> operands);
+/// reduce_sum, reduce_max, reduce_mean.
+std::optional<Tensor> evalReductions(mlir::Operation *op,
+                                     llvm::ArrayRef<Tensor> operands);
+/// matmul.
+std::optional<Tensor> evalContraction(mlir::Operation *op,
+                                      llvm::ArrayRef<Tensor> operands);
 /// broadcast_to, reshape, transpose, slice, concat, pad, gather,
 /// scatter_add.
 std::optional<Tensor> evalMovement(mlir::Operation *op,

@@ -176,7 +176,9 @@ Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
   try {
     result = evalElementwise(op, operands);
     if (!result)
-      result = evalReduction(op, operands);
+      result = evalReductions(op, operands);
+    if (!result)
+      result = evalContraction(op, operands);
     if (!result)
       result = evalMovement(op, operands);
     if (!result)

@@ -28,37 +28,6 @@ using namespace adjoint::interp::detail;
 // DType
 //===----------------------------------------------------------------------===//
 
-const char *interp::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-    return "f64";
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I64:
-    return "i64";
-  case DType::I32:
-    return "i32";
-  case DType::I1:
-    break;
-  }
-  return "i1";
-}
-
-size_t interp::dtypeSize(DType dtype) {
-  return dispatch(dtype, [](auto tag) {
-    return sizeof(typename decltype(tag)::type);
-  });
-}
-
-bool interp::isFloat(DType dtype) {
-  return dtype == DType::F64 || dtype == DType::F32 || dtype == DType::F16 ||
-         dtype == DType::BF16;
-}
-
 DType interp::dtypeOf(Type type) {
   if (type.isF64())
     return DType::F64;

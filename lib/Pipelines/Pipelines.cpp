@@ -1,14 +1,19 @@
 //===- Pipelines.cpp - Named pass pipelines -------------------------------===//
 
 #include "adjoint/Pipelines/Pipelines.h"
-#include "adjoint/Conversion/Passes.h"
+#include "adjoint/Codegen/CPU/Passes.h"
+#include "adjoint/Codegen/Common/Passes.h"
+#include "adjoint/Compile/Target.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/Support/ErrorHandling.h"
+
+#include <mutex>
 
 using namespace mlir;
 
@@ -46,16 +51,20 @@ void addPipelineText(OpPassManager &pm, llvm::StringRef text) {
 }
 } // namespace
 
-void adjoint::buildCPUTensorPipeline(OpPassManager &pm) {
+void adjoint::buildTensorPipeline(OpPassManager &pm) {
   pm.addPass(createAdjToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // Last: it cleans up after itself, and a CSE after it would merge the
-  // zero fills it gives each consumer back into one shared fill.
+  // After canonicalize and CSE: it cleans up after itself, and a CSE after
+  // it would merge the zero fills it gives each consumer back into one
+  // shared fill.
   pm.addPass(createFuseElementwise());
+  // Entry arguments are the caller's memory: bufferization must not write
+  // them.
+  pm.addPass(createReadonlyArguments());
 }
 
-void adjoint::buildCPUBufferizePipeline(OpPassManager &pm) {
+void adjoint::buildBufferizePipeline(OpPassManager &pm) {
   // Loops carry tensors that each trip computes afresh (adj.for and
   // adj.while lowered to scf), hence allow-return-allocs-from-loops.
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
@@ -72,16 +81,16 @@ void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
   // Products and convolutions go to Eigen-based kernels (docs/cpu-backend.md
   // says why); LLVM's loop vectorizer at O3 handles the remaining loops (a
   // fused elementwise loop runs as fast as a -march=native C++ loop).
-  pm.addPass(createLinalgToKernels());
+  pm.addPass(cpu::createLinalgToKernels());
   addPipelineText(pm, "convert-linalg-to-parallel-loops");
-  pm.addPass(createApproximateMath());
-  pm.addPass(createParallelToRuntime());
+  pm.addPass(cpu::createApproximateMath());
+  pm.addPass(cpu::createParallelToRuntime());
   // After the pool's chunks are out: what remains of a step is hundreds of
   // small sequential nests, which LLVM optimizes in linear time only when
   // each is a function of its own (docs/cpu-backend.md).
-  pm.addPass(createOutlineLoops());
+  pm.addPass(cpu::createOutlineLoops());
   // The layers of a model repeat the same nests: one function each.
-  pm.addPass(createMergeFunctions());
+  pm.addPass(cpu::createMergeFunctions());
 }
 
 void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
@@ -102,41 +111,80 @@ void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
                       "reconcile-unrealized-casts");
 }
 
+namespace {
+/// The options every -adj-lower-to-<kind> pipeline takes, so that a Target
+/// turns into the same option string whatever its kind.
+struct LowerToTargetOptions
+    : public PassPipelineOptions<LowerToTargetOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The chip (CPU: LLVM's CPU name; GPU: the "
+                     "architecture, e.g. sm_90); empty for the default")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("LLVM features (\"+avx2,+fma\", \"+ptx80\"); empty "
+                     "for the chip's defaults")};
+};
+} // namespace
+
 void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
-  buildCPUTensorPipeline(pm);
-  buildCPUBufferizePipeline(pm);
+  // The chip and features of a CPU target matter only to LLVM's code
+  // generation after the pipeline; the MLIR stages are the same for all
+  // CPUs.
+  buildTensorPipeline(pm);
+  buildBufferizePipeline(pm);
   buildCPULoopsPipeline(pm);
   buildCPULLVMPipeline(pm);
 }
 
+LogicalResult adjoint::addLowerToTargetPipeline(
+    OpPassManager &pm, const Target &target,
+    llvm::function_ref<LogicalResult(const llvm::Twine &)> errorHandler) {
+  registerPipelines();
+  std::string name = target.pipelineName();
+  const PassPipelineInfo *info = PassPipelineInfo::lookup(name);
+  if (!info)
+    return errorHandler("target " + llvm::Twine(target.kindName()) +
+                        " is not supported yet (no pipeline -" + name + ")");
+  return info->addToPipeline(pm, target.pipelineOptions(), errorHandler);
+}
+
 void adjoint::registerPipelines() {
-  PassPipelineRegistration<>(
-      "adj-optimize",
-      "Type inference, inlining, specialization and simplification until "
-      "the program is first-order tensor code; closure conversion of the "
-      "rest",
-      [](OpPassManager &pm) { buildOptimizePipeline(pm); });
-  PassPipelineRegistration<>(
-      "adj-cpu-tensor",
-      "CPU stage 1: adj -> linalg/tensor/arith/math/scf/func, fused",
-      [](OpPassManager &pm) { buildCPUTensorPipeline(pm); });
-  PassPipelineRegistration<>(
-      "adj-cpu-bufferize",
-      "CPU stage 2: one-shot bufferization, buffers freed after their last "
-      "use",
-      [](OpPassManager &pm) { buildCPUBufferizePipeline(pm); });
-  PassPipelineRegistration<>(
-      "adj-cpu-loops",
-      "CPU stage 3: matmul/conv -> runtime kernel calls, the rest -> "
-      "parallel loops, large ones on the runtime's thread pool, each other "
-      "nest in a function of its own, one function for equal ones",
-      [](OpPassManager &pm) { buildCPULoopsPipeline(pm); });
-  PassPipelineRegistration<>(
-      "adj-cpu-llvm", "CPU stage 4: -> the LLVM dialect",
-      [](OpPassManager &pm) { buildCPULLVMPipeline(pm); });
-  PassPipelineRegistration<>(
-      "adj-lower-to-cpu",
-      "Typed, optimized adj -> the LLVM dialect for the host CPU (the four "
-      "adj-cpu-* stages)",
-      [](OpPassManager &pm) { buildLowerToCPUPipeline(pm); });
+  // Registering a pipeline name twice is a fatal error in MLIR; tools and
+  // compile() both call this.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    PassPipelineRegistration<>(
+        "adj-optimize",
+        "Type inference, inlining, specialization and simplification until "
+        "the program is first-order tensor code; closure conversion of the "
+        "rest",
+        [](OpPassManager &pm) { buildOptimizePipeline(pm); });
+    PassPipelineRegistration<>(
+        "adj-tensor",
+        "Stage 1 (every target): adj -> linalg/tensor/arith/math/scf/func, "
+        "fused; entry arguments read-only",
+        [](OpPassManager &pm) { buildTensorPipeline(pm); });
+    PassPipelineRegistration<>(
+        "adj-bufferize",
+        "Stage 2 (every target): one-shot bufferization, buffers freed "
+        "after their last use",
+        [](OpPassManager &pm) { buildBufferizePipeline(pm); });
+    PassPipelineRegistration<>(
+        "adj-cpu-loops",
+        "CPU stage 3: matmul/conv -> runtime kernel calls, the rest -> "
+        "parallel loops, large ones on the runtime's thread pool, each "
+        "other nest in a function of its own, one function for equal ones",
+        [](OpPassManager &pm) { buildCPULoopsPipeline(pm); });
+    PassPipelineRegistration<>(
+        "adj-cpu-llvm", "CPU stage 4: -> the LLVM dialect",
+        [](OpPassManager &pm) { buildCPULLVMPipeline(pm); });
+    PassPipelineRegistration<LowerToTargetOptions>(
+        "adj-lower-to-cpu",
+        "Typed, optimized adj -> the LLVM dialect for the CPU (-adj-tensor, "
+        "-adj-bufferize, -adj-cpu-loops, -adj-cpu-llvm)",
+        [](OpPassManager &pm, const LowerToTargetOptions &) {
+          buildLowerToCPUPipeline(pm);
+        });
+  });
 }

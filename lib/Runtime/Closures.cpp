@@ -28,14 +28,14 @@
 
 using namespace adjoint;
 
-static_assert(ADJ_RT_F64 == static_cast<int>(rt::DType::F64) &&
-                  ADJ_RT_F32 == static_cast<int>(rt::DType::F32) &&
-                  ADJ_RT_F16 == static_cast<int>(rt::DType::F16) &&
-                  ADJ_RT_BF16 == static_cast<int>(rt::DType::BF16) &&
-                  ADJ_RT_I64 == static_cast<int>(rt::DType::I64) &&
-                  ADJ_RT_I32 == static_cast<int>(rt::DType::I32) &&
-                  ADJ_RT_I1 == static_cast<int>(rt::DType::I1),
-              "adj_rt_dtype must follow adjoint::rt::DType");
+static_assert(ADJ_RT_F64 == static_cast<int>(DType::F64) &&
+                  ADJ_RT_F32 == static_cast<int>(DType::F32) &&
+                  ADJ_RT_F16 == static_cast<int>(DType::F16) &&
+                  ADJ_RT_BF16 == static_cast<int>(DType::BF16) &&
+                  ADJ_RT_I64 == static_cast<int>(DType::I64) &&
+                  ADJ_RT_I32 == static_cast<int>(DType::I32) &&
+                  ADJ_RT_I1 == static_cast<int>(DType::I1),
+              "adj_rt_dtype must follow adjoint::DType");
 
 namespace {
 

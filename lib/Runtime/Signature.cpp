@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+using namespace adjoint;
 using namespace adjoint::rt;
 
 namespace {
@@ -26,8 +27,10 @@ bool parseSpec(const std::string &word, TensorSpec &spec) {
   size_t open = word.find('[');
   if (open == std::string::npos || word.back() != ']')
     return false;
-  if (!parseDType(word.substr(0, open), spec.dtype))
+  std::optional<DType> dtype = parseDType(word.substr(0, open));
+  if (!dtype)
     return false;
+  spec.dtype = *dtype;
   spec.shape.clear();
   std::string dims = word.substr(open + 1, word.size() - open - 2);
   if (dims.empty())

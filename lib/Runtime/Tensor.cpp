@@ -12,53 +12,6 @@
 using namespace adjoint;
 using namespace adjoint::rt;
 
-const char *adjoint::rt::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-    return "f64";
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I64:
-    return "i64";
-  case DType::I32:
-    return "i32";
-  case DType::I1:
-    return "i1";
-  }
-  return "?";
-}
-
-size_t adjoint::rt::dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-  case DType::I64:
-    return 8;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::I1:
-    return 1;
-  }
-  return 1;
-}
-
-bool adjoint::rt::parseDType(const std::string &name, DType &dtype) {
-  for (DType d : {DType::F64, DType::F32, DType::F16, DType::BF16, DType::I64,
-                  DType::I32, DType::I1})
-    if (name == dtypeName(d)) {
-      dtype = d;
-      return true;
-    }
-  return false;
-}
-
 int64_t adjoint::rt::numElements(const std::vector<int64_t> &shape) {
   // Tensors and signatures check their shapes when they are made; a shape
   // that does not fit has no elements anyone could read.

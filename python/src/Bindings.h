@@ -61,7 +61,7 @@ rt::Tensor borrowArray(const py::array &array);
 /// keeps the tensor's storage alive.
 py::array adoptTensor(const rt::Tensor &tensor);
 /// The numpy dtype of a runtime dtype; throws adjoint::Error for bf16.
-py::dtype numpyDType(rt::DType dtype);
+py::dtype numpyDType(DType dtype);
 
 } // namespace adjoint::python
 

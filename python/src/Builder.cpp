@@ -80,17 +80,17 @@ void binary(py::class_<PyValue> &cls, const char *name, const char *rname,
 } // namespace
 
 void adjoint::python::bindBuilder(py::module_ &m) {
-  py::enum_<api::DType>(m, "DType")
-      .value("f64", api::DType::F64)
-      .value("f32", api::DType::F32)
-      .value("f16", api::DType::F16)
-      .value("bf16", api::DType::BF16)
-      .value("i64", api::DType::I64)
-      .value("i32", api::DType::I32)
-      .value("i1", api::DType::I1)
+  py::enum_<DType>(m, "DType")
+      .value("f64", DType::F64)
+      .value("f32", DType::F32)
+      .value("f16", DType::F16)
+      .value("bf16", DType::BF16)
+      .value("i64", DType::I64)
+      .value("i32", DType::I32)
+      .value("i1", DType::I1)
       .export_values()
       .def_property_readonly("is_float",
-                             [](api::DType d) { return api::isFloat(d); });
+                             [](DType d) { return isFloat(d); });
 
   py::class_<api::Type> type(m, "Type");
   py::enum_<api::Type::Kind>(type, "Kind")

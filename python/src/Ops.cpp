@@ -8,7 +8,6 @@
 
 using namespace adjoint;
 using namespace adjoint::python;
-using api::DType;
 using api::Value;
 
 namespace {

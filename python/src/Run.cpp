@@ -47,7 +47,7 @@ py::object runExecutable(const Executable &exe, const py::args &args) {
         args[i], py::array::c_style | py::array::forcecast);
     if (!array)
       throw py::error_already_set();
-    if (sig.inputs[i].dtype != rt::DType::BF16)
+    if (sig.inputs[i].dtype != DType::BF16)
       array = py::array::ensure(
           py::module_::import("numpy").attr("asarray")(
               array, numpyDType(sig.inputs[i].dtype)),

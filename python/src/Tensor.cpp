@@ -23,7 +23,7 @@ namespace {
 /// Row-major byte strides of a tensor.
 std::vector<py::ssize_t> rowMajorStrides(const rt::Tensor &t) {
   std::vector<py::ssize_t> strides(t.shape().size());
-  py::ssize_t stride = py::ssize_t(rt::dtypeSize(t.dtype()));
+  py::ssize_t stride = py::ssize_t(dtypeSize(t.dtype()));
   for (size_t i = strides.size(); i-- > 0;) {
     strides[i] = stride;
     stride *= t.shape()[i];
@@ -32,23 +32,23 @@ std::vector<py::ssize_t> rowMajorStrides(const rt::Tensor &t) {
 }
 
 /// The runtime dtype of a numpy dtype; false when there is none.
-bool runtimeDType(const py::dtype &dt, rt::DType &out) {
+bool runtimeDType(const py::dtype &dt, DType &out) {
   // Read through Python attributes: pybind11 2.10's dtype accessors assume
   // numpy 1's descriptor layout, which numpy 2 changed.
   char kind = dt.attr("kind").cast<std::string>()[0];
   size_t size = dt.attr("itemsize").cast<size_t>();
   if (kind == 'f' && size == 8)
-    out = rt::DType::F64;
+    out = DType::F64;
   else if (kind == 'f' && size == 4)
-    out = rt::DType::F32;
+    out = DType::F32;
   else if (kind == 'f' && size == 2)
-    out = rt::DType::F16;
+    out = DType::F16;
   else if (kind == 'i' && size == 8)
-    out = rt::DType::I64;
+    out = DType::I64;
   else if (kind == 'i' && size == 4)
-    out = rt::DType::I32;
+    out = DType::I32;
   else if (kind == 'b' && size == 1)
-    out = rt::DType::I1;
+    out = DType::I1;
   else
     return false;
   return true;
@@ -87,30 +87,28 @@ struct DLManagedTensor {
 };
 constexpr int32_t kDLCPU = 1;
 
-DLDataType dlType(rt::DType dtype) {
+DLDataType dlType(DType dtype) {
   switch (dtype) {
-  case rt::DType::F64:
+  case DType::F64:
     return {2, 64, 1};
-  case rt::DType::F32:
+  case DType::F32:
     return {2, 32, 1};
-  case rt::DType::F16:
+  case DType::F16:
     return {2, 16, 1};
-  case rt::DType::BF16:
+  case DType::BF16:
     return {4, 16, 1};
-  case rt::DType::I64:
+  case DType::I64:
     return {0, 64, 1};
-  case rt::DType::I32:
+  case DType::I32:
     return {0, 32, 1};
-  case rt::DType::I1:
+  case DType::I1:
     return {6, 8, 1};
   }
   throw Error("unknown dtype");
 }
 
-rt::DType fromDLType(DLDataType t) {
-  for (rt::DType d : {rt::DType::F64, rt::DType::F32, rt::DType::F16,
-                      rt::DType::BF16, rt::DType::I64, rt::DType::I32,
-                      rt::DType::I1}) {
+DType fromDLType(DLDataType t) {
+  for (DType d : kAllDTypes) {
     DLDataType e = dlType(d);
     if (e.code == t.code && e.bits == t.bits && t.lanes == 1)
       return d;
@@ -179,7 +177,7 @@ rt::Tensor fromDLPack(const py::object &source) {
   if (t.device.device_type != kDLCPU)
     throw Error("from_dlpack: only CPU tensors are supported (device type " +
                 std::to_string(t.device.device_type) + ")");
-  rt::DType dtype = fromDLType(t.dtype);
+  DType dtype = fromDLType(t.dtype);
   std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
   if (t.strides) {
     int64_t expected = 1;
@@ -196,28 +194,28 @@ rt::Tensor fromDLPack(const py::object &source) {
 
 } // namespace
 
-py::dtype adjoint::python::numpyDType(rt::DType dtype) {
+py::dtype adjoint::python::numpyDType(DType dtype) {
   switch (dtype) {
-  case rt::DType::F64:
+  case DType::F64:
     return py::dtype::of<double>();
-  case rt::DType::F32:
+  case DType::F32:
     return py::dtype::of<float>();
-  case rt::DType::F16:
+  case DType::F16:
     return py::dtype("float16");
-  case rt::DType::I64:
+  case DType::I64:
     return py::dtype::of<int64_t>();
-  case rt::DType::I32:
+  case DType::I32:
     return py::dtype::of<int32_t>();
-  case rt::DType::I1:
+  case DType::I1:
     return py::dtype::of<bool>();
-  case rt::DType::BF16:
+  case DType::BF16:
     break;
   }
   throw Error("numpy has no bf16 dtype; cast the result to f32 first");
 }
 
 rt::Tensor adjoint::python::borrowArray(const py::array &array) {
-  rt::DType dtype;
+  DType dtype;
   if (!runtimeDType(array.dtype(), dtype))
     throw Error("unsupported numpy dtype " +
                 std::string(py::str(array.dtype())) +
@@ -248,7 +246,7 @@ void adjoint::python::bindTensor(py::module_ &m) {
           "Borrows a C-contiguous array's memory (no copy).")
       .def_property_readonly("dtype",
                              [](const rt::Tensor &t) {
-                               return std::string(rt::dtypeName(t.dtype()));
+                               return std::string(dtypeName(t.dtype()));
                              })
       .def_property_readonly("shape", &rt::Tensor::shape)
       .def_property_readonly(
@@ -266,7 +264,7 @@ void adjoint::python::bindTensor(py::module_ &m) {
         py::dtype dt = numpyDType(t.dtype());
         std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
         std::string format = py::str(dt.attr("char"));
-        return py::buffer_info(t.data(), py::ssize_t(rt::dtypeSize(t.dtype())),
+        return py::buffer_info(t.data(), py::ssize_t(dtypeSize(t.dtype())),
                                format, py::ssize_t(shape.size()), shape,
                                rowMajorStrides(t));
       });

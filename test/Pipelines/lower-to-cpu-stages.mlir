@@ -2,8 +2,8 @@
 // that -adj-lower-to-cpu's output is plain LLVM dialect: mlir-translate
 // makes LLVM IR of it and llc an object file whose only external references
 // are the runtime's (docs/cpu-backend.md).
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize | FileCheck %s --check-prefix=BUFFER
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-cpu-loops | FileCheck %s --check-prefix=LOOPS
+// RUN: ir-opt %s -adj-tensor -adj-bufferize | FileCheck %s --check-prefix=BUFFER
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-cpu-loops | FileCheck %s --check-prefix=LOOPS
 // RUN: ir-opt %s -adj-lower-to-cpu | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: ir-opt %s -adj-lower-to-cpu | mlir-translate --mlir-to-llvmir \
 // RUN:   | llc -O3 -filetype=obj -o %t.o

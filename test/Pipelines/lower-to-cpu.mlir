@@ -4,8 +4,15 @@
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%adj_runtime_lib,%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
 // RUN: | FileCheck %s --check-prefix=EXEC
-// RUN: ir-opt %s -adj-cpu-tensor | FileCheck %s --check-prefix=TENSOR
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize | FileCheck %s --check-prefix=BUFFER
+// Every kind's pipeline takes the target's chip and features; for the CPU
+// they matter only to LLVM afterwards, so the IR is the same.
+// RUN: ir-opt %s -adj-lower-to-cpu > %t.default
+// RUN: ir-opt %s '-adj-lower-to-cpu=chip=znver4 features=+avx2,+fma,-avx512f' > %t.chip
+// RUN: diff %t.default %t.chip
+// RUN: not ir-opt %s '-adj-lower-to-cpu=cpu=znver4' 2>&1 | FileCheck %s --check-prefix=BADOPT
+// BADOPT: no such option cpu
+// RUN: ir-opt %s -adj-tensor | FileCheck %s --check-prefix=TENSOR
+// RUN: ir-opt %s -adj-tensor -adj-bufferize | FileCheck %s --check-prefix=BUFFER
 
 // x @ w + b = [[2.5, 1.25, -2.5], [5.5, 1.25, -5.5]]; relu then sum: 10.5.
 // EXEC: 10.5

@@ -6,8 +6,8 @@
 //   adj-aot model.mlir --function mlp -o build/generated
 //     -> build/generated/mlp.o, build/generated/mlp.h
 //
-// The code is generated for the host CPU unless --mcpu names another one
-// (e.g. x86-64-v3). The compile cache is off unless --cache-dir is given,
+// The code is generated for the host CPU unless --target names another one
+// (e.g. --target=cpu:x86-64-v3). The compile cache is off unless --cache-dir is given,
 // so that build steps leave nothing behind in the user's cache folder.
 //
 //===----------------------------------------------------------------------===//
@@ -44,10 +44,12 @@ static llvm::cl::opt<std::string>
     outputDir("o", llvm::cl::desc("Output folder for <function>.o/.h"),
               llvm::cl::value_desc("dir"), llvm::cl::Required,
               llvm::cl::cat(aotCategory));
-static llvm::cl::opt<std::string>
-    cpu("mcpu",
-        llvm::cl::desc("Target CPU (default: the host with all its features)"),
-        llvm::cl::value_desc("name"), llvm::cl::cat(aotCategory));
+static llvm::cl::opt<std::string> targetSpec(
+    "target",
+    llvm::cl::desc("Target kind[:chip]: cpu (the host with all its "
+                   "features, the default) or cpu:<LLVM CPU name>"),
+    llvm::cl::value_desc("kind[:chip]"), llvm::cl::init("cpu"),
+    llvm::cl::cat(aotCategory));
 static llvm::cl::opt<bool>
     noOptimize("no-optimize",
                llvm::cl::desc("Skip the adj optimizer before lowering"),
@@ -90,13 +92,13 @@ int main(int argc, char **argv) {
   if (!module || mlir::failed(mlir::verify(*module)))
     return 1;
 
-  Target target = cpu.empty() ? Target::cpu() : Target::cpuNamed(cpu);
   CompileOptions options;
   options.optimize = !noOptimize;
   options.optLevel = optLevel;
   options.cache = !cacheDir.empty();
   options.cacheDir = cacheDir;
   try {
+    Target target = Target::parse(targetSpec);
     AotArtifacts out =
         compileToObject(*module, functionName, outputDir, target, options);
     llvm::outs() << "adj-aot: wrote " << out.objectPath << " and "

@@ -41,8 +41,9 @@ interp::Value nest(mlir::Type type, const std::vector<rt::Tensor> &outputs,
 std::vector<interp::Value>
 irrun::runCompiled(mlir::ModuleOp module, const std::string &function,
                    const std::vector<interp::Value> &args,
-                   const CompileOptions &options, bool stats) {
-  Executable exe = compile(module, function, Target::cpu(), options);
+                   const Target &target, const CompileOptions &options,
+                   bool stats) {
+  Executable exe = compile(module, function, target, options);
   if (stats)
     llvm::errs() << "compile: " << cacheOutcomeName(exe.cacheOutcome())
                  << "\n";

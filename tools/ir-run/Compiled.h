@@ -18,13 +18,14 @@
 
 namespace adjoint::irrun {
 
-/// Compiles `function` of `module` and runs it on `args` (tuples flattened
-/// into their tensor leaves); returns the results nested as the function's
-/// result types say. With `stats`, prints where the code came from to
-/// stderr. Throws adjoint::Error.
+/// Compiles `function` of `module` for `target` and runs it on `args`
+/// (tuples flattened into their tensor leaves); returns the results nested
+/// as the function's result types say. With `stats`, prints where the code
+/// came from to stderr. Throws adjoint::Error.
 std::vector<interp::Value> runCompiled(mlir::ModuleOp module,
                                        const std::string &function,
                                        const std::vector<interp::Value> &args,
+                                       const Target &target,
                                        const CompileOptions &options,
                                        bool stats);
 

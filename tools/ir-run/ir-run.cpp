@@ -83,6 +83,12 @@ static llvm::cl::opt<bool>
 static llvm::cl::opt<unsigned>
     optLevel("opt-level", llvm::cl::desc("LLVM optimization level (0-3)"),
              llvm::cl::init(3), llvm::cl::cat(compileCategory));
+static llvm::cl::opt<std::string> targetSpec(
+    "target",
+    llvm::cl::desc("With --compile: the target, kind[:chip] (default cpu, "
+                   "the host with all its features)"),
+    llvm::cl::value_desc("kind[:chip]"), llvm::cl::init("cpu"),
+    llvm::cl::cat(compileCategory));
 static llvm::cl::opt<bool> compileStats(
     "compile-stats",
     llvm::cl::desc("Print where the code came from (compiled, memory-hit, "
@@ -166,7 +172,8 @@ int main(int argc, char **argv) {
       options.optLevel = optLevel;
       // The same limit as the interpreter's (compiled recursion, Invoke.h).
       rt::setMaxCallDepth(maxDepth);
-      results = irrun::runCompiled(*module, functionName, args, options,
+      results = irrun::runCompiled(*module, functionName, args,
+                                   Target::parse(targetSpec), options,
                                    compileStats);
     } else {
       interp::Options options;

@@ -7,8 +7,8 @@
 // and the failed op is erased, so the module stays valid.
 //
 //   api::Module m;
-//   api::Type x3 = api::Type::tensor(api::DType::F32, {3});
-//   api::Type s = api::Type::scalar(api::DType::F32);
+//   api::Type x3 = api::Type::tensor(DType::F32, {3});
+//   api::Type s = api::Type::scalar(DType::F32);
 //   api::Function loss = m.function("loss", {x3, s}, [&](api::Value x,
 //                                                        api::Value w) {
 //     api::Value scale = api::lambda(m, {x3}, [&](api::Value v) {

@@ -1,7 +1,8 @@
 //===- Compile.h - Compile adj functions to native code ---------*- C++ -*-===//
 //
 // compile() takes one function of an adj module through -adj-grad, the
-// optimizer, the CPU lowering and LLVM (O3 for the host CPU) to an object
+// optimizer, the target's registered pipeline (-adj-lower-to-<kind>, the
+// same that ir-opt runs) and LLVM (O3 for the target's CPU) to an object
 // file, loads it into a JIT and returns an Executable that runs it on
 // runtime tensors:
 //
@@ -29,6 +30,7 @@
 #ifndef ADJOINT_API_COMPILE_H
 #define ADJOINT_API_COMPILE_H
 
+#include "adjoint/Compile/Target.h"
 #include "adjoint/Runtime/Invoke.h"
 #include "adjoint/Runtime/Signature.h"
 #include "adjoint/Runtime/Tensor.h"
@@ -52,25 +54,6 @@ class Module;
 namespace interp {
 class Tensor;
 } // namespace interp
-
-/// The machine to generate code for.
-struct Target {
-  /// "x86_64-pc-linux-gnu".
-  std::string triple;
-  /// LLVM's CPU name ("znver4", "skylake-avx512", "x86-64-v3").
-  std::string cpuName;
-  /// LLVM feature string ("+avx2,+fma,-avx512f,..."); empty means the
-  /// CPU's defaults.
-  std::string features;
-
-  /// The host CPU with every feature it has (AVX2, AVX-512, ...).
-  static Target cpu();
-  /// The host's triple with a named CPU (its default features), for
-  /// objects that must run on other machines of the same family.
-  static Target cpuNamed(const std::string &cpuName);
-  /// "x86_64-pc-linux-gnu znver4 +avx2,...".
-  std::string str() const;
-};
 
 struct CompileOptions {
   /// Run the adj optimizer (-adj-optimize: inlining, specialization,
@@ -178,6 +161,15 @@ AotArtifacts compileToObject(mlir::ModuleOp module, const std::string &function,
 std::string compileToLLVMIR(mlir::ModuleOp module, const std::string &function,
                             const Target &target = Target::cpu(),
                             const CompileOptions &options = {});
+
+/// The module compile() translates to LLVM IR: `function` after -adj-grad,
+/// the optimizer and the target's pipeline (-adj-lower-to-<kind>), printed
+/// (the LLVM dialect for the CPU; never cached). The same as
+/// `ir-opt -adj-grad -adj-optimize -adj-lower-to-<kind>` on a module whose
+/// other functions are private.
+std::string compileToMLIR(mlir::ModuleOp module, const std::string &function,
+                          const Target &target = Target::cpu(),
+                          const CompileOptions &options = {});
 
 /// Counters of the compile cache since the process started.
 struct CacheStats {

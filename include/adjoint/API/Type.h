@@ -9,6 +9,8 @@
 #ifndef ADJOINT_API_TYPE_H
 #define ADJOINT_API_TYPE_H
 
+#include "adjoint/Runtime/DType.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,14 +23,6 @@ class Type;
 } // namespace mlir
 
 namespace adjoint::api {
-
-/// The element types of adj tensors.
-enum class DType { F64, F32, F16, BF16, I64, I32, I1 };
-
-/// "f32", "i64", ...
-const char *dtypeName(DType dtype);
-/// Whether `dtype` is a floating-point type.
-bool isFloat(DType dtype);
 
 /// The promotion lattice of mixed element types (after JAX's; see
 /// docs/architecture.md, "Type promotion"):

@@ -10,6 +10,8 @@
 #ifndef ADJOINT_INTERPRETER_VALUE_H
 #define ADJOINT_INTERPRETER_VALUE_H
 
+#include "adjoint/Runtime/DType.h"
+
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
@@ -27,14 +29,6 @@ class Operation;
 
 namespace adjoint::interp {
 
-/// The element types of adj tensors.
-enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I1 };
-
-/// "f32", "i64", ...
-const char *dtypeName(DType dtype);
-/// Size of one element in bytes (1 for i1).
-size_t dtypeSize(DType dtype);
-bool isFloat(DType dtype);
 /// The DType of an MLIR element type; throws adjoint::Error if unsupported.
 DType dtypeOf(mlir::Type elementType);
 /// The MLIR element type of a DType.

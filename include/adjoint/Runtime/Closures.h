@@ -1,7 +1,7 @@
 //===- Closures.h - Boxes and environments for compiled code ----*- C++ -*-===//
 //
 // The C ABI that code lowered by -adj-to-linalg calls for function values
-// and sensitivity environments (lib/Conversion/AdjToLinalg/Runtime.cpp
+// and sensitivity environments (lib/Codegen/Common/AdjToLinalg/Runtime.cpp
 // declares the same signatures on the MLIR side; `index` is intptr_t).
 //
 // Objects:
@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-/// Element types of tensor slots (the order of adjoint::rt::DType).
+/// Element types of tensor slots (the order of adjoint::DType).
 enum adj_rt_dtype {
   ADJ_RT_F64 = 0,
   ADJ_RT_F32 = 1,

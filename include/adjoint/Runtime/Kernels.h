@@ -1,6 +1,6 @@
 //===- Kernels.h - Matmul and convolution kernels for compiled code -*- C++ -*-===//
 //
-// -adj-linalg-to-kernels replaces linalg.matmul, linalg.batch_matmul and
+// -adj-cpu-linalg-to-kernels replaces linalg.matmul, linalg.batch_matmul and
 // linalg.conv_2d_nchw_fchw on f32/f64 memrefs by calls of these entry points,
 // as XLA's CPU backend calls Eigen: the products run on Eigen's GEMM, split
 // over the runtime's thread pool. Compiled code passes MLIR memref

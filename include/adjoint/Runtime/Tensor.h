@@ -12,6 +12,8 @@
 #ifndef ADJOINT_RUNTIME_TENSOR_H
 #define ADJOINT_RUNTIME_TENSOR_H
 
+#include "adjoint/Runtime/DType.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,17 +23,6 @@
 namespace adjoint::rt {
 
 class MemoryPool;
-
-/// The element types (the same list, in the same order, as
-/// adjoint::interp::DType).
-enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I1 };
-
-/// "f32", "i64", ...
-const char *dtypeName(DType dtype);
-/// Bytes per element (1 for i1).
-size_t dtypeSize(DType dtype);
-/// The DType named `name` ("f32"); false if there is none.
-bool parseDType(const std::string &name, DType &dtype);
 
 /// The number of elements of `shape` (1 for rank 0). Tensors and
 /// signatures reject shapes whose size does not fit in int64_t when they

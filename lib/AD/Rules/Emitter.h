@@ -247,8 +247,10 @@ template <typename OpT> void defineZero(RuleMap &map) {
       [](Emitter &, OpT, llvm::ArrayRef<Val>) { return Val(); });
 }
 
+// One rule table per op family, named as the family is in every layer.
 void addElementwiseRules(RuleMap &map);
-void addReductionRules(RuleMap &map);
+void addReductionsRules(RuleMap &map);
+void addContractionRules(RuleMap &map);
 void addMovementRules(RuleMap &map);
 void addConvolutionRules(RuleMap &map);
 void addCreationRules(RuleMap &map);

@@ -1,4 +1,4 @@
-//===- Reductions.cpp - Rules of matmul and the reductions ----------------===//
+//===- Reductions.cpp - Rules of reduce_sum, reduce_mean and reduce_max ---===//
 
 #include "Emitter.h"
 
@@ -43,24 +43,7 @@ static Val maxWeights(Emitter &e, ReduceMaxOp op) {
   return hit / e.reduceSum(hit, op.getAxes(), /*keepdims=*/true);
 }
 
-void adjoint::ad::rules::addReductionRules(RuleMap &m) {
-  // C = A @ B over broadcast batch dimensions: dA = dC @ B^T and
-  // dB = A^T @ dC, summed over the batch dimensions each operand was
-  // broadcast along.
-  define<MatmulOp>(
-      m,
-      [](Emitter &e, MatmulOp op, Val dy) -> Sens {
-        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
-        return {e.unbroadcast(e.matmul(dy, e.transposeLast2(b)), a),
-                e.unbroadcast(e.matmul(e.transposeLast2(a), dy), b)};
-      },
-      [](Emitter &e, MatmulOp op, Ts t) {
-        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
-        return e.sum({t[0] ? e.matmul(t[0], b) : Val(),
-                      t[1] ? e.matmul(a, t[1]) : Val()},
-                     op.getType());
-      });
-
+void adjoint::ad::rules::addReductionsRules(RuleMap &m) {
   define<ReduceSumOp>(
       m,
       [](Emitter &e, ReduceSumOp op, Val dy) -> Sens {

@@ -15,7 +15,8 @@ static const RuleMap &ruleTable() {
   static const RuleMap table = [] {
     RuleMap map;
     addElementwiseRules(map);
-    addReductionRules(map);
+    addReductionsRules(map);
+    addContractionRules(map);
     addMovementRules(map);
     addConvolutionRules(map);
     addCreationRules(map);

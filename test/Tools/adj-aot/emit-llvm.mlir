@@ -6,6 +6,10 @@
 // RUN: FileCheck %s --input-file=%t/scale.ll --check-prefix=IR
 // RUN: FileCheck %s --input-file=%t/scale.h --check-prefix=HEADER
 // RUN: not adj-aot %s --function missing -o %t 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: adj-aot %s --function scale -o %t/named --target=cpu:x86-64-v3
+// RUN: FileCheck %s --input-file=%t/named/scale.h --check-prefix=NAMED
+// RUN: not adj-aot %s --function scale -o %t --target=tpu 2>&1 | FileCheck %s --check-prefix=KIND
+// RUN: not adj-aot %s --function scale -o %t --target=opencl 2>&1 | FileCheck %s --check-prefix=GPU
 
 // TOOL: adj-aot: wrote {{.*}}scale.o and {{.*}}scale.h
 // TOOL: adj-aot: wrote {{.*}}scale.ll
@@ -14,6 +18,9 @@
 // IR-NOT: @malloc
 // HEADER: struct scale {
 // MISSING: adj-aot: error: {{.*}}missing
+// NAMED: // Target: cpu:x86-64-v3, {{.*}}-linux-gnu.
+// KIND: adj-aot: error: target 'tpu': unknown kind 'tpu' (expected one of cpu, opencl, level_zero, cuda, hip
+// GPU: adj-aot: error: compile: target opencl is not supported yet
 adj.func @scale(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32> {
   %y = adj.mul %x, %s : tensor<1024xf32>, tensor<f32>
   %z = adj.exp %y : tensor<1024xf32>

@@ -11,7 +11,7 @@
 // CHECK-DAG: --cache-dir=<dir>
 // CHECK-DAG: --emit-llvm
 // CHECK-DAG: --function=<string>
-// CHECK-DAG: --mcpu=<name>
+// CHECK-DAG: --target=<kind[:chip]>
 // CHECK-DAG: --no-optimize
 // CHECK-DAG: -o <dir>
 // CHECK-DAG: --opt-level=<uint>

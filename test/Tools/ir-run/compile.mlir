@@ -2,6 +2,7 @@
 // prints for the same arguments (inputs chosen so that results are exact).
 // RUN: ir-run %s -f mlp --arg "[[1, 2], [3, 4]]" --arg "[[1, -1, 0.5], [0.5, 1, -2]]" --arg "[0.5, 0.25, 1]" | FileCheck %s --check-prefix=MLP
 // RUN: ir-run %s -f mlp --arg "[[1, 2], [3, 4]]" --arg "[[1, -1, 0.5], [0.5, 1, -2]]" --arg "[0.5, 0.25, 1]" --compile --no-cache | FileCheck %s --check-prefix=MLP
+// RUN: ir-run %s -f mlp --arg "[[1, 2], [3, 4]]" --arg "[[1, -1, 0.5], [0.5, 1, -2]]" --arg "[0.5, 0.25, 1]" --compile --no-cache --target=cpu:x86-64-v3 | FileCheck %s --check-prefix=MLP
 // RUN: ir-run %s -f stats --arg "[[1, 2, 3], [4, 5, 6]]" --arg 2 | FileCheck %s --check-prefix=STATS
 // RUN: ir-run %s -f stats --arg "[[1, 2, 3], [4, 5, 6]]" --arg 2 --compile --no-cache | FileCheck %s --check-prefix=STATS
 // RUN: ir-run %s -f ints --arg "[7, -3, 12]" --arg "[2, 5, -4]" | FileCheck %s --check-prefix=INTS

@@ -8,6 +8,7 @@
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/InitAll.h"
 #include "adjoint/Pipelines/Pipelines.h"
+#include "adjoint/Support/DiagnosticCapture.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -30,28 +31,6 @@ using namespace adjoint::test;
 
 namespace {
 
-//===----------------------------------------------------------------------===//
-// Diagnostics
-//===----------------------------------------------------------------------===//
-
-/// Collects every diagnostic (with its location and notes) into a string
-/// while it lives, so that failures can be reported by the test.
-class DiagnosticCollector {
-public:
-  DiagnosticCollector(mlir::MLIRContext &context, std::string &out)
-      : handler_(&context, [&out](mlir::Diagnostic &d) {
-          llvm::raw_string_ostream os(out);
-          os << d.getLocation() << ": " << d.str() << "\n";
-          for (const mlir::Diagnostic &note : d.getNotes())
-            os << "  note: " << note.getLocation() << ": " << note.str()
-               << "\n";
-          return mlir::success();
-        }) {}
-
-private:
-  mlir::ScopedDiagnosticHandler handler_;
-};
-
 void prepareContext(mlir::MLIRContext &context) {
   mlir::DialectRegistry registry;
   adjoint::registerAllDialects(registry);
@@ -65,15 +44,17 @@ void prepareContext(mlir::MLIRContext &context) {
 /// result; false (with `diagnostics`) on the first failure.
 bool transform(mlir::MLIRContext &context, mlir::ModuleOp module,
                std::string &diagnostics) {
-  DiagnosticCollector collect(context, diagnostics);
+  adjoint::DiagnosticCapture capture(&context,
+                                    adjoint::DiagnosticCapture::Level::All);
   mlir::PassManager pm(&context);
   pm.addPass(adjoint::ad::createGrad());
   if (failed(pm.run(module))) {
-    diagnostics = "-adj-grad failed:\n" + diagnostics;
+    diagnostics = "-adj-grad failed:\n" + capture.text();
     return false;
   }
   if (failed(mlir::verify(module))) {
-    diagnostics = "the output of -adj-grad does not verify:\n" + diagnostics;
+    diagnostics =
+        "the output of -adj-grad does not verify:\n" + capture.text();
     return false;
   }
   std::string left;
@@ -93,16 +74,17 @@ bool transform(mlir::MLIRContext &context, mlir::ModuleOp module,
 mlir::OwningOpRef<mlir::ModuleOp> parse(mlir::MLIRContext &context,
                                         const std::string &source,
                                         std::string &diagnostics) {
-  DiagnosticCollector collect(context, diagnostics);
+  adjoint::DiagnosticCapture capture(&context,
+                                    adjoint::DiagnosticCapture::Level::All);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(
           source, mlir::ParserConfig(&context), "conformance.mlir");
   if (!module) {
-    diagnostics = "the program does not parse:\n" + diagnostics;
+    diagnostics = "the program does not parse:\n" + capture.text();
     return nullptr;
   }
   if (failed(mlir::verify(*module))) {
-    diagnostics = "the program does not verify:\n" + diagnostics;
+    diagnostics = "the program does not verify:\n" + capture.text();
     return nullptr;
   }
   return module;
@@ -138,7 +120,7 @@ std::string formatIndex(const std::vector<int64_t> &shape, size_t flat) {
 void flatten(const RValue &v, const std::string &name, std::vector<double> &out,
              std::vector<Leaf> *leaves) {
   if (v.isTensor()) {
-    if (!interp::isFloat(v.tensor().dtype()))
+    if (!isFloat(v.tensor().dtype()))
       return;
     if (leaves)
       leaves->push_back({name, v.tensor().shape(), out.size()});
@@ -155,7 +137,7 @@ RValue unflatten(const RValue &like, const std::vector<double> &flat,
                  size_t &pos) {
   if (like.isTensor()) {
     const interp::Tensor &t = like.tensor();
-    if (!interp::isFloat(t.dtype()))
+    if (!isFloat(t.dtype()))
       return like;
     size_t n = static_cast<size_t>(t.numel());
     std::vector<double> values(flat.begin() + pos, flat.begin() + pos + n);
@@ -187,7 +169,7 @@ std::string collectSens(const RValue &like, const RValue &sens,
       return name + ": the sensitivity of a " + t.typeString() + " is a " +
              s.typeString();
     std::vector<double> d = s.toDoubles();
-    if (interp::isFloat(t.dtype())) {
+    if (isFloat(t.dtype())) {
       out.insert(out.end(), d.begin(), d.end());
       return "";
     }
@@ -388,19 +370,19 @@ std::vector<double> adjoint::test::centralDifferences(
 }
 
 RValue adjoint::test::f64(double value) {
-  return interp::Tensor::scalar(interp::DType::F64, value);
+  return interp::Tensor::scalar(DType::F64, value);
 }
 RValue adjoint::test::f64(std::vector<int64_t> shape,
                           std::vector<double> values) {
-  return interp::Tensor::fromDoubles(interp::DType::F64, std::move(shape),
+  return interp::Tensor::fromDoubles(DType::F64, std::move(shape),
                                      values);
 }
 RValue adjoint::test::i64(double value) {
-  return interp::Tensor::scalar(interp::DType::I64, value);
+  return interp::Tensor::scalar(DType::I64, value);
 }
 RValue adjoint::test::i64(std::vector<int64_t> shape,
                           std::vector<double> values) {
-  return interp::Tensor::fromDoubles(interp::DType::I64, std::move(shape),
+  return interp::Tensor::fromDoubles(DType::I64, std::move(shape),
                                      values);
 }
 RValue adjoint::test::tuple(std::vector<RValue> elements) {
@@ -508,12 +490,13 @@ static bool firstOrderExpected(mlir::ModuleOp module) {
 void GradCheck::optimize() {
   expectFirstOrder_ = firstOrderExpected(*original_);
   optimized_ = transformed_module_->clone();
-  DiagnosticCollector collect(context_, diagnostics_);
+  adjoint::DiagnosticCapture capture(&context_,
+                                    adjoint::DiagnosticCapture::Level::All);
   mlir::PassManager pm(&context_);
   adjoint::buildOptimizePipeline(pm);
   if (failed(pm.run(*optimized_)) || failed(mlir::verify(*optimized_))) {
     diagnostics_ = "-adj-optimize failed on the output of -adj-grad:\n" +
-                   diagnostics_;
+                   capture.text();
     transformed_ = false;
     return;
   }
@@ -625,7 +608,7 @@ RValue GradCheck::random(std::vector<int64_t> shape, double lo, double hi) {
 RValue GradCheck::randomLike(const RValue &like) {
   if (like.isTensor()) {
     const interp::Tensor &t = like.tensor();
-    if (!interp::isFloat(t.dtype()))
+    if (!isFloat(t.dtype()))
       return interp::Tensor(t.dtype(), t.shape());
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     std::vector<double> values(t.numel());

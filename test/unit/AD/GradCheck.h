@@ -198,10 +198,10 @@ RValue tuple(std::vector<RValue> elements);
 
 /// Builder types: an f64 tensor (a scalar by default) and an i64 one.
 inline api::Type F64(std::vector<int64_t> shape = {}) {
-  return api::Type::tensor(api::DType::F64, std::move(shape));
+  return api::Type::tensor(DType::F64, std::move(shape));
 }
 inline api::Type I64(std::vector<int64_t> shape = {}) {
-  return api::Type::tensor(api::DType::I64, std::move(shape));
+  return api::Type::tensor(DType::I64, std::move(shape));
 }
 
 /// Defines the driver `@name(args...[, dout]) = grad(f)(...)` (or

@@ -20,7 +20,6 @@
 using namespace mlir;
 using namespace adjoint;
 using namespace adjoint::test::rules;
-using interp::DType;
 using interp::Tensor;
 
 namespace {

@@ -6,7 +6,6 @@
 
 using namespace adjoint;
 using namespace adjoint::test::rules;
-using interp::DType;
 using interp::Tensor;
 
 namespace {

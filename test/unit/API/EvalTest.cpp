@@ -18,13 +18,13 @@ using namespace adjoint::api::test;
 namespace {
 
 /// An interpreter tensor of `dtype` from row-major values.
-interp::Value tensor(interp::DType dtype, std::vector<int64_t> shape,
+interp::Value tensor(DType dtype, std::vector<int64_t> shape,
                      std::vector<double> values) {
   return interp::Tensor::fromDoubles(dtype, std::move(shape), values);
 }
 
 interp::Value f32t(std::vector<int64_t> shape, std::vector<double> values) {
-  return tensor(interp::DType::F32, std::move(shape), std::move(values));
+  return tensor(DType::F32, std::move(shape), std::move(values));
 }
 
 /// Verifies `m` and runs its function `name`; returns the elements of the
@@ -109,7 +109,7 @@ TEST_CASE("cross_entropy matches a hand computation", "[api][eval]") {
                [](Value x, Value y) { return cross_entropy(x, y); });
     std::vector<double> loss =
         run(m, "f",
-            {f32t({4, 3}, kLogits), tensor(interp::DType::I64, {4}, labels)},
+            {f32t({4, 3}, kLogits), tensor(DType::I64, {4}, labels)},
             {});
     CHECK(loss[0] == Approx(expected).epsilon(1e-5));
   }
@@ -175,7 +175,7 @@ TEST_CASE("gelu at a few points", "[api][eval]") {
   m.function("f", {Type::tensor(DType::F64, {7})},
              [](Value x) { return gelu(x); });
   std::vector<double> y =
-      run(m, "f", {tensor(interp::DType::F64, {7}, xs)}, {7});
+      run(m, "f", {tensor(DType::F64, {7}, xs)}, {7});
   for (size_t i = 0; i < xs.size(); ++i)
     CHECK(y[i] == Approx(0.5 * xs[i] * (1 + std::erf(xs[i] / std::sqrt(2.0))))
                       .epsilon(1e-12)
@@ -215,6 +215,6 @@ TEST_CASE("closures, recursion and loops evaluate", "[api][eval]") {
   });
   // x = 3: sum = 3 + 4 * 3 = 15; fact(3) = 6.
   std::vector<double> y =
-      run(m, "main", {tensor(interp::DType::F64, {}, {3.0})}, {});
+      run(m, "main", {tensor(DType::F64, {}, {3.0})}, {});
   CHECK(y[0] == 15006.0);
 }

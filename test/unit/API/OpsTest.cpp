@@ -7,6 +7,7 @@
 
 #include "Helpers.h"
 
+using adjoint::DType;
 using namespace adjoint::api;
 using namespace adjoint::api::test;
 using Catch::Matchers::Contains;

@@ -28,7 +28,7 @@ const std::vector<DType> kAll = {DType::F64, DType::F32, DType::F16,
                                  DType::I1};
 
 /// The interpreter's dtype of a builder dtype.
-interp::DType interpDType(DType d) {
+DType interpDType(DType d) {
   static mlir::MLIRContext ctx;
   auto t = llvm::cast<mlir::RankedTensorType>(Type::scalar(d).toMLIR(&ctx));
   return interp::dtypeOf(t.getElementType());

@@ -35,9 +35,9 @@ std::string readFile(const std::string &path) {
 TEST_CASE("compileToObject writes an ELF object and a typed header") {
   TempDir dir;
   api::Module m;
-  m.function("scale", {f32({4}), tensorType(api::DType::I64, {})},
+  m.function("scale", {f32({4}), tensorType(DType::I64, {})},
              [](api::Value x, api::Value n) {
-               return api::Values{x * api::cast(n, api::DType::F32),
+               return api::Values{x * api::cast(n, DType::F32),
                                   n + n};
              });
   AotArtifacts out =

@@ -49,11 +49,11 @@ void buildAxpy(api::Module &m) {
 }
 
 std::vector<rt::Tensor> axpyInputs() {
-  return {rt::Tensor::fromDoubles(rt::DType::F32, {8},
+  return {rt::Tensor::fromDoubles(DType::F32, {8},
                                   {1, 2, 3, 4, 5, 6, 7, 8}),
-          rt::Tensor::fromDoubles(rt::DType::F32, {8},
+          rt::Tensor::fromDoubles(DType::F32, {8},
                                   {1, 1, 1, 1, 1, 1, 1, 1}),
-          rt::Tensor::fromDoubles(rt::DType::F32, {}, {2})};
+          rt::Tensor::fromDoubles(DType::F32, {}, {2})};
 }
 
 void requireAxpyWorks(const Executable &exe) {

@@ -15,9 +15,6 @@
 #include "adjoint/Runtime/AlignedBuffer.h"
 #include "adjoint/Runtime/MemoryPool.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -36,13 +33,13 @@ api::Value mlp(api::Value x, api::Value w1, api::Value b1, api::Value w2,
   return api::linear(api::relu(api::linear(x, w1, b1)), w2, b2);
 }
 
-std::vector<api::Type> mlpTypes(api::DType dtype) {
+std::vector<api::Type> mlpTypes(DType dtype) {
   return {tensorType(dtype, {4, 3}), tensorType(dtype, {3, 8}),
           tensorType(dtype, {8}), tensorType(dtype, {8, 2}),
           tensorType(dtype, {2})};
 }
 
-std::vector<interp::Tensor> mlpInputs(interp::DType dtype) {
+std::vector<interp::Tensor> mlpInputs(DType dtype) {
   std::vector<interp::Tensor> inputs;
   std::vector<Shape> shapes = {{4, 3}, {3, 8}, {8}, {8, 2}, {2}};
   for (size_t i = 0; i < shapes.size(); ++i)
@@ -56,7 +53,7 @@ uint64_t liveBlocks() { return rt::MemoryPool::global().stats().liveBlocks; }
 } // namespace
 
 TEST_CASE("MLP forward matches the interpreter in f32 and f64") {
-  for (api::DType dtype : {api::DType::F32, api::DType::F64}) {
+  for (DType dtype : {DType::F32, DType::F64}) {
     api::Module m;
     m.function("mlp", mlpTypes(dtype),
                [](api::Value x, api::Value w1, api::Value b1, api::Value w2,
@@ -64,7 +61,7 @@ TEST_CASE("MLP forward matches the interpreter in f32 and f64") {
     uint64_t before = liveBlocks();
     {
       auto outputs = compareWithInterpreter(
-          m, "mlp", mlpInputs(static_cast<interp::DType>(dtype)));
+          m, "mlp", mlpInputs(static_cast<DType>(dtype)));
       REQUIRE(outputs[0].shape() == Shape{4, 2});
     }
     REQUIRE(liveBlocks() == before);
@@ -73,7 +70,7 @@ TEST_CASE("MLP forward matches the interpreter in f32 and f64") {
 
 TEST_CASE("a gradient (value_and_grad of an MLP loss) matches") {
   api::Module m;
-  std::vector<api::Type> types = mlpTypes(api::DType::F64);
+  std::vector<api::Type> types = mlpTypes(DType::F64);
   m.function("loss", types,
              [](api::Value x, api::Value w1, api::Value b1, api::Value w2,
                 api::Value b2) {
@@ -88,7 +85,7 @@ TEST_CASE("a gradient (value_and_grad of an MLP loss) matches") {
     return api::Values(out);
   });
   auto outputs =
-      compareWithInterpreter(m, "step", mlpInputs(interp::DType::F64));
+      compareWithInterpreter(m, "step", mlpInputs(DType::F64));
   REQUIRE(outputs.size() == 5); // loss, dw1, db1, dw2, db2
   REQUIRE(outputs[1].shape() == Shape{3, 8});
 }
@@ -103,14 +100,14 @@ TEST_CASE("several results and rank-0 tensors") {
              });
   auto outputs = compareWithInterpreter(
       m, "stats",
-      {sampleInput(interp::DType::F32, {2, 3}, 1),
-       interp::Tensor::scalar(interp::DType::F32, 1.5)});
+      {sampleInput(DType::F32, {2, 3}, 1),
+       interp::Tensor::scalar(DType::F32, 1.5)});
   REQUIRE(outputs[0].rank() == 0);
   REQUIRE(outputs[3].shape() == Shape{3, 2});
 }
 
 TEST_CASE("every dtype compiles and matches") {
-  using DT = api::DType;
+  using DT = DType;
   for (DT dtype : {DT::F64, DT::F32, DT::F16, DT::BF16, DT::I64, DT::I32}) {
     INFO("dtype " << int(dtype));
     api::Module m;
@@ -120,10 +117,10 @@ TEST_CASE("every dtype compiles and matches") {
                  return api::Values{z, api::maximum(z, y), x > y,
                                     api::sum(z, 0)};
                });
-    auto idt = static_cast<interp::DType>(dtype);
+    auto idt = static_cast<DType>(dtype);
     auto outputs = compareWithInterpreter(
         m, "f", {sampleInput(idt, {2, 3}, 3), sampleInput(idt, {3}, 4)});
-    REQUIRE(outputs[2].dtype() == rt::DType::I1);
+    REQUIRE(outputs[2].dtype() == DType::I1);
   }
   // i1 in and out (one byte per element, 0 or 1), and a select on it.
   api::Module m;
@@ -133,9 +130,9 @@ TEST_CASE("every dtype compiles and matches") {
              });
   auto outputs = compareWithInterpreter(
       m, "pick",
-      {sampleInput(interp::DType::I1, {5}, 0),
-       sampleInput(interp::DType::F32, {5}, 1),
-       sampleInput(interp::DType::F32, {5}, 2)});
+      {sampleInput(DType::I1, {5}, 0),
+       sampleInput(DType::F32, {5}, 1),
+       sampleInput(DType::F32, {5}, 2)});
   for (int64_t i = 0; i < 5; ++i) {
     uint8_t byte = outputs[1].data<uint8_t>()[i];
     REQUIRE((byte == 0 || byte == 1));
@@ -146,15 +143,15 @@ TEST_CASE("casts between dtypes match") {
   api::Module m;
   m.function("casts", {f32({6})}, [](api::Value x) {
     api::Value scaled = x * 100.0;
-    return api::Values{api::cast(scaled, api::DType::F16),
-                       api::cast(scaled, api::DType::BF16),
-                       api::cast(scaled, api::DType::I32),
-                       api::cast(scaled, api::DType::F64),
-                       api::cast(api::cast(scaled, api::DType::F16),
-                                 api::DType::F32)};
+    return api::Values{api::cast(scaled, DType::F16),
+                       api::cast(scaled, DType::BF16),
+                       api::cast(scaled, DType::I32),
+                       api::cast(scaled, DType::F64),
+                       api::cast(api::cast(scaled, DType::F16),
+                                 DType::F32)};
   });
   compareWithInterpreter(m, "casts",
-                         {sampleInput(interp::DType::F32, {6}, 9)});
+                         {sampleInput(DType::F32, {6}, 9)});
 }
 
 TEST_CASE("results are owned by the caller and freed once") {
@@ -167,7 +164,7 @@ TEST_CASE("results are owned by the caller and freed once") {
     api::Value y = x + 1.0;
     return api::Values{y, y};
   });
-  rt::Tensor x = rt::Tensor::fromDoubles(rt::DType::F32, {4}, {1, 2, 3, 4});
+  rt::Tensor x = rt::Tensor::fromDoubles(DType::F32, {4}, {1, 2, 3, 4});
   uint64_t before = liveBlocks();
   {
     Executable identity = compile(m, "identity", Target::cpu(), noCache());
@@ -209,7 +206,7 @@ TEST_CASE("compiled code never writes its inputs") {
   std::vector<double> values(1024);
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = double(i);
-  rt::Tensor x = rt::Tensor::fromDoubles(rt::DType::F32, {1024}, values);
+  rt::Tensor x = rt::Tensor::fromDoubles(DType::F32, {1024}, values);
   rt::InvokeStats stats;
   std::vector<rt::Tensor> out;
   REQUIRE(inc.tryRun({x}, out, &stats).ok());
@@ -218,8 +215,8 @@ TEST_CASE("compiled code never writes its inputs") {
   REQUIRE(out[0].at(1023) == 1024.0);
 
   Executable chain = compile(m, "chain", Target::cpu(), noCache());
-  rt::Tensor a = toRuntime(sampleInput(interp::DType::F32, {8, 8}, 1));
-  rt::Tensor b = toRuntime(sampleInput(interp::DType::F32, {8, 8}, 2));
+  rt::Tensor a = toRuntime(sampleInput(DType::F32, {8, 8}, 1));
+  rt::Tensor b = toRuntime(sampleInput(DType::F32, {8, 8}, 2));
   std::vector<double> a0 = a.toDoubles(), b0 = b.toDoubles();
   chain.run({a, b});
   REQUIRE(a.toDoubles() == a0);
@@ -229,10 +226,7 @@ TEST_CASE("compiled code never writes its inputs") {
 TEST_CASE("an update in place of an argument is made on a copy") {
   // tensor.insert into an argument bufferizes to a store into the
   // argument's buffer unless the argument is marked non-writable.
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeContext();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
     adj.func @poke(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -242,10 +236,10 @@ TEST_CASE("an update in place of an argument is made on a copy") {
       adj.return %y : tensor<4xf32>
     }
   )mlir",
-                                              &context);
+                                              context.get());
   REQUIRE(module);
   Executable exe = compile(*module, "poke", Target::cpu(), noCache());
-  rt::Tensor x = rt::Tensor::fromDoubles(rt::DType::F32, {4}, {1, 2, 3, 4});
+  rt::Tensor x = rt::Tensor::fromDoubles(DType::F32, {4}, {1, 2, 3, 4});
   std::vector<rt::Tensor> out;
   rt::InvokeStats stats;
   REQUIRE(exe.tryRun({x}, out, &stats).ok());
@@ -267,7 +261,7 @@ TEST_CASE("caller memory is used in place when aligned, copied otherwise") {
   for (float *data : {aligned, unaligned}) {
     std::vector<rt::Tensor> out;
     rt::InvokeStats stats;
-    REQUIRE(exe.tryRun({rt::Tensor::borrow(rt::DType::F32, {16}, data)}, out,
+    REQUIRE(exe.tryRun({rt::Tensor::borrow(DType::F32, {16}, data)}, out,
                        &stats)
                 .ok());
     REQUIRE(stats.inputsCopied == (data == aligned ? 0u : 1u));
@@ -277,12 +271,12 @@ TEST_CASE("caller memory is used in place when aligned, copied otherwise") {
 
 TEST_CASE("executables run concurrently from several threads") {
   api::Module m;
-  m.function("mlp", mlpTypes(api::DType::F32),
+  m.function("mlp", mlpTypes(DType::F32),
              [](api::Value x, api::Value w1, api::Value b1, api::Value w2,
                 api::Value b2) { return mlp(x, w1, b1, w2, b2); });
   Executable exe = compile(m, "mlp", Target::cpu(), noCache());
   std::vector<rt::Tensor> inputs;
-  for (const interp::Tensor &t : mlpInputs(interp::DType::F32))
+  for (const interp::Tensor &t : mlpInputs(DType::F32))
     inputs.push_back(toRuntime(t));
   std::vector<double> expected = exe.run(inputs)[0].toDoubles();
   std::atomic<int> mismatches{0};
@@ -311,9 +305,9 @@ TEST_CASE("tuples in the signature are flattened depth-first") {
   REQUIRE(exe.signature().serialize() ==
           "f32[2] f32[] f32[2] -> f32[2] f32[] f32[2] f32[2]");
   std::vector<rt::Tensor> out =
-      exe.run({rt::Tensor::fromDoubles(rt::DType::F32, {2}, {1, 2}),
-               rt::Tensor::fromDoubles(rt::DType::F32, {}, {3}),
-               rt::Tensor::fromDoubles(rt::DType::F32, {2}, {10, 20})});
+      exe.run({rt::Tensor::fromDoubles(DType::F32, {2}, {1, 2}),
+               rt::Tensor::fromDoubles(DType::F32, {}, {3}),
+               rt::Tensor::fromDoubles(DType::F32, {2}, {10, 20})});
   REQUIRE(out.size() == 4);
   REQUIRE(out[0].toDoubles() == std::vector<double>{3, 6});
   REQUIRE(out[1].toDoubles() == std::vector<double>{3});
@@ -324,9 +318,9 @@ TEST_CASE("tuples in the signature are flattened depth-first") {
       m, "nest",
       {
           interp::Value::tuple(
-              {interp::Tensor::fromDoubles(interp::DType::F32, {2}, {1, 2}),
-               interp::Tensor::scalar(interp::DType::F32, 3)}),
-          interp::Tensor::fromDoubles(interp::DType::F32, {2}, {10, 20})});
+              {interp::Tensor::fromDoubles(DType::F32, {2}, {1, 2}),
+               interp::Tensor::scalar(DType::F32, 3)}),
+          interp::Tensor::fromDoubles(DType::F32, {2}, {10, 20})});
 }
 
 TEST_CASE("compiling leaves the caller's module unchanged") {
@@ -353,7 +347,7 @@ TEST_CASE("threads compile different modules at the same time") {
         });
         Executable exe = compile(m, "f", Target::cpu(), noCache());
         double total =
-            exe.run({rt::Tensor::fromDoubles(rt::DType::F32, {8},
+            exe.run({rt::Tensor::fromDoubles(DType::F32, {8},
                                              std::vector<double>(8, 1.0))})[0]
                 .at(0);
         if (total != 8.0 * (t + 1))
@@ -384,7 +378,7 @@ TEST_CASE("ADJOINT_PERF_MAP lists the JIT's functions for perf") {
   ::unsetenv("ADJOINT_PERF_MAP");
   std::vector<double> ones(64 * 32, 1.0);
   std::vector<rt::Tensor> out =
-      exe.run({rt::Tensor::fromDoubles(rt::DType::F32, {64, 32}, ones)});
+      exe.run({rt::Tensor::fromDoubles(DType::F32, {64, 32}, ones)});
   REQUIRE(out[0].toDoubles() == std::vector<double>{64 * 32 * 2.0 + 2.0});
 
   std::ifstream file(path);

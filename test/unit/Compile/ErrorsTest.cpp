@@ -6,9 +6,6 @@
 #include "adjoint/Runtime/Closures.h"
 #include "adjoint/Runtime/MemoryPool.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 using namespace adjoint;
 using namespace adjoint::test;
@@ -47,10 +44,7 @@ TEST_CASE("function values cannot cross the entry point") {
 
 TEST_CASE("an op the lowering does not handle is an error with the "
           "diagnostic") {
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  std::unique_ptr<mlir::MLIRContext> context = makeContext();
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
     adj.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -58,7 +52,7 @@ TEST_CASE("an op the lowering does not handle is an error with the "
       adj.return %y : tensor<4xf32>
     }
   )mlir",
-                                              &context);
+                                              context.get());
   REQUIRE(module);
   std::string message =
       errorOf([&] { compile(*module, "f", Target::cpu(), noCache()); });
@@ -76,16 +70,16 @@ TEST_CASE("wrong inputs are errors naming the input") {
              [](api::Value x, api::Value s) { return x * s; });
   Executable exe = compile(m, "f", Target::cpu(), noCache());
   REQUIRE(exe.signature().serialize() == "f32[4] f32[] -> f32[4]");
-  rt::Tensor x = rt::Tensor::zeros(rt::DType::F32, {4});
-  rt::Tensor s = rt::Tensor::zeros(rt::DType::F32, {});
+  rt::Tensor x = rt::Tensor::zeros(DType::F32, {4});
+  rt::Tensor s = rt::Tensor::zeros(DType::F32, {});
   REQUIRE(errorOf([&] { exe.run({x}); }) ==
           "@f: invalid argument: expected 2 inputs, got 1");
   REQUIRE(errorOf([&] {
-            exe.run({rt::Tensor::zeros(rt::DType::F32, {3}), s});
+            exe.run({rt::Tensor::zeros(DType::F32, {3}), s});
           }) == "@f: invalid argument: input #0: expected tensor<4xf32>, "
                 "got tensor<3xf32>");
   REQUIRE(errorOf([&] {
-            exe.run({x, rt::Tensor::zeros(rt::DType::I32, {})});
+            exe.run({x, rt::Tensor::zeros(DType::I32, {})});
           }) == "@f: invalid argument: input #1: expected tensor<f32>, got "
                 "tensor<i32>");
   REQUIRE(errorOf([&] { Executable().run({}); }) ==
@@ -111,7 +105,7 @@ TEST_CASE("running out of pool memory is an error, and leaks nothing") {
     return api::matmul(api::matmul(x, x), x) + 1.0;
   });
   Executable exe = compile(m, "cube", Target::cpu(), noCache());
-  rt::Tensor x = toRuntime(sampleInput(interp::DType::F32, {128, 128}, 5));
+  rt::Tensor x = toRuntime(sampleInput(DType::F32, {128, 128}, 5));
   rt::MemoryPool &pool = rt::MemoryPool::global();
   pool.trim();
   rt::PoolStats before = pool.stats();
@@ -150,8 +144,8 @@ TEST_CASE("running out of pool memory in the closure runtime is an error, "
                    api::value_and_grad(m.lookup("grow").ref()), {x, w}));
              });
   Executable exe = compile(m, "step", Target::cpu(), noCache());
-  interp::Tensor x = sampleInput(interp::DType::F64, {256}, 3);
-  interp::Tensor w(interp::DType::F64, {});
+  interp::Tensor x = sampleInput(DType::F64, {256}, 3);
+  interp::Tensor w(DType::F64, {});
   *static_cast<double *>(w.mutableData()) = 1.25;
   std::vector<rt::Tensor> inputs{toRuntime(x), toRuntime(w)};
 

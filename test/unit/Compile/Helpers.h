@@ -12,8 +12,11 @@
 #include "adjoint/API/Builder.h"
 #include "adjoint/API/Compile.h"
 #include "adjoint/AD/Passes.h"
+#include "adjoint/InitAll.h"
 #include "adjoint/Interpreter/Interpreter.h"
 
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <catch2/catch.hpp>
@@ -30,14 +33,24 @@ namespace adjoint::test {
 
 using Shape = std::vector<int64_t>;
 
-inline api::Type tensorType(api::DType dtype, Shape shape) {
+inline api::Type tensorType(DType dtype, Shape shape) {
   return api::Type::tensor(dtype, std::move(shape));
 }
 inline api::Type f32(Shape shape) {
-  return tensorType(api::DType::F32, std::move(shape));
+  return tensorType(DType::F32, std::move(shape));
 }
 inline api::Type f64(Shape shape) {
-  return tensorType(api::DType::F64, std::move(shape));
+  return tensorType(DType::F64, std::move(shape));
+}
+
+/// A context that knows adj and every upstream dialect, all loaded, for
+/// tests that parse .mlir text.
+inline std::unique_ptr<mlir::MLIRContext> makeContext() {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  auto context = std::make_unique<mlir::MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  return context;
 }
 
 /// Options that keep tests away from the user's cache folder.
@@ -48,16 +61,16 @@ inline CompileOptions noCache() {
 }
 
 /// Deterministic inputs in [-1, 1) (integers in [-5, 5), i1 alternating).
-inline interp::Tensor sampleInput(interp::DType dtype, Shape shape,
+inline interp::Tensor sampleInput(DType dtype, Shape shape,
                                   int64_t seed) {
-  if (dtype == interp::DType::I1) {
+  if (dtype == DType::I1) {
     interp::Tensor t(dtype, shape);
     auto *bytes = static_cast<uint8_t *>(t.mutableData());
     for (int64_t i = 0; i < t.numel(); ++i)
       bytes[i] = (i + seed) % 3 == 0;
     return t;
   }
-  if (dtype == interp::DType::I64 || dtype == interp::DType::I32)
+  if (dtype == DType::I64 || dtype == DType::I32)
     return interp::randomUniform(dtype, shape, seed, -5.0, 5.0);
   return interp::randomUniform(dtype, shape, seed, -1.0, 1.0);
 }
@@ -89,15 +102,15 @@ interpret(mlir::ModuleOp module, const std::string &function,
   return leaves;
 }
 
-inline double tolerance(interp::DType dtype) {
+inline double tolerance(DType dtype) {
   switch (dtype) {
-  case interp::DType::F64:
+  case DType::F64:
     return 1e-12;
-  case interp::DType::F32:
+  case DType::F32:
     return 1e-5;
-  case interp::DType::F16:
+  case DType::F16:
     return 2e-3;
-  case interp::DType::BF16:
+  case DType::BF16:
     return 1.6e-2;
   default:
     return 0.0;

@@ -22,7 +22,7 @@ using namespace adjoint::conformance;
 namespace {
 
 api::Type tensor(DType dtype, Shape shape) {
-  return api::Type::tensor(static_cast<api::DType>(dtype), std::move(shape));
+  return api::Type::tensor(dtype, std::move(shape));
 }
 api::Type f32(Shape shape) { return tensor(DType::F32, std::move(shape)); }
 api::Type f64(Shape shape) { return tensor(DType::F64, std::move(shape)); }
@@ -90,13 +90,13 @@ TEST_CASE("elementwise: integers, booleans and casts",
              [](api::Value x, api::Value c) {
                api::Value scaled = x * 40.0;
                return api::Values{
-                   api::cast(scaled, api::DType::I32),
-                   api::cast(scaled, api::DType::I64),
-                   api::cast(scaled, api::DType::F64),
-                   api::cast(api::cast(scaled, api::DType::I32),
-                             api::DType::F32),
-                   api::cast(c, api::DType::F32),
-                   api::cast(x > 0.0, api::DType::I32),
+                   api::cast(scaled, DType::I32),
+                   api::cast(scaled, DType::I64),
+                   api::cast(scaled, DType::F64),
+                   api::cast(api::cast(scaled, DType::I32),
+                             DType::F32),
+                   api::cast(c, DType::F32),
+                   api::cast(x > 0.0, DType::I32),
                    api::select(c, x, -x),
                    c == (x > 0.0)};
              });
@@ -108,7 +108,7 @@ TEST_CASE("elementwise: half precision", "[conformance][elementwise]") {
   m.function("half", {tensor(DType::F16, {6, 10}), tensor(DType::F16, {10})},
              [](api::Value a, api::Value b) {
                return api::Values{a * b + a, api::maximum(a, b), a > b,
-                                  api::cast(a, api::DType::F32),
+                                  api::cast(a, DType::F32),
                                   api::sum(a * b, 1)};
              });
   checkOnAllTargets(m, "half", 4);
@@ -188,11 +188,11 @@ TEST_CASE("movement: transpose, reshape, slice, concat, pad, gather, scatter",
       [](api::Value x, api::Value table, api::Value raw) {
         // Indices in range whatever the sample: |raw| mod 9.
         api::Value idx = api::cast(
-            api::abs(raw) - api::cast(api::cast(api::abs(raw), api::DType::F32) /
+            api::abs(raw) - api::cast(api::cast(api::abs(raw), DType::F32) /
                                           9.0,
-                                      api::DType::I64) *
+                                      DType::I64) *
                                 9.0,
-            api::DType::I64);
+            DType::I64);
         api::Value rows = api::gather(table, idx);
         return api::Values{
             api::transpose(x, {2, 0, 1}),
@@ -217,7 +217,7 @@ TEST_CASE("contraction: matmul and batched matmul of every tile situation",
                [](api::Value a, api::Value b, api::Value c) {
                  api::Value ab = api::matmul(a, b);
                  return api::Values{ab, api::matmul(api::transpose(b), api::transpose(a)),
-                                    api::matmul(api::cast(a, api::DType::F64),
+                                    api::matmul(api::cast(a, DType::F64),
                                                 api::transpose(c))};
                });
     INFO("m=" << mm << " k=" << k << " n=" << n);

@@ -80,10 +80,10 @@ interpretFlat(mlir::ModuleOp module, const std::string &function,
 /// within tolerance.
 std::string compare(const interp::Tensor &expected, const rt::Tensor &actual) {
   std::ostringstream os;
-  if (static_cast<int>(actual.dtype()) != static_cast<int>(expected.dtype()) ||
+  if (actual.dtype() != expected.dtype() ||
       actual.shape() != expected.shape()) {
     os << "type " << actual.typeString() << ", expected "
-       << rt::tensorTypeString(static_cast<rt::DType>(expected.dtype()),
+       << rt::tensorTypeString(expected.dtype(),
                                expected.shape());
     return os.str();
   }
@@ -155,14 +155,7 @@ void conformance::checkOnAllTargets(const api::Module &module,
   int64_t i = 0;
   for (mlir::Type type : f.op().getFunctionType().getInputs()) {
     auto tensor = mlir::cast<mlir::RankedTensorType>(type);
-    mlir::Type element = tensor.getElementType();
-    DType dtype = element.isF64()      ? DType::F64
-                  : element.isF32()    ? DType::F32
-                  : element.isF16()    ? DType::F16
-                  : element.isBF16()   ? DType::BF16
-                  : element.isInteger(64) ? DType::I64
-                  : element.isInteger(32) ? DType::I32
-                                          : DType::I1;
+    DType dtype = interp::dtypeOf(tensor.getElementType());
     inputs.push_back(sample(dtype, tensor.getShape().vec(), seed + i++, low,
                             high));
   }

@@ -22,7 +22,6 @@
 namespace adjoint::conformance {
 
 using Shape = std::vector<int64_t>;
-using DType = interp::DType;
 
 /// The targets whose device is present, the CPU first. Prints the absent
 /// ones with their reason once per process.

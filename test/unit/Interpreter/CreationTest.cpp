@@ -107,11 +107,11 @@ TEST_CASE("tensors too large to represent or to allocate are errors") {
   constexpr int64_t kTwo32 = int64_t(1) << 32;
   // 2^64 elements used to wrap to an empty tensor.
   CHECK_THROWS_WITH(
-      interp::Tensor(interp::DType::F32, {kTwo32, kTwo32}),
+      interp::Tensor(DType::F32, {kTwo32, kTwo32}),
       Catch::Contains("tensor<4294967296x4294967296xf32> is too large"));
   // 2^62 bytes fit in int64_t but in no memory: an adjoint::Error, not a
   // std::length_error or an abort in LLVM's out-of-memory handler.
-  CHECK_THROWS_WITH(interp::Tensor(interp::DType::F32, {int64_t(1) << 60}),
+  CHECK_THROWS_WITH(interp::Tensor(DType::F32, {int64_t(1) << 60}),
                     Catch::Contains("out of memory: 4611686018427387904 "
                                     "bytes for tensor<1152921504606846976xf32>"));
 

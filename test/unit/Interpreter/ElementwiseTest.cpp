@@ -31,7 +31,7 @@ TEST_CASE("binary arithmetic in every numeric dtype, with broadcasting") {
         })", name));
       auto r = p.call("f", {tensor(dtype, {2, 2}, {1, -6, 7, 8}),
                             tensor(dtype, {2}, {2, 4})});
-      bool isInt = !interp::isFloat(dtype);
+      bool isInt = !isFloat(dtype);
       requireClose(r[0].tensor(), dtype, {2, 2}, {3, -2, 9, 12});
       requireClose(r[1].tensor(), dtype, {2, 2}, {-1, -10, 5, 4});
       requireClose(r[2].tensor(), dtype, {2, 2}, {2, -24, 14, 32});
@@ -106,7 +106,7 @@ TEST_CASE("unary math in every float dtype") {
       {"cos", [](double x) { return std::cos(x); }},
       {"erf", [](double x) { return std::erf(x); }}};
   for (auto [name, dtype] : kAll) {
-    if (!interp::isFloat(dtype))
+    if (!isFloat(dtype))
       continue;
     for (auto &[op, fn] : fns) {
       DYNAMIC_SECTION(name << " " << op) {

@@ -23,7 +23,6 @@
 
 namespace adjoint::test {
 
-using interp::DType;
 using interp::Tensor;
 using RValue = interp::Value;
 

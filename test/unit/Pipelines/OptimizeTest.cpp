@@ -40,8 +40,8 @@ struct TrainingStep {
   std::vector<api::Type> params, data;
 };
 
-api::Type f64(Shape shape) { return api::Type::tensor(api::DType::F64, shape); }
-api::Type i64(Shape shape) { return api::Type::tensor(api::DType::I64, shape); }
+api::Type f64(Shape shape) { return api::Type::tensor(DType::F64, shape); }
+api::Type i64(Shape shape) { return api::Type::tensor(DType::I64, shape); }
 
 /// Adds @step (value_and_grad of @loss w.r.t. the parameters, then SGD).
 void addStep(TrainingStep &t) {
@@ -75,11 +75,11 @@ std::vector<interp::Value> randomArgs(const std::vector<api::Type> &types,
     for (int64_t d : shape)
       n *= d;
     std::vector<double> data(n);
-    bool isInt = t.dtype() == api::DType::I64;
+    bool isInt = t.dtype() == DType::I64;
     for (double &v : data)
       v = isInt ? static_cast<double>(label(rng)) : normal(rng);
     args.push_back(interp::Tensor::fromDoubles(
-        isInt ? interp::DType::I64 : interp::DType::F64, shape, data));
+        isInt ? DType::I64 : DType::F64, shape, data));
   }
   return args;
 }
@@ -248,7 +248,7 @@ TEST_CASE("optimized LSTM training step over fixed steps", "[optimize]") {
   t.m.function(
       "loss", {t.params[0], t.params[1], t.params[2], t.data[0]},
       [&](api::Value wx, api::Value wh, api::Value b, api::Value xs) {
-        api::Value h = api::zeros(t.m, {2, 4}, api::DType::F64);
+        api::Value h = api::zeros(t.m, {2, 4}, DType::F64);
         api::Value c = h;
         api::Values out = api::for_(
             0, 5, 1, {h, c},

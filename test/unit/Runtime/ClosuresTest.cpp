@@ -199,8 +199,8 @@ void boxesLeftBehind(void **args) {
 
 rt::Signature vectorIdentity() {
   rt::Signature sig;
-  sig.inputs = {{rt::DType::F32, {4}}};
-  sig.outputs = {{rt::DType::F32, {4}}};
+  sig.inputs = {{DType::F32, {4}}};
+  sig.outputs = {{DType::F32, {4}}};
   return sig;
 }
 
@@ -245,7 +245,7 @@ TEST_CASE("an allocation failure in the closure runtime is a status of the "
   void *kept = tensorTuple<double>(ADJ_RT_F64, {7.0});
   void *keptEnv = adj_rt_env_set(nullptr, 4, kept);
   int64_t liveBefore = adj_rt_live_objects();
-  rt::Tensor x = rt::Tensor::fromDoubles(rt::DType::F32, {4}, {1, 2, 3, 4});
+  rt::Tensor x = rt::Tensor::fromDoubles(DType::F32, {4}, {1, 2, 3, 4});
   pool.trim();
   rt::PoolStats before = pool.stats();
   pool.setByteLimit(before.bytesInUse + (256 << 10));

@@ -16,6 +16,10 @@
 #include <string>
 
 using namespace adjoint::rt;
+using adjoint::DType;
+using adjoint::dtypeName;
+using adjoint::dtypeSize;
+using adjoint::parseDType;
 
 TEST_CASE("the CPU device allocates, copies and reports its status") {
   Device &cpu = cpuDevice();
@@ -67,9 +71,7 @@ TEST_CASE("tensors convert every dtype to and from doubles") {
                                            : v;
       REQUIRE(t.at(i) == expected); // all exactly representable
     }
-    DType parsed;
-    REQUIRE(parseDType(dtypeName(dtype), parsed));
-    REQUIRE(parsed == dtype);
+    REQUIRE(parseDType(dtypeName(dtype)) == dtype);
   }
   REQUIRE(Tensor::fromDoubles(DType::F32, {2}, {1.0, 2.0}).typeString() ==
           "tensor<2xf32>");

@@ -17,6 +17,7 @@
 #include <vector>
 
 using namespace adjoint::rt;
+using adjoint::DType;
 
 namespace {
 

@@ -1,6 +1,6 @@
 //===- KernelsTest.cpp - Matmul and convolution kernels vs definitions ----===//
 //
-// The kernels that -adj-linalg-to-kernels calls, through their C entry
+// The kernels that -adj-cpu-linalg-to-kernels calls, through their C entry
 // points (memref descriptors, as compiled code passes them), against the
 // definitions computed in double: every layout the GEMM path takes (row- or
 // column-major operands, padded rows, transposed views), the fallback for

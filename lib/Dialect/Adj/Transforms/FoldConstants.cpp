@@ -27,6 +27,7 @@ namespace adjoint::adj {
 using namespace mlir;
 using namespace adjoint::adj;
 namespace interp = adjoint::interp;
+using adjoint::DType;
 
 namespace {
 
@@ -77,7 +78,7 @@ DenseElementsAttr toAttribute(const interp::Tensor &tensor,
                               RankedTensorType type) {
   if (llvm::ArrayRef<int64_t>(tensor.shape()) != type.getShape())
     return {};
-  interp::DType dtype;
+  DType dtype;
   try {
     dtype = interp::dtypeOf(type.getElementType());
   } catch (const std::exception &) {
@@ -87,36 +88,36 @@ DenseElementsAttr toAttribute(const interp::Tensor &tensor,
     return {};
   SmallVector<APFloat> floats;
   switch (dtype) {
-  case interp::DType::F64:
+  case DType::F64:
     for (double v : readRaw<double>(tensor))
       floats.emplace_back(v);
     return DenseElementsAttr::get(type, floats);
-  case interp::DType::F32:
+  case DType::F32:
     for (float v : readRaw<float>(tensor))
       floats.emplace_back(v);
     return DenseElementsAttr::get(type, floats);
-  case interp::DType::F16:
-  case interp::DType::BF16: {
-    const llvm::fltSemantics &semantics = dtype == interp::DType::F16
+  case DType::F16:
+  case DType::BF16: {
+    const llvm::fltSemantics &semantics = dtype == DType::F16
                                         ? APFloat::IEEEhalf()
                                         : APFloat::BFloat();
     for (uint16_t bits : readRaw<uint16_t>(tensor))
       floats.emplace_back(semantics, APInt(16, bits));
     return DenseElementsAttr::get(type, floats);
   }
-  case interp::DType::I64: {
+  case DType::I64: {
     SmallVector<APInt> ints;
     for (int64_t v : readRaw<int64_t>(tensor))
       ints.emplace_back(64, v, /*isSigned=*/true);
     return DenseElementsAttr::get(type, ints);
   }
-  case interp::DType::I32: {
+  case DType::I32: {
     SmallVector<APInt> ints;
     for (int32_t v : readRaw<int32_t>(tensor))
       ints.emplace_back(32, v, /*isSigned=*/true);
     return DenseElementsAttr::get(type, ints);
   }
-  case interp::DType::I1: {
+  case DType::I1: {
     SmallVector<bool> bools;
     for (uint8_t v : readRaw<uint8_t>(tensor))
       bools.push_back(v != 0);

@@ -7,9 +7,12 @@
 
 #include "InferImpl.h"
 
+#include "adjoint/Support/DiagnosticCapture.h"
+
 using namespace mlir;
 using namespace adjoint::adj;
 using namespace adjoint::adj::infer;
+using adjoint::DiagnosticCapture;
 
 //===----------------------------------------------------------------------===//
 // Ops
@@ -135,12 +138,10 @@ void Inferrer::interpretInferred(Operation *op) {
   // Run inference again to capture its reason into one diagnostic.
   std::string reason;
   {
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
-      reason = diag.str();
-      return success();
-    });
+    DiagnosticCapture capture(ctx, DiagnosticCapture::Level::All);
     SmallVector<Type> ignored;
     (void)infer(op->getLoc(), ignored);
+    reason = capture.messages();
   }
   InFlightDiagnostic diag = op->emitError()
                             << "type error: '" << op->getName()

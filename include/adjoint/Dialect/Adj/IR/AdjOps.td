@@ -39,7 +39,7 @@ class Adj_InferOp<string mnemonic, list<Trait> traits = []>
 }
 
 //===----------------------------------------------------------------------===//
-// Functions and closures
+// Structure: functions and closures
 //===----------------------------------------------------------------------===//
 
 def Adj_FuncOp : Adj_Op<"func", [
@@ -180,7 +180,7 @@ def Adj_ReturnOp : Adj_Op<"return", [
 }
 
 //===----------------------------------------------------------------------===//
-// Tuples
+// Structure: tuples
 //===----------------------------------------------------------------------===//
 
 def Adj_TupleOp : Adj_InferOp<"tuple"> {
@@ -214,7 +214,7 @@ def Adj_GetOp : Adj_InferOp<"get"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Control flow
+// Structure: control flow
 //===----------------------------------------------------------------------===//
 
 def Adj_IfOp : Adj_Op<"if", [Pure, NoRegionArguments]> {
@@ -317,7 +317,7 @@ def Adj_YieldOp : Adj_Op<"yield", [
 }
 
 //===----------------------------------------------------------------------===//
-// Elementwise tensor primitives
+// Elementwise: tensor primitives applied element by element
 //===----------------------------------------------------------------------===//
 
 /// f(lhs, rhs) with NumPy broadcasting; both operands have one element type.
@@ -411,7 +411,7 @@ def Adj_CastOp : Adj_Op<"cast", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
-// Contractions and reductions
+// Contraction
 //===----------------------------------------------------------------------===//
 
 def Adj_MatmulOp : Adj_InferOp<"matmul"> {
@@ -424,6 +424,10 @@ def Adj_MatmulOp : Adj_InferOp<"matmul"> {
   let results = (outs Adj_TensorLike:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
 }
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
 
 class Adj_ReduceOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
   let summary = doc;
@@ -448,7 +452,7 @@ def Adj_ReduceMaxOp : Adj_ReduceOp<"reduce_max", "Maximum over axes">;
 def Adj_ReduceMeanOp : Adj_ReduceOp<"reduce_mean", "Mean over axes">;
 
 //===----------------------------------------------------------------------===//
-// Shape and data movement
+// Movement: shapes and data movement
 //===----------------------------------------------------------------------===//
 
 def Adj_BroadcastToOp : Adj_Op<"broadcast_to", [Pure]> {
@@ -546,7 +550,7 @@ def Adj_ScatterAddOp : Adj_InferOp<"scatter_add"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Convolution and pooling (NCHW)
+// Convolution: convolution and pooling (NCHW)
 //===----------------------------------------------------------------------===//
 
 def Adj_Conv2DOp : Adj_InferOp<"conv2d"> {
@@ -594,7 +598,7 @@ def Adj_MaxPool2DOp : Adj_PoolOp<"max_pool2d", "2-D max pooling, NCHW">;
 def Adj_AvgPool2DOp : Adj_PoolOp<"avg_pool2d", "2-D average pooling, NCHW">;
 
 //===----------------------------------------------------------------------===//
-// Tensor creation
+// Creation: tensor creation
 //===----------------------------------------------------------------------===//
 
 def Adj_ConstantOp : Adj_Op<"constant", [Pure, ConstantLike,

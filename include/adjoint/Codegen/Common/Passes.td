@@ -1,0 +1,179 @@
+//===- Passes.td - Passes every target uses ----------------*- tablegen -*-===//
+//
+// The target-neutral part of code generation: adj -> linalg on tensors,
+// fusion, and what bufferization needs to know about entry points. Every
+// pass has one name: `AdjToLinalg` lives in
+// lib/Codegen/Common/AdjToLinalg/AdjToLinalg.cpp, has the flag
+// `-adj-to-linalg` and is tested in test/Codegen/Common/AdjToLinalg/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_CODEGEN_COMMON_PASSES_TD
+#define ADJOINT_CODEGEN_COMMON_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lowers typed, optimized adj programs to "
+                "func/linalg/tensor/arith/math/scf on tensors";
+  let description = [{
+    `lower(p) = p` with every adj op replaced by upstream ops on tensors that
+    compute the same values.
+
+    The input is the output of `-adj-optimize`: fully typed, static shapes,
+    closures closure-converted (`adj.closure`, no `adj.lambda`), no AD
+    requests.
+
+    Elementwise ops become `linalg.generic` with broadcasting
+    indexing maps, `adj.matmul` becomes `linalg.matmul`/`batch_matmul` on a
+    zero-filled init, reductions become `linalg.reduce`, shape ops become
+    `linalg.transpose`, `linalg.broadcast` and `tensor` reshapes, conv2d
+    and pooling named linalg convolutions and poolings on a `tensor.pad`ded
+    input, slice/concat/pad `tensor` slices and `tensor.pad`, gather a
+    `linalg.generic` reading with `tensor.extract`, scatter_add an `scf.for`
+    over the indices, iota and the random ops `linalg.generic` ops over
+    `linalg.index` (gather/scatter_add clamp out-of-range indices). Public
+    functions get `llvm.emit_c_interface` so that the ExecutionEngine can
+    call them. An op this pass does not handle yet is an error naming it.
+
+    Host-side structure: `adj.if`, `adj.for` and `adj.while` become
+    `scf.if`, `scf.for` and `scf.while` with the interpreter's semantics
+    (`scf.for` runs over the trip count of `i = lb, lb + step, ... < ub`,
+    computed without overflow; a step <= 0, an error in the interpreter,
+    runs no trip). Calls of an `adj.func_ref` become `func.call`, so direct
+    and mutual recursion need nothing more. Tuples vanish by 1:N type
+    conversion. Function values are defunctionalized in the closed world of
+    the module: a value of type `!adj.fn<T>` is a tag (`index`: which
+    function) and a box (`!llvm.ptr`: a runtime tuple of copies of its
+    captures, null when it has none), and `adj.call` of a value becomes an
+    `scf.index_switch` over the functions made at type T (by `adj.closure`,
+    or by `adj.func_ref` used as a value), each case a `func.call` with the
+    captures unboxed in front of the arguments. An environment is an
+    `!llvm.ptr` (null is the empty one). Boxes and environments live in
+    the runtime (include/adjoint/Runtime/Closures.h, `adj_rt_*`): a public
+    function whose calls can make them marks the runtime's arena on entry
+    and releases it before returning, unless it returns function values or
+    environments. Tensors go into the runtime as copies and come out as
+    fresh buffers that the caller owns.
+
+    ABI of a compiled function: every argument and every result is replaced
+    by its leaves, depth-first and in order. A `tensor<...>` is itself; a
+    tuple `!adj.tuple<T1, ..., Tn>` is the leaves of T1, then those of T2,
+    and so on (an empty tuple has none); a function value is two values,
+    its `index` tag then its `!llvm.ptr` box; an environment is one
+    `!llvm.ptr`. Argument and result attributes are copied to every leaf.
+    For example `(!adj.tuple<tensor<2xf32>, !adj.tuple<tensor<f32>,
+    tensor<i64>>>, tensor<f32>) -> (!adj.tuple<>, tensor<f32>)` becomes
+    `(tensor<2xf32>, tensor<f32>, tensor<i64>, tensor<f32>) -> tensor<f32>`.
+
+    Before:
+    ```mlir
+    adj.func @f(%x: tensor<4xf32>, %b: tensor<f32>) -> tensor<4xf32> {
+      %y = adj.add %x, %b : tensor<4xf32>, tensor<f32>
+      adj.return %y : tensor<4xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<4xf32>, %b: tensor<f32>) -> tensor<4xf32>
+        attributes {llvm.emit_c_interface} {
+      %e = tensor.empty() : tensor<4xf32>
+      %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+               affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>],
+               iterator_types = ["parallel"]}
+           ins(%x, %b : tensor<4xf32>, tensor<f32>) outs(%e : tensor<4xf32>) {
+      ^bb0(%a: f32, %c: f32, %o: f32):
+        %s = arith.addf %a, %c : f32
+        linalg.yield %s : f32
+      } -> tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def FuseElementwise : Pass<"adj-fuse-elementwise", "::mlir::ModuleOp"> {
+  let summary = "Fuses elementwise and broadcast producers into their "
+                "consumers, reductions included (linalg on tensors)";
+  let description = [{
+    `fuse(c(p(x))) = (c . p)(x)` in one loop nest wherever that computes
+    each producer value at most as often as before, or the producer is cheap
+    enough (data movement or one arithmetic op) to recompute.
+
+    linalg.reduce, linalg.broadcast and linalg.transpose are first written as
+    linalg.generic so that the upstream elementwise fusion patterns see
+    them; contractions and convolutions stay named (-adj-cpu-linalg-to-kernels
+    matches them) and a 2-D transpose feeding linalg.matmul becomes the
+    matmul's indexing map instead of a copy.
+
+    Last, destinations are chosen for bufferization in place: each consumer
+    of a shared linalg.fill gets its own fill, and an elementwise op that
+    writes a fresh tensor.empty writes over a same-shaped temporary input
+    that nothing else reads (the pass runs after CSE, which would merge the
+    fills again).
+
+    Before:
+    ```mlir
+    %e = linalg.generic {... ["parallel"]} ins(%x) outs(%0) { math.exp }
+    %s = linalg.reduce ins(%e) outs(%zero) dimensions = [0] { arith.addf }
+    ```
+    After:
+    ```mlir
+    %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+             affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+         ins(%x) outs(%zero) {
+    ^bb0(%in: f32, %acc: f32):
+      %0 = math.exp %in : f32
+      %1 = arith.addf %0, %acc : f32
+      linalg.yield %1 : f32
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def ReadonlyArguments : Pass<"adj-readonly-arguments", "::mlir::ModuleOp"> {
+  let summary = "Marks the tensor arguments of public functions "
+                "non-writable for bufferization";
+  let description = [{
+    `public f(%x: tensor<...>)  =>  public f(%x: tensor<...>
+    {bufferization.writable = false})` for every tensor argument of every
+    public `func.func` with a body; private functions are left alone.
+
+    Why: a public function is an entry point, and its tensor arguments are
+    the caller's memory (compiled code receives input arrays without a
+    copy). One-shot bufferization across function boundaries would
+    otherwise update an argument in place where the program computes a
+    same-shaped value from it; with the attribute it writes a copy instead.
+    Private functions are only called from the module itself, where
+    bufferization sees every caller.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> { ... }
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<4xf32> {bufferization.writable = false},
+                 %n: index) -> tensor<4xf32> { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+#endif // ADJOINT_CODEGEN_COMMON_PASSES_TD

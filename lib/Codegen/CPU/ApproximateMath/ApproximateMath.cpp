@@ -1,0 +1,59 @@
+//===- ApproximateMath.cpp - f32 transcendentals as polynomials -----------===//
+//
+// LLVM turns math.exp, math.tanh and friends into calls of the C library,
+// one element at a time, which keeps the loops around them from being
+// vectorized: a tanh over a 512x512 activation costs milliseconds. MLIR's
+// polynomial approximations (a few ulp in f32, like Eigen's, which the
+// reference interpreter uses) are plain arithmetic that the loop vectorizer
+// turns into AVX-512 code. f64 keeps the library calls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace adjoint::cpu {
+#define GEN_PASS_DEF_APPROXIMATEMATH
+#include "adjoint/Codegen/CPU/Passes.h.inc"
+} // namespace adjoint::cpu
+
+using namespace mlir;
+
+namespace {
+
+/// The functions approximated: those with an f32 polynomial upstream whose
+/// accuracy stays within the f32 tolerance the tests hold compiled code to.
+bool isApproximated(StringRef name) {
+  name.consume_front("math.");
+  return llvm::is_contained({"exp", "expm1", "tanh", "log", "log1p", "log2",
+                             "erf", "sin", "cos"},
+                            name);
+}
+
+struct ApproximateMath : adjoint::cpu::impl::ApproximateMathBase<ApproximateMath> {
+  void runOnOperation() override {
+    // Only the math ops and what their rewrites create, so that the rest of
+    // the module is not folded as a side effect.
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<math::MathDialect>(op->getDialect()) &&
+          isApproximated(op->getName().getStringRef()))
+        ops.push_back(op);
+    });
+    if (ops.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    // A math op left unrewritten is still correct (a libm call).
+    (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
+  }
+};
+
+} // namespace

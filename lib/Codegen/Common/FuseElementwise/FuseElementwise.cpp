@@ -1,0 +1,170 @@
+//===- FuseElementwise.cpp - Fuse producers into consumers on tensors -----===//
+//
+// The CPU tensor stage's fusion: every elementwise, broadcast or transpose
+// producer moves into the loop nest of its consumer (an elementwise op or a
+// reduction) when that does not multiply the producer's work, so a chain of
+// elementwise ops is one loop and a broadcast-multiply-sum is one reduction.
+// Contractions and convolutions stay named ops for -adj-cpu-linalg-to-kernels.
+// Then each op gets a destination it can write in place (Destinations.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Destinations.h"
+
+#include "adjoint/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace adjoint {
+#define GEN_PASS_DEF_FUSEELEMENTWISE
+#include "adjoint/Codegen/Common/Passes.h.inc"
+} // namespace adjoint
+
+using namespace mlir;
+
+namespace {
+
+/// True when recomputing one value of `op` costs about as much as reading
+/// it back from memory: pure data movement or a single cheap arithmetic op.
+bool isCheapToRecompute(linalg::GenericOp op) {
+  int count = 0;
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (isa<math::MathDialect>(inner.getDialect()) ||
+        isa<arith::DivFOp, arith::DivSIOp, arith::DivUIOp, arith::RemFOp,
+            arith::RemSIOp, arith::RemUIOp>(inner))
+      return false;
+    if (++count > 1)
+      return false;
+  }
+  return true;
+}
+
+/// The most ops a fused loop body may have. Each fusion copies the
+/// producer's and the consumer's bodies into a new op, so fusing a chain of
+/// n ops into one body copies O(n^2) ops: a 3000-op gradient spent 14 s
+/// here. Past a few hundred ops per element, the store and load of one
+/// intermediate value between two loops costs nothing measurable.
+constexpr size_t kMaxFusedBodyOps = 256;
+
+/// The ops in `op`'s body, counted up to `limit` + 1 (a block's size is a
+/// walk of its list: this runs for every fusion candidate).
+size_t bodySize(linalg::GenericOp op, size_t limit) {
+  size_t n = 0;
+  for (auto it = op.getRegion().front().begin(),
+            end = op.getRegion().front().end();
+       it != end && n <= limit; ++it)
+    ++n;
+  return n;
+}
+
+/// The fusion policy. The upstream precondition (all-parallel producer,
+/// invertible result map, loop bounds still computable) is checked by the
+/// pattern itself; this adds the cost side.
+bool shouldFuse(OpOperand *operand) {
+  auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!producer || !consumer)
+    return false;
+  size_t producerOps = bodySize(producer, kMaxFusedBodyOps);
+  if (producerOps + bodySize(consumer, kMaxFusedBodyOps - producerOps) >
+      kMaxFusedBodyOps)
+    return false;
+  if (isCheapToRecompute(producer))
+    return true;
+  // A consumer that reads each producer value once and is the only reader
+  // does no more work fused than unfused. A broadcasting read (a map that is
+  // not a permutation of the consumer's loops) would evaluate the producer
+  // once per broadcast element.
+  AffineMap map = consumer.getMatchingIndexingMap(operand);
+  return producer->hasOneUse() && map.isPermutation();
+}
+
+/// Named ops whose generic form fuses: reductions, broadcasts, transposes
+/// and elementwise maps. Fills fold into generics by themselves; matmul and
+/// convolutions must stay named.
+bool shouldGeneralize(Operation *op) {
+  return isa<linalg::ReduceOp, linalg::BroadcastOp, linalg::TransposeOp,
+             linalg::MapOp, linalg::ElementwiseOp>(op);
+}
+
+/// linalg.matmul(transpose(a), b) -> linalg.matmul(a, b) with the transposed
+/// indexing map: the kernel reads the transposed operand through strides
+/// instead of a materialized copy.
+struct FoldTransposeIntoMatmul : OpRewritePattern<linalg::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op.hasUserDefinedMaps() ||
+        op.getCast() != linalg::TypeFn::cast_signed)
+      return failure();
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    SmallVector<Value> inputs(op.getInputs());
+    bool changed = false;
+    for (int i = 0; i < 2; ++i) {
+      auto transpose = inputs[i].getDefiningOp<linalg::TransposeOp>();
+      if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+        continue;
+      inputs[i] = transpose.getInput();
+      AffineMap m = maps[i];
+      maps[i] = AffineMap::get(m.getNumDims(), 0,
+                               {m.getResult(1), m.getResult(0)},
+                               rewriter.getContext());
+      changed = true;
+    }
+    if (!changed)
+      return failure();
+    auto matmul = linalg::MatmulOp::create(rewriter, op.getLoc(),
+                                           op->getResultTypes(), inputs,
+                                           op.getOutputs());
+    matmul.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    rewriter.replaceOp(op, matmul->getResults());
+    return success();
+  }
+};
+
+struct FuseElementwise : adjoint::impl::FuseElementwiseBase<FuseElementwise> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    {
+      RewritePatternSet patterns(ctx);
+      patterns.add<FoldTransposeIntoMatmul>(ctx);
+      // Not converging within the driver's iteration limit leaves valid,
+      // less fused IR: not an error.
+      (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    }
+
+    SmallVector<linalg::LinalgOp> named;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (shouldGeneralize(op) && op.hasPureTensorSemantics())
+        named.push_back(op);
+    });
+    IRRewriter rewriter(ctx);
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      // An op without a region builder stays named; it is still correct,
+      // just not fused.
+      (void)linalg::generalizeNamedOp(rewriter, op);
+    }
+
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    // Top-down visits producers first, which keeps compile time linear in
+    // the length of a chain.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
+                                GreedyRewriteConfig().setUseTopDownTraversal());
+    // Destinations last: fusion rewrites the ops that own them.
+    adjoint::fusion::unshareDestinations(getOperation());
+    adjoint::fusion::reuseDeadInputs(getOperation());
+  }
+};
+
+} // namespace

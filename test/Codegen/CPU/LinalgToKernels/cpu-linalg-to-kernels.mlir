@@ -1,0 +1,106 @@
+// RUN: ir-opt %s -split-input-file -adj-cpu-linalg-to-kernels | FileCheck %s
+
+// A matmul after its zero fill: the fill goes, the kernel overwrites C
+// (accumulate = 0). The callee is declared once, with the C interface.
+// CHECK-LABEL: func.func private @adj_kernel_matmul_f32(memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, i64) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[B:.*]]: memref<8x2xf32>, %[[C:.*]]: memref<4x2xf32>)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[CA:.*]] = memref.cast %[[A]] : memref<4x8xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-DAG: %[[CB:.*]] = memref.cast %[[B]]
+// CHECK-DAG: %[[CC:.*]] = memref.cast %[[C]]
+// CHECK-NOT: linalg.fill
+// CHECK: call @adj_kernel_matmul_f32(%[[CA]], %[[CB]], %[[CC]], %[[ZERO]])
+// CHECK-NOT: linalg.matmul
+func.func @matmul(%a: memref<4x8xf32>, %b: memref<8x2xf32>, %c: memref<4x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x2xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x2xf32>) outs(%c : memref<4x2xf32>)
+  return
+}
+
+// Without a zero fill right before it, the kernel accumulates; a second
+// matmul reuses the declaration.
+// CHECK-LABEL: func.func @accumulate
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<4x2xf32>)
+// CHECK: call @adj_kernel_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
+// CHECK: call @adj_kernel_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]])
+func.func @accumulate(%a: memref<4x8xf32>, %b: memref<8x2xf32>, %c: memref<4x2xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%c : memref<4x2xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x2xf32>) outs(%c : memref<4x2xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x2xf32>) outs(%c : memref<4x2xf32>)
+  return
+}
+
+// -----
+
+// Transposed operand maps become memref.transpose views (strides swapped,
+// no copy); f64 has its own entry point.
+// CHECK-LABEL: func.func @transposed
+// CHECK-SAME: (%[[A:.*]]: memref<8x4xf64>, %[[B:.*]]: memref<2x8xf64>
+// CHECK: %[[TA:.*]] = memref.transpose %[[A]] (d0, d1) -> (d1, d0) : memref<8x4xf64> to memref<4x8xf64, strided<[1, 4]>>
+// CHECK: %[[CA:.*]] = memref.cast %[[TA]]
+// CHECK: %[[TB:.*]] = memref.transpose %[[B]] (d0, d1) -> (d1, d0) : memref<2x8xf64> to memref<8x2xf64, strided<[1, 8]>>
+// CHECK: %[[CB:.*]] = memref.cast %[[TB]]
+// CHECK: call @adj_kernel_matmul_f64(%[[CA]], %[[CB]],
+func.func @transposed(%a: memref<8x4xf64>, %b: memref<2x8xf64>, %c: memref<4x2xf64>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<8x4xf64>, memref<2x8xf64>) outs(%c : memref<4x2xf64>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch
+// CHECK: %[[TB:.*]] = memref.transpose %{{.*}} (d0, d1, d2) -> (d0, d2, d1) : memref<3x2x8xf32> to memref<3x8x2xf32, strided<[16, 1, 8]>>
+// CHECK: call @adj_kernel_batch_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x?x?xf32, strided<[?, ?, ?], offset: ?>>,
+func.func @batch(%a: memref<3x4x8xf32>, %b: memref<3x2x8xf32>, %c: memref<3x4x2xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                       affine_map<(b, m, n, k) -> (b, n, k)>,
+                                       affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%a, %b : memref<3x4x8xf32>, memref<3x2x8xf32>) outs(%c : memref<3x4x2xf32>)
+  return
+}
+
+// -----
+
+// Stride and dilation travel as i64 scalars (H then W), then accumulate.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
+// CHECK: call @adj_kernel_conv2d_nchw_fchw_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[C2]], %[[C1]], %[[C1]], %[[C3]], %[[C0]]) : (memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>,
+// CHECK-NOT: linalg.conv
+func.func @conv(%x: memref<2x3x9x9xf32>, %w: memref<4x3x3x3xf32>, %y: memref<2x4x4x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x4x4x3xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<[1, 3]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
+      ins(%x, %w : memref<2x3x9x9xf32>, memref<4x3x3x3xf32>) outs(%y : memref<2x4x4x3xf32>)
+  return
+}
+
+// -----
+
+// No kernel: integer products, broadcast operand maps and ops on tensors
+// stay as they are (they become loops later).
+// CHECK-LABEL: func.func @left_alone
+// CHECK: linalg.matmul ins(%{{.*}} : memref<4x8xi32>, memref<8x2xi32>)
+// CHECK: linalg.matmul indexing_maps
+// CHECK: linalg.matmul ins(%{{.*}} : tensor<4x8xf32>, tensor<8x2xf32>)
+// CHECK-NOT: call
+func.func @left_alone(%a: memref<4x8xi32>, %b: memref<8x2xi32>, %c: memref<4x2xi32>,
+                      %v: memref<8xf32>, %w: memref<8x2xf32>, %o: memref<4x2xf32>,
+                      %ta: tensor<4x8xf32>, %tb: tensor<8x2xf32>, %tc: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  linalg.matmul ins(%a, %b : memref<4x8xi32>, memref<8x2xi32>) outs(%c : memref<4x2xi32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>,
+                                 affine_map<(m, n, k) -> (k, n)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%v, %w : memref<8xf32>, memref<8x2xf32>) outs(%o : memref<4x2xf32>)
+  %r = linalg.matmul ins(%ta, %tb : tensor<4x8xf32>, tensor<8x2xf32>) outs(%tc : tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %r : tensor<4x2xf32>
+}

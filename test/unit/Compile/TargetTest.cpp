@@ -1,0 +1,85 @@
+//===- TargetTest.cpp - Target parsing and compile() per target kind ------===//
+
+#include "Helpers.h"
+
+#include "adjoint/Compile/Target.h"
+
+#include "llvm/TargetParser/Host.h"
+
+using namespace adjoint;
+using namespace adjoint::test;
+
+TEST_CASE("targets parse from kind or kind:chip") {
+  Target host = Target::parse("cpu");
+  REQUIRE(host.kind == TargetKind::CPU);
+  REQUIRE(host.chip == llvm::sys::getHostCPUName().str());
+  REQUIRE(host.triple == llvm::sys::getProcessTriple());
+  // The host target carries every feature of the host, in a stable order.
+  REQUIRE(host.str() == Target::cpu().str());
+  REQUIRE(!host.features.empty());
+
+  Target named = Target::parse("cpu:znver4");
+  REQUIRE(named.kind == TargetKind::CPU);
+  REQUIRE(named.chip == "znver4");
+  REQUIRE(named.features.empty());
+  REQUIRE(named.name() == "cpu:znver4");
+  REQUIRE(named.str() == "cpu:znver4 " + llvm::sys::getProcessTriple());
+  REQUIRE(named.pipelineName() == "adj-lower-to-cpu");
+  REQUIRE(named.pipelineOptions() == "chip=znver4");
+
+  Target cuda = Target::parse("cuda:sm_90");
+  REQUIRE(cuda.kind == TargetKind::CUDA);
+  REQUIRE(cuda.chip == "sm_90");
+  REQUIRE(std::string(cuda.kindName()) == "cuda");
+  // AMD chips have colons of their own: only the first one separates.
+  Target hip = Target::parse("hip:gfx942:sramecc+:xnack-");
+  REQUIRE(hip.kind == TargetKind::HIP);
+  REQUIRE(hip.chip == "gfx942:sramecc+:xnack-");
+  Target zero = Target::parse("level_zero");
+  REQUIRE(zero.kind == TargetKind::LevelZero);
+  REQUIRE(zero.chip.empty());
+  REQUIRE(zero.pipelineName() == "adj-lower-to-level-zero");
+  REQUIRE(Target::parse("opencl").kind == TargetKind::OpenCL);
+
+  cuda.features = "+ptx80";
+  REQUIRE(cuda.pipelineOptions() == "chip=sm_90 features=+ptx80");
+}
+
+TEST_CASE("bad target specs are errors naming the problem") {
+  REQUIRE(errorOf([] { Target::parse("tpu"); }) ==
+          "target 'tpu': unknown kind 'tpu' (expected one of cpu, opencl, "
+          "level_zero, cuda, hip, optionally followed by ':<chip>')");
+  REQUIRE(errorOf([] { Target::parse(""); }).find("unknown kind ''") !=
+          std::string::npos);
+  REQUIRE(errorOf([] { Target::parse("CPU"); }).find("unknown kind 'CPU'") !=
+          std::string::npos);
+  REQUIRE(errorOf([] { Target::parse("cuda:"); }) ==
+          "target 'cuda:': empty chip after ':'");
+  REQUIRE(errorOf([] { Target::parse("cpu:a b"); }) ==
+          "target 'cpu:a b': the chip 'a b' has a blank, a quote, a brace "
+          "or '='");
+}
+
+TEST_CASE("the cache key holds the whole target") {
+  api::Module m;
+  m.function("f", {f32({4})}, [](api::Value x) { return x + x; });
+  CompileOptions options = noCache();
+  Target host = Target::cpu();
+  Target fewer = host;
+  fewer.features = "-avx2";
+  Executable a = compile(m, "f", host, options);
+  Executable b = compile(m, "f", fewer, options);
+  REQUIRE(a.cacheKey() != b.cacheKey());
+}
+
+TEST_CASE("compile() refuses the kinds without a lowering yet") {
+  api::Module m;
+  m.function("f", {f32({4})}, [](api::Value x) { return x; });
+  REQUIRE(errorOf([&] {
+            compile(m, "f", Target::parse("opencl"), noCache());
+          }) == "compile: target opencl is not supported yet");
+  REQUIRE(errorOf([&] {
+            compileToMLIR(m.op(), "f", Target::parse("cuda:sm_90"),
+                          noCache());
+          }) == "compile: target cuda is not supported yet");
+}
