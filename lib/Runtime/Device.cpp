@@ -18,14 +18,33 @@ const char *adjoint::rt::deviceKindName(DeviceKind kind) {
     return "hip";
   case DeviceKind::LevelZero:
     return "level_zero";
+  case DeviceKind::OpenCL:
+    return "opencl";
   }
   return "unknown";
 }
 
 Device::~Device() = default;
 
+std::string Device::id() const {
+  if (kind() == DeviceKind::CPU)
+    return "cpu";
+  return std::string(deviceKindName(kind())) + ":" + std::to_string(index());
+}
+
 CpuDevice::CpuDevice(MemoryPool *pool)
-    : pool_(pool ? pool : &MemoryPool::global()) {}
+    : pool_(pool ? pool : &MemoryPool::global()) {
+  properties_.name = "cpu";
+  properties_.vendor = "host";
+  // One work item per thread of the pool; host code has no subgroups.
+  properties_.maxWorkgroupSize = ThreadPool::global().numThreads();
+  properties_.maxWorkgroupDims[0] = properties_.maxWorkgroupSize;
+  properties_.computeUnits = ThreadPool::global().numThreads();
+  properties_.subgroupSizes = {1};
+  properties_.fp64 = properties_.fp16 = true;
+}
+
+const DeviceProperties &CpuDevice::properties() const { return properties_; }
 
 std::string CpuDevice::name() const {
   return "cpu (" + std::to_string(ThreadPool::global().numThreads()) +
@@ -59,6 +78,12 @@ Status CpuDevice::copyDeviceToDevice(void *dst, const void *src,
                                      size_t bytes) {
   if (bytes)
     std::memmove(dst, src, bytes);
+  return Status::success();
+}
+
+Status CpuDevice::fill(void *dst, uint8_t value, size_t bytes) {
+  if (bytes)
+    std::memset(dst, value, bytes);
   return Status::success();
 }
 
