@@ -33,18 +33,24 @@ std::string Device::id() const {
 }
 
 CpuDevice::CpuDevice(MemoryPool *pool)
-    : pool_(pool ? pool : &MemoryPool::global()) {
-  properties_.name = "cpu";
-  properties_.vendor = "host";
-  // One work item per thread of the pool; host code has no subgroups.
-  properties_.maxWorkgroupSize = ThreadPool::global().numThreads();
-  properties_.maxWorkgroupDims[0] = properties_.maxWorkgroupSize;
-  properties_.computeUnits = ThreadPool::global().numThreads();
-  properties_.subgroupSizes = {1};
-  properties_.fp64 = properties_.fp16 = true;
-}
+    : pool_(pool ? pool : &MemoryPool::global()) {}
 
-const DeviceProperties &CpuDevice::properties() const { return properties_; }
+const DeviceProperties &CpuDevice::properties() const {
+  // Made on first use: the thread pool starts its workers when first asked.
+  static const DeviceProperties properties = [] {
+    DeviceProperties p;
+    p.name = "cpu";
+    p.vendor = "host";
+    // One work item per thread of the pool; host code has no subgroups.
+    p.maxWorkgroupSize = ThreadPool::global().numThreads();
+    p.maxWorkgroupDims[0] = p.maxWorkgroupSize;
+    p.computeUnits = ThreadPool::global().numThreads();
+    p.subgroupSizes = {1};
+    p.fp64 = p.fp16 = true;
+    return p;
+  }();
+  return properties;
+}
 
 std::string CpuDevice::name() const {
   return "cpu (" + std::to_string(ThreadPool::global().numThreads()) +

@@ -118,7 +118,6 @@ public:
 
 private:
   MemoryPool *pool_;
-  DeviceProperties properties_;
 };
 
 /// The process-wide CPU device (on the global pool).

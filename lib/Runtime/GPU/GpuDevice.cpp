@@ -58,61 +58,55 @@ void GpuDevice::deallocate(void *ptr) {
     pool_.deallocate(ptr);
 }
 
-Status GpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
+template <typename Fn> Status GpuDevice::onQueue(size_t bytes, Fn work) {
   if (!bytes)
     return Status::success();
   if (Status status = ready(); !status.ok())
     return status;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (bytes > kMaxStagedCopy)
-    return enqueueCopy(dst, src, bytes, /*blocking=*/true);
-  std::unique_ptr<char[]> copy(new char[bytes]);
-  std::memcpy(copy.get(), src, bytes);
-  if (Status status = enqueueCopy(dst, copy.get(), bytes, false); !status.ok())
-    return status;
-  staging_.push_back(std::move(copy));
-  stagingBytes_ += bytes;
-  if (stagingBytes_ > kMaxStagingBytes)
-    return synchronize();
-  return Status::success();
+  return work();
+}
+
+Status GpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
+  return onQueue(bytes, [&] {
+    if (bytes > kMaxStagedCopy)
+      return enqueueCopy(dst, src, bytes, /*blocking=*/true);
+    std::unique_ptr<char[]> copy(new char[bytes]);
+    std::memcpy(copy.get(), src, bytes);
+    if (Status status = enqueueCopy(dst, copy.get(), bytes, false);
+        !status.ok())
+      return status;
+    staging_.push_back(std::move(copy));
+    stagingBytes_ += bytes;
+    return stagingBytes_ > kMaxStagingBytes ? synchronize()
+                                            : Status::success();
+  });
 }
 
 Status GpuDevice::copyDeviceToHost(void *dst, const void *src, size_t bytes) {
-  if (!bytes)
-    return Status::success();
-  if (Status status = ready(); !status.ok())
-    return status;
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  return enqueueCopy(dst, src, bytes, /*blocking=*/true);
+  return onQueue(bytes, [&] {
+    return enqueueCopy(dst, src, bytes, /*blocking=*/true);
+  });
 }
 
 Status GpuDevice::copyDeviceToDevice(void *dst, const void *src,
                                      size_t bytes) {
-  if (!bytes)
-    return Status::success();
-  if (Status status = ready(); !status.ok())
-    return status;
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  return enqueueCopy(dst, src, bytes, /*blocking=*/false);
+  return onQueue(bytes, [&] {
+    return enqueueCopy(dst, src, bytes, /*blocking=*/false);
+  });
 }
 
 Status GpuDevice::fill(void *dst, uint8_t value, size_t bytes) {
-  if (!bytes)
-    return Status::success();
-  if (Status status = ready(); !status.ok())
-    return status;
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  return enqueueFill(dst, value, bytes);
+  return onQueue(bytes, [&] { return enqueueFill(dst, value, bytes); });
 }
 
 Status GpuDevice::synchronize() {
-  if (Status status = ready(); !status.ok())
+  return onQueue(1, [&] {
+    Status status = finish();
+    if (status.ok())
+      releaseStaging();
     return status;
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  Status status = finish();
-  if (status.ok())
-    releaseStaging();
-  return status;
+  });
 }
 
 void GpuDevice::releaseStaging() {

@@ -100,6 +100,9 @@ protected:
 private:
   /// Runs initialize() once; its status after that.
   Status ready();
+  /// Runs `work` (returning a Status) with the device ready and locked;
+  /// nothing for zero bytes.
+  template <typename Fn> Status onQueue(size_t bytes, Fn work);
   void releaseStaging();
 
   DeviceKind kind_;

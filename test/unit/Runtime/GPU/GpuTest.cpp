@@ -16,6 +16,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <thread>
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::test;
@@ -340,4 +342,41 @@ TEST_CASE("GpuABI failures come back from invoke as a Status",
   gHost = HostCode{&fmaKernel(), 64, false};
   REQUIRE(invoke(fmaEntry, sig, inputs, outputs, nullptr, device).ok());
   REQUIRE(outputs[0].toHost().at(3) == 3.0 * 3.0 + 1.0);
+}
+
+TEST_CASE("calls from several threads share one device's queue and caches",
+          "[gpu][opencl]") {
+  Device *device = openclOrSkip();
+  if (!device)
+    return;
+  const int64_t n = 300;
+  Tensor a = Tensor::fromDoubles(DType::F32, {n}, ramp(n, 0.5, 1));
+  Tensor onDevice = a.to(*device);
+  gHost = HostCode{&fmaKernel(), 32, false};
+  Signature sig = vectorSignature(DType::F32, n, 2);
+  std::vector<std::string> failures(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 10; ++round) {
+        std::vector<Tensor> outputs;
+        Status status =
+            invoke(fmaEntry, sig, {onDevice, onDevice}, outputs, nullptr,
+                   device);
+        if (!status.ok()) {
+          failures[t] = status.toString();
+          return;
+        }
+        std::vector<double> c = outputs[0].toHost().toDoubles();
+        for (int64_t i = 0; i < n; ++i)
+          if (c[i] != double(float(a.at(i)) * float(a.at(i)) + 1.0f)) {
+            failures[t] = "wrong value at " + std::to_string(i);
+            return;
+          }
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const std::string &failure : failures)
+    REQUIRE(failure.empty());
 }
