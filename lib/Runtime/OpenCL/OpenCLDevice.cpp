@@ -171,12 +171,12 @@ protected:
                                         log.data(), nullptr);
         log.resize(std::strlen(log.c_str()));
       }
-      programs_.push_back(program); // never released: see ~GpuDevice
+      (void)cl_.clReleaseProgram(program);
       return check(err, "clBuildProgram",
                    " for module " + name +
                        (log.empty() ? std::string() : ":\n" + log));
     }
-    programs_.push_back(program);
+    // Kept for the life of the process, like the device (GpuDevice.h).
     *handle = program;
     return Status::success();
   }
@@ -190,18 +190,20 @@ protected:
     if (Status status = check(err, "clCreateKernel", what); !status.ok())
       return status;
     cl_uint numArgs = 0;
-    if (Status status = check(cl_.clGetKernelInfo(k, CL_KERNEL_NUM_ARGS,
-                                                  sizeof(numArgs), &numArgs,
-                                                  nullptr),
-                              "clGetKernelInfo", what);
-        !status.ok())
+    Status status = check(cl_.clGetKernelInfo(k, CL_KERNEL_NUM_ARGS,
+                                              sizeof(numArgs), &numArgs,
+                                              nullptr),
+                          "clGetKernelInfo", what);
+    if (status.ok() && numArgs != kernel.numArgs)
+      status = Status::error(StatusCode::InvalidArgument,
+                             "kernel " + std::string(kernel.name) + " takes " +
+                                 std::to_string(numArgs) +
+                                 " arguments, its descriptor says " +
+                                 std::to_string(kernel.numArgs));
+    if (!status.ok()) {
+      (void)cl_.clReleaseKernel(k);
       return status;
-    if (numArgs != kernel.numArgs)
-      return Status::error(StatusCode::InvalidArgument,
-                           "kernel " + std::string(kernel.name) + " takes " +
-                               std::to_string(numArgs) +
-                               " arguments, its descriptor says " +
-                               std::to_string(kernel.numArgs));
+    }
     *handle = k;
     return Status::success();
   }
@@ -255,7 +257,6 @@ private:
   UsmApi usm_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
-  std::vector<cl_program> programs_;
   /// Over-allocated SVM blocks: aligned address -> what clSVMAlloc gave.
   std::mutex svmMutex_;
   std::unordered_map<void *, void *> svmStarts_;

@@ -24,49 +24,6 @@ using namespace adjoint::rt::test;
 
 namespace {
 
-std::vector<double> ramp(int64_t n, double scale, double offset) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i)
-    v[i] = scale * double(i % 97) + offset;
-  return v;
-}
-
-/// What the hand-written host functions below launch and how; set by each
-/// test before invoke() (entry points are plain function pointers).
-struct HostCode {
-  const adj_rt_gpu_kernel *kernel = nullptr;
-  uint64_t block = 64;
-  /// fmaEntry returns its first input instead of its result.
-  bool returnInput = false;
-} gHost;
-
-void writeDescriptor(int64_t *desc, void *ptr, int64_t n) {
-  desc[0] = desc[1] = static_cast<int64_t>(reinterpret_cast<intptr_t>(ptr));
-  desc[2] = 0;
-  desc[3] = n;
-  desc[4] = 1;
-}
-
-/// (a, b: tensor<n x f32>) -> tensor<n x f32>: c = a * b + 1 in one launch.
-void fmaEntry(void **args) {
-  auto *out = static_cast<int64_t *>(args[0]);
-  auto *a = static_cast<int64_t *>(args[1]);
-  auto *b = static_cast<int64_t *>(args[2]);
-  int64_t n = a[3];
-  void *pa = reinterpret_cast<void *>(a[1]);
-  void *pb = reinterpret_cast<void *>(b[1]);
-  void *c = adj_rt_gpu_alloc(uint64_t(n) * sizeof(float));
-  void *argv[] = {&pa, &pb, &c, &n};
-  uint64_t grid = (uint64_t(n) + gHost.block - 1) / gHost.block;
-  adj_rt_gpu_launch(gHost.kernel, grid, 1, 1, gHost.block, 1, 1, 0, argv);
-  if (gHost.returnInput) {
-    adj_rt_gpu_free(c);
-    writeDescriptor(out, pa, n);
-    return;
-  }
-  writeDescriptor(out, c, n);
-}
-
 /// A constant of the "host object": x of the axpy entry.
 constexpr int64_t kRows = 3, kCols = 50;
 const double kX[kRows * kCols] = {
@@ -100,14 +57,6 @@ void axpyEntry(void **args) {
   int64_t y64 = static_cast<int64_t>(reinterpret_cast<intptr_t>(y));
   int64_t desc[] = {y64, y64, 0, kRows, kCols, kCols, 1};
   std::memcpy(out, desc, sizeof(desc));
-}
-
-Signature vectorSignature(DType dtype, int64_t n, int inputs) {
-  Signature s;
-  for (int i = 0; i < inputs; ++i)
-    s.inputs.push_back({dtype, {n}});
-  s.outputs.push_back({dtype, {n}});
-  return s;
 }
 
 gpu::GpuDevice &asGpu(Device &device) {

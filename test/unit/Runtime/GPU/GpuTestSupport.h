@@ -5,25 +5,43 @@
 
 #include "adjoint/Runtime/DeviceRegistry.h"
 #include "adjoint/Runtime/GpuABI.h"
+#include "adjoint/Runtime/Signature.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
+#include <string>
 #include <iterator>
 #include <vector>
 
 namespace adjoint::rt::test {
 
-/// opencl:0, or null after a WARN with the reason it is unavailable (the
-/// tests then pass without running: a machine without an OpenCL runtime).
-inline Device *openclOrSkip() {
+/// The device `id`, or null after a WARN with the reason it is unavailable
+/// (the tests then pass without running: a machine without that driver).
+/// A missing device fails the test instead where it must be there: where
+/// ADJOINT_TEST_REQUIRE_DEVICES names it (ctest's fake Level Zero run), and
+/// for opencl:0 where OCL_ICD_VENDORS points the loader at a runtime (ctest
+/// sets it when scripts/setup.sh installed one).
+inline Device *deviceOrSkip(const std::string &id) {
   Device *device = nullptr;
-  Status status = findDevice("opencl:0", &device);
-  if (!status.ok())
-    WARN("skipped, no OpenCL device: " << status.toString());
-  return device;
+  Status status = findDevice(id, &device);
+  if (status.ok())
+    return device;
+  const char *required = std::getenv("ADJOINT_TEST_REQUIRE_DEVICES");
+  const char *vendors = std::getenv("OCL_ICD_VENDORS");
+  bool mustHave =
+      (required && (" " + std::string(required) + " ").find(" " + id + " ") !=
+                       std::string::npos) ||
+      (id == "opencl:0" && vendors && *vendors);
+  if (mustHave)
+    FAIL(id << " is required here: " << status.toString());
+  WARN("skipped, no " << id << ": " << status.toString());
+  return nullptr;
 }
+
+inline Device *openclOrSkip() { return deviceOrSkip("opencl:0"); }
 
 /// The SPIR-V of GPU/kernels.mlir, built with the test (CMakeLists.txt).
 inline const std::vector<char> &kernelBytes() {
@@ -59,6 +77,27 @@ inline const adj_rt_gpu_kernel &axpyKernel() {
                                            sizes};
   return kernel;
 }
+
+/// n values 0, scale, 2 scale, ... (modulo 97) plus offset.
+std::vector<double> ramp(int64_t n, double scale, double offset);
+
+/// What the hand-written host function fmaEntry launches and how; set by
+/// each test before invoke() (entry points are plain function pointers).
+struct HostCode {
+  const adj_rt_gpu_kernel *kernel = nullptr;
+  uint64_t block = 64;
+  /// fmaEntry returns its first input instead of its result.
+  bool returnInput = false;
+};
+extern HostCode gHost;
+
+/// A rank-1 memref descriptor of n contiguous elements at ptr.
+void writeDescriptor(int64_t *desc, void *ptr, int64_t n);
+/// Host code of (a, b: tensor<n x f32>) -> tensor<n x f32>: allocates c,
+/// launches gHost.kernel as fma_f32(a, b, c, n) on ceil(n / block) blocks.
+void fmaEntry(void **args);
+/// `inputs` inputs and one output, all tensor<n x dtype>.
+Signature vectorSignature(DType dtype, int64_t n, int inputs);
 
 } // namespace adjoint::rt::test
 
