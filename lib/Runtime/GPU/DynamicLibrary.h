@@ -11,6 +11,7 @@
 
 #include "adjoint/Runtime/Status.h"
 
+#include <mutex>
 #include <string>
 
 namespace adjoint::rt::gpu {
@@ -39,6 +40,25 @@ Status resolve(const DynamicLibrary &library, const char *symbol, Fn *slot) {
     return Status::success();
   return Status::error(StatusCode::Unavailable,
                        library.soname() + " lacks " + symbol);
+}
+
+/// The entry-point table of a driver, filled once per process: opens
+/// `soname` and runs `resolveAll(library, table)` on the first call; every
+/// call returns that first status. The library stays open for good.
+template <typename Table, typename ResolveAll>
+Status loadDriver(const char *soname, ResolveAll resolveAll,
+                  const Table **out) {
+  static Table table;
+  static Status status;
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    static DynamicLibrary library;
+    status = library.open(soname);
+    if (status.ok())
+      status = resolveAll(library, table);
+  });
+  *out = &table;
+  return status;
 }
 
 } // namespace adjoint::rt::gpu

@@ -4,31 +4,26 @@
 #include "GPU/DynamicLibrary.h"
 
 #include <cstdio>
-#include <mutex>
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::levelzero;
 
 Status adjoint::rt::levelzero::loadLevelZero(const LevelZeroApi **api) {
-  static LevelZeroApi table;
-  static Status status;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    static gpu::DynamicLibrary library;
-    status = library.open("libze_loader.so.1");
-    if (!status.ok())
-      return;
+  auto resolveAll = [](const gpu::DynamicLibrary &library,
+                       LevelZeroApi &table) {
+    Status status;
 #define ADJ_ZE_FN(name, params)                                                \
   if (status.ok())                                                             \
     status = gpu::resolve(library, #name, &table.name);
 #include "LevelZero/LevelZeroApi.def"
     if (status.ok())
       status = check(table.zeInit(ZE_INIT_FLAG_GPU_ONLY), "zeInit");
+    // A loader without a usable driver means no device, not a failure.
     if (!status.ok())
       status = Status::error(StatusCode::Unavailable, status.message());
-  });
-  *api = &table;
-  return status;
+    return status;
+  };
+  return gpu::loadDriver("libze_loader.so.1", resolveAll, api);
 }
 
 namespace {

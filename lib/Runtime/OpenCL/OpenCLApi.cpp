@@ -3,27 +3,20 @@
 #include "OpenCL/OpenCLApi.h"
 #include "GPU/DynamicLibrary.h"
 
-#include <mutex>
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::opencl;
 
 Status adjoint::rt::opencl::loadOpenCL(const OpenCLApi **api) {
-  static OpenCLApi table;
-  static Status status;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    static gpu::DynamicLibrary library;
-    status = library.open("libOpenCL.so.1");
-    if (!status.ok())
-      return;
+  auto resolveAll = [](const gpu::DynamicLibrary &library, OpenCLApi &table) {
+    Status status;
 #define ADJ_OPENCL_FN(name)                                                    \
   if (status.ok())                                                             \
     status = gpu::resolve(library, #name, &table.name);
 #include "OpenCL/OpenCLApi.def"
-  });
-  *api = &table;
-  return status;
+    return status;
+  };
+  return gpu::loadDriver("libOpenCL.so.1", resolveAll, api);
 }
 
 bool adjoint::rt::opencl::loadUsm(const OpenCLApi &api,
