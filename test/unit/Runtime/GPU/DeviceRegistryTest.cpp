@@ -3,6 +3,7 @@
 #include "GPU/CachingAllocator.h"
 #include "GPU/SpirvCheck.h"
 #include "GpuTestSupport.h"
+#include "adjoint/Runtime/Symbols.h"
 #include "adjoint/Runtime/Tensor.h"
 #include "adjoint/Support/Error.h"
 
@@ -172,4 +173,25 @@ TEST_CASE("SPIR-V is checked before any driver sees it", "[gpu][spirv]") {
               .find("magic number") != std::string::npos);
   REQUIRE(gpu::checkSpirv(bytes.data(), 12, "kernels").message().find(
               "shorter than any kernel module") != std::string::npos);
+}
+
+TEST_CASE("the JIT's symbol table resolves every GpuABI function", "[gpu]") {
+  std::vector<std::string> wanted = {
+      "adj_rt_gpu_alloc",    "adj_rt_gpu_free",  "adj_rt_gpu_memcpy",
+      "adj_rt_gpu_read",     "adj_rt_gpu_write", "adj_rt_gpu_constant",
+      "adj_rt_gpu_launch"};
+  for (const std::string &name : wanted) {
+    const RuntimeSymbol *found = nullptr;
+    for (const RuntimeSymbol &symbol : runtimeSymbols())
+      if (name == symbol.name)
+        found = &symbol;
+    INFO(name);
+    REQUIRE(found);
+    REQUIRE(found->address != nullptr);
+  }
+  const RuntimeSymbol *launch = nullptr;
+  for (const RuntimeSymbol &symbol : runtimeSymbols())
+    if (std::string(symbol.name) == "adj_rt_gpu_launch")
+      launch = &symbol;
+  REQUIRE(launch->address == reinterpret_cast<void *>(&adj_rt_gpu_launch));
 }
