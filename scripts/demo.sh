@@ -5,5 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# The OpenCL devices of Intel's CPU runtime (installed by setup.sh).
+export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-/opt/adjoint/intel-opencl/icd}"
 echo "=== Training an MLP classifier compiled by Adjoint ==="
 ./build/bin/example-train-mlp

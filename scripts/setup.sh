@@ -13,6 +13,8 @@ packages=(
   libclang-rt-22-dev libfuzzer-22-dev
   libeigen3-dev catch2
   python3-dev python3-pip pybind11-dev python3-numpy python3-pytest
+  python3-venv
+  ocl-icd-libopencl1 opencl-c-headers spirv-tools clinfo
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -63,6 +65,31 @@ PY
 if ((${#pip_missing[@]})); then
   echo "setup: pip installing ${pip_missing[*]} for $(command -v "$PYTHON")"
   "$PYTHON" -m pip install -q "${pip_missing[@]}"
+fi
+
+# Intel's CPU OpenCL runtime from PyPI: it runs the SPIR-V kernels of the
+# OpenCL target on this CPU, so the GPU runtime's tests execute here (Debian's
+# own OpenCL drivers take no SPIR-V). In its own venv (`pip install --target`
+# drops the wheels' lib/ files); Debian's ICD loader finds it through the
+# one-line .icd file below, in a folder that OCL_ICD_VENDORS names
+# (test/CMakeLists.txt sets it for ctest; test.sh and demo.sh export it).
+OPENCL_PREFIX=/opt/adjoint/intel-opencl
+OPENCL_VERSION=2026.2.0
+if ! "$OPENCL_PREFIX/bin/python" - "$OPENCL_VERSION" 2>/dev/null <<'PY'
+import importlib.metadata as md, sys
+sys.exit(any(md.version(d) != sys.argv[1]
+             for d in ("intel-opencl-rt", "intel-cmplr-lib-rt")))
+PY
+then
+  echo "setup: installing Intel's CPU OpenCL runtime $OPENCL_VERSION in $OPENCL_PREFIX"
+  python3 -m venv "$OPENCL_PREFIX"
+  "$OPENCL_PREFIX/bin/pip" install -q "intel-opencl-rt==$OPENCL_VERSION" \
+    "intel-cmplr-lib-rt==$OPENCL_VERSION"
+fi
+mkdir -p "$OPENCL_PREFIX/icd"
+icd_line="$OPENCL_PREFIX/lib/libintelocl.so"
+if [ "$(cat "$OPENCL_PREFIX/icd/intel-cpu.icd" 2>/dev/null)" != "$icd_line" ]; then
+  echo "$icd_line" > "$OPENCL_PREFIX/icd/intel-cpu.icd"
 fi
 
 # scripts/sanitize.sh needs the packages only; it builds elsewhere.

@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# The OpenCL devices of Intel's CPU runtime (installed by setup.sh).
+export OCL_ICD_VENDORS="${OCL_ICD_VENDORS:-/opt/adjoint/intel-opencl/icd}"
 cd build
 /usr/bin/ctest --output-on-failure -j"$(nproc)"

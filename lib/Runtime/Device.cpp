@@ -18,14 +18,39 @@ const char *adjoint::rt::deviceKindName(DeviceKind kind) {
     return "hip";
   case DeviceKind::LevelZero:
     return "level_zero";
+  case DeviceKind::OpenCL:
+    return "opencl";
   }
   return "unknown";
 }
 
 Device::~Device() = default;
 
+std::string Device::id() const {
+  if (kind() == DeviceKind::CPU)
+    return "cpu";
+  return std::string(deviceKindName(kind())) + ":" + std::to_string(index());
+}
+
 CpuDevice::CpuDevice(MemoryPool *pool)
     : pool_(pool ? pool : &MemoryPool::global()) {}
+
+const DeviceProperties &CpuDevice::properties() const {
+  // Made on first use: the thread pool starts its workers when first asked.
+  static const DeviceProperties properties = [] {
+    DeviceProperties p;
+    p.name = "cpu";
+    p.vendor = "host";
+    // One work item per thread of the pool; host code has no subgroups.
+    p.maxWorkgroupSize = ThreadPool::global().numThreads();
+    p.maxWorkgroupDims[0] = p.maxWorkgroupSize;
+    p.computeUnits = ThreadPool::global().numThreads();
+    p.subgroupSizes = {1};
+    p.fp64 = p.fp16 = true;
+    return p;
+  }();
+  return properties;
+}
 
 std::string CpuDevice::name() const {
   return "cpu (" + std::to_string(ThreadPool::global().numThreads()) +
@@ -59,6 +84,12 @@ Status CpuDevice::copyDeviceToDevice(void *dst, const void *src,
                                      size_t bytes) {
   if (bytes)
     std::memmove(dst, src, bytes);
+  return Status::success();
+}
+
+Status CpuDevice::fill(void *dst, uint8_t value, size_t bytes) {
+  if (bytes)
+    std::memset(dst, value, bytes);
   return Status::success();
 }
 

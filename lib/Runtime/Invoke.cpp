@@ -16,9 +16,15 @@
 // allocate. Its objects are owned by its arena, not by the call, and
 // invoke() releases the arena to where the call found it.
 //
+// A call on a GPU device runs host code that calls the GpuABI (GpuABI.h):
+// its device blocks are tracked here like the host blocks, and a GpuABI
+// failure jumps back the same way (the entry points of GPU/GpuCall.h).
+//
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/Invoke.h"
+#include "GPU/GpuCall.h"
+#include "GPU/GpuDevice.h"
 #include "adjoint/Runtime/AlignedBuffer.h"
 #include "adjoint/Runtime/Closures.h"
 #include "adjoint/Runtime/MemoryPool.h"
@@ -57,6 +63,11 @@ struct CallContext {
   bool failed = false;
   /// Set by the recursion guard before it jumps back.
   std::string recursionError;
+  /// The device of a call on a GPU (null on the CPU), the device blocks
+  /// the GpuABI handed out and not yet freed, and its failure.
+  gpu::GpuDevice *device = nullptr;
+  std::unordered_set<void *> deviceBlocks;
+  Status deviceError;
 };
 
 CallContext *currentCall() {
@@ -202,7 +213,67 @@ bool isRowMajor(const std::vector<int64_t> &shape, const int64_t *strides) {
   return true;
 }
 
+/// Copies the output at `data` (on `device`, strided) into the fresh
+/// row-major device tensor `out`, through the host when it is strided.
+Status copyDeviceOutput(Device &device, const Tensor &out, const char *data,
+                        const std::vector<int64_t> &shape,
+                        const int64_t *strides, size_t elementSize) {
+  if (!out.byteSize())
+    return Status::success();
+  if (isRowMajor(shape, strides))
+    return device.copyDeviceToDevice(out.data(), data, out.byteSize());
+  int64_t span = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (strides[d] < 0)
+      return Status::error(StatusCode::Internal,
+                           "a device output has a negative stride");
+    span += (shape[d] - 1) * strides[d];
+  }
+  std::vector<char> host(size_t(span) * elementSize);
+  std::vector<char> packed(out.byteSize());
+  if (Status s = device.copyDeviceToHost(host.data(), data, host.size());
+      !s.ok())
+    return s;
+  copyStrided(packed.data(), host.data(), shape, strides, elementSize);
+  return device.copyHostToDevice(out.data(), packed.data(), packed.size());
+}
+
 } // namespace
+
+gpu::GpuDevice &adjoint::rt::gpu::currentDevice(const char *function) {
+  CallContext *call = currentCall();
+  if (!call || !call->device)
+    fail(Status::error(StatusCode::Internal,
+                       std::string(function) +
+                           " called outside a call that invoke() runs on a "
+                           "GPU device"));
+  return *call->device;
+}
+
+void adjoint::rt::gpu::trackBlock(void *block) {
+  if (CallContext *call = currentCall()) {
+    std::lock_guard<std::mutex> lock(call->mutex);
+    call->deviceBlocks.insert(block);
+  }
+}
+
+void adjoint::rt::gpu::untrackBlock(void *block) {
+  if (CallContext *call = currentCall()) {
+    std::lock_guard<std::mutex> lock(call->mutex);
+    call->deviceBlocks.erase(block);
+  }
+}
+
+void adjoint::rt::gpu::fail(Status status) {
+  CallContext *call = currentCall();
+  if (call && std::this_thread::get_id() == call->owner &&
+      !insideParallelChunk()) {
+    call->deviceError = std::move(status);
+    std::longjmp(call->jump, 1);
+  }
+  std::fprintf(stderr, "adjoint: %s\n", status.toString().c_str());
+  std::abort();
+}
 
 void *adjoint::rt::allocateRuntimeBlock(size_t bytes) {
   if (void *block = MemoryPool::global().allocate(bytes))
@@ -326,10 +397,29 @@ Status adjoint::rt::validateInputs(const Signature &signature,
 
 Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
                            const std::vector<Tensor> &inputs,
-                           std::vector<Tensor> &outputs, InvokeStats *stats) {
+                           std::vector<Tensor> &outputs, InvokeStats *stats,
+                           Device *device) {
   outputs.clear();
   if (Status status = validateInputs(signature, inputs); !status.ok())
     return status;
+  // Every device but the CPU is a GpuDevice (lib/Runtime/GPU).
+  gpu::GpuDevice *gpuDevice =
+      device && device->kind() != DeviceKind::CPU
+          ? static_cast<gpu::GpuDevice *>(device)
+          : nullptr;
+  Device &target = gpuDevice ? *device : cpuDevice();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    bool here = gpuDevice ? &inputs[i].device() == device
+                          : inputs[i].device().kind() == DeviceKind::CPU;
+    if (!here)
+      return Status::error(StatusCode::InvalidArgument,
+                           "input #" + std::to_string(i) + " is on " +
+                               inputs[i].device().id() + ", the call runs on " +
+                               target.id() + ": copy it with Tensor::to()");
+  }
+  if (gpuDevice)
+    if (Status status = gpuDevice->status(); !status.ok())
+      return status;
   InvokeStats local;
 
   // Input descriptors: aligned caller memory is passed as is (compiled
@@ -338,7 +428,8 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
   std::vector<std::vector<int64_t>> descriptors(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Tensor *input = &inputs[i];
-    if (!isBufferAligned(input->data())) {
+    // Device blocks are aligned to 256 bytes; only host memory may not be.
+    if (!gpuDevice && !isBufferAligned(input->data())) {
       try {
         copies.push_back(input->clone());
       } catch (const Error &e) {
@@ -371,6 +462,7 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
     args[1 + i] = descriptors[i].data();
 
   CallContext call;
+  call.device = gpuDevice;
   void *outer = taskContext();
   int64_t arenaMark = adj_rt_mark();
   // A jump out of recursive code skips its leave calls: restore the depth.
@@ -388,7 +480,14 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
     for (void *block : call.blocks)
       releaseBlock(block);
     call.blocks.clear();
+    for (void *block : call.deviceBlocks)
+      gpuDevice->deallocate(block);
+    call.deviceBlocks.clear();
   };
+  if (!call.deviceError.ok()) {
+    releaseAll();
+    return call.deviceError;
+  }
   if (!call.recursionError.empty()) {
     releaseAll();
     return Status::error(StatusCode::ResourceExhausted, call.recursionError);
@@ -432,6 +531,39 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
     char *data = reinterpret_cast<char *>(desc[1]) +
                  desc[2] * static_cast<int64_t>(dtypeSize(spec.dtype));
     const int64_t *strides = desc + 3 + rank;
+    if (gpuDevice) {
+      // Device outputs: a block of this call becomes the tensor's storage;
+      // anything else (an input, a constant) is copied into a new block.
+      bool ours = owners.count(allocated) || call.deviceBlocks.count(allocated);
+      if (ours && isRowMajor(spec.shape, strides)) {
+        std::shared_ptr<void> &owner = owners[allocated];
+        if (!owner) {
+          owner = std::shared_ptr<void>(
+              allocated, [gpuDevice](void *p) { gpuDevice->deallocate(p); });
+          call.deviceBlocks.erase(allocated);
+        }
+        outputs.push_back(
+            Tensor::adopt(spec.dtype, spec.shape, data, owner, device));
+        continue;
+      }
+      Status copied;
+      try {
+        Tensor copy = Tensor::allocateOn(*device, spec.dtype, spec.shape);
+        copied = copyDeviceOutput(*device, copy, data, spec.shape, strides,
+                                  dtypeSize(spec.dtype));
+        outputs.push_back(std::move(copy));
+        ++local.outputsCopied;
+      } catch (const Error &e) {
+        copied = Status::error(StatusCode::OutOfMemory, e.what());
+      }
+      if (!copied.ok()) {
+        outputs.clear();
+        owners.clear();
+        releaseAll();
+        return copied;
+      }
+      continue;
+    }
     bool ours = owners.count(allocated) || call.blocks.count(allocated);
     if (ours && isRowMajor(spec.shape, strides)) {
       std::shared_ptr<void> &owner = owners[allocated];
@@ -456,7 +588,8 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
       return Status::error(StatusCode::OutOfMemory, e.what());
     }
   }
-  local.blocksReleased = static_cast<unsigned>(call.blocks.size());
+  local.blocksReleased =
+      static_cast<unsigned>(call.blocks.size() + call.deviceBlocks.size());
   releaseAll();
   if (stats)
     *stats = local;

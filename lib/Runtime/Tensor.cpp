@@ -1,6 +1,7 @@
 //===- Tensor.cpp - Dense host tensors of the runtime ---------------------===//
 
 #include "adjoint/Runtime/Tensor.h"
+#include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/MemoryPool.h"
 #include "adjoint/Support/CheckedSize.h"
 #include "adjoint/Support/Error.h"
@@ -137,16 +138,67 @@ Tensor Tensor::copyOf(DType dtype, std::vector<int64_t> shape,
 }
 
 Tensor Tensor::adopt(DType dtype, std::vector<int64_t> shape, void *data,
-                     std::shared_ptr<void> owner) {
+                     std::shared_ptr<void> owner, Device *device) {
   checkShape(dtype, shape);
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
   t.data_ = data;
   t.owner_ = std::move(owner);
+  if (device && device->kind() != DeviceKind::CPU)
+    t.device_ = device;
   t.valid_ = true;
   return t;
 }
+
+Tensor Tensor::allocateOn(Device &device, DType dtype,
+                          std::vector<int64_t> shape) {
+  if (device.kind() == DeviceKind::CPU)
+    return allocate(dtype, std::move(shape));
+  checkShape(dtype, shape);
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  void *block = nullptr;
+  if (Status status = device.allocate(t.byteSize(), &block); !status.ok())
+    throw Error(status.toString() + " (for " + t.typeString() + " on " +
+                device.id() + ")");
+  Device *owner = &device;
+  t.owner_ =
+      std::shared_ptr<void>(block, [owner](void *p) { owner->deallocate(p); });
+  t.data_ = block;
+  t.device_ = &device;
+  t.valid_ = true;
+  return t;
+}
+
+Device &Tensor::device() const { return device_ ? *device_ : cpuDevice(); }
+
+void Tensor::throwNotOnHost(const char *what) const {
+  throw Error("Tensor::" + std::string(what) + ": " + typeString() +
+              " is on " + device_->id() +
+              "; copy it to the host first (toHost())");
+}
+
+Tensor Tensor::to(Device &target) const {
+  bool targetHost = target.kind() == DeviceKind::CPU;
+  if ((targetHost && !device_) || device_ == &target)
+    return *this;
+  if (device_ && !targetHost)
+    return toHost().to(target); // between two devices: through the host
+  Tensor result = allocateOn(target, dtype_, shape_);
+  Status status = device_
+                      ? device_->copyDeviceToHost(result.data_, data_,
+                                                  byteSize())
+                      : target.copyHostToDevice(result.data_, data_,
+                                                byteSize());
+  if (!status.ok())
+    throw Error(status.toString() + " (copying " + typeString() + " from " +
+                device().id() + " to " + target.id() + ")");
+  return result;
+}
+
+Tensor Tensor::toHost() const { return to(cpuDevice()); }
 
 Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
                            const std::vector<double> &values) {
@@ -184,6 +236,8 @@ Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
 }
 
 double Tensor::at(int64_t index) const {
+  if (device_)
+    throwNotOnHost("at()");
   switch (dtype_) {
   case DType::F64:
     return data<double>()[index];
@@ -204,13 +258,25 @@ double Tensor::at(int64_t index) const {
 }
 
 std::vector<double> Tensor::toDoubles() const {
+  if (device_)
+    throwNotOnHost("toDoubles()");
   std::vector<double> values(static_cast<size_t>(numel()));
   for (int64_t i = 0; i < numel(); ++i)
     values[i] = at(i);
   return values;
 }
 
-Tensor Tensor::clone() const { return copyOf(dtype_, shape_, data_); }
+Tensor Tensor::clone() const {
+  if (!device_)
+    return copyOf(dtype_, shape_, data_);
+  Tensor copy = allocateOn(*device_, dtype_, shape_);
+  if (Status status = device_->copyDeviceToDevice(copy.data_, data_,
+                                                  byteSize());
+      !status.ok())
+    throw Error(status.toString() + " (cloning " + typeString() + " on " +
+                device_->id() + ")");
+  return copy;
+}
 
 std::string Tensor::typeString() const {
   return tensorTypeString(dtype_, shape_);

@@ -17,6 +17,7 @@ bindings hold no logic); see docs/python.md. A small example::
 from . import _adjoint
 from ._adjoint import *  # noqa: F401,F403
 from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
+from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F401
 
 from . import frontend, numpy  # noqa: F401
 from . import _numpy_calls

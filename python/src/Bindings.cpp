@@ -39,5 +39,6 @@ PYBIND11_MODULE(_adjoint, m) {
   bindOps(m);
   bindPasses(m);
   bindTensor(m);
+  bindDevices(m);
   bindRun(m);
 }

@@ -10,6 +10,7 @@
 #define ADJOINT_PYTHON_BINDINGS_H
 
 #include "adjoint/API/Builder.h"
+#include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/Tensor.h"
 
 #include <pybind11/numpy.h>
@@ -45,6 +46,8 @@ void bindPasses(py::module_ &m);
 void bindTensor(py::module_ &m);
 /// compile() and interpret().
 void bindRun(py::module_ &m);
+/// Devices, device_put and to_numpy.
+void bindDevices(py::module_ &m);
 
 /// Several results as Python: one Value itself, otherwise a tuple.
 py::object toPython(const std::vector<api::Value> &values);
@@ -62,6 +65,13 @@ rt::Tensor borrowArray(const py::array &array);
 py::array adoptTensor(const rt::Tensor &tensor);
 /// The numpy dtype of a runtime dtype; throws adjoint::Error for bf16.
 py::dtype numpyDType(DType dtype);
+
+/// The device `spec` names: an adjoint.Device or an id ("opencl:0");
+/// throws adjoint::Error with the reason when it is unavailable.
+rt::Device &deviceOf(const py::handle &spec);
+/// `x` as a runtime tensor: an adjoint.Tensor itself (wherever it lives),
+/// anything else through numpy into a copy the tensor owns.
+rt::Tensor tensorOf(const py::handle &x);
 
 } // namespace adjoint::python
 

@@ -9,6 +9,7 @@
 
 #include "Bindings.h"
 
+#include "adjoint/Runtime/Device.h"
 #include "adjoint/Support/Error.h"
 
 #include <pybind11/stl.h>
@@ -86,6 +87,24 @@ struct DLManagedTensor {
   void (*deleter)(DLManagedTensor *self);
 };
 constexpr int32_t kDLCPU = 1;
+/// Unified shared memory of a oneAPI device: what OpenCL (Intel USM) and
+/// Level Zero device pointers are.
+constexpr int32_t kDLOneAPI = 14;
+
+/// The DLPack device of where `tensor` lives.
+DLDevice dlDevice(const rt::Tensor &tensor) {
+  if (tensor.isOnHost())
+    return {kDLCPU, 0};
+  rt::Device &device = tensor.device();
+  switch (device.kind()) {
+  case rt::DeviceKind::OpenCL:
+  case rt::DeviceKind::LevelZero:
+    return {kDLOneAPI, device.index()};
+  default:
+    throw Error(std::string("DLPack: tensors on ") + device.id() +
+                " cannot be exported yet");
+  }
+}
 
 DLDataType dlType(DType dtype) {
   switch (dtype) {
@@ -130,7 +149,7 @@ py::capsule toDLPack(const rt::Tensor &tensor) {
   auto *e = new Export{{}, tensor, tensor.shape()};
   DLTensor &t = e->managed.dl_tensor;
   t.data = tensor.data();
-  t.device = {kDLCPU, 0};
+  t.device = dlDevice(tensor);
   t.ndim = int32_t(tensor.rank());
   t.dtype = dlType(tensor.dtype());
   t.shape = e->shape.data();
@@ -175,8 +194,10 @@ rt::Tensor fromDLPack(const py::object &source) {
   });
   const DLTensor &t = managed->dl_tensor;
   if (t.device.device_type != kDLCPU)
-    throw Error("from_dlpack: only CPU tensors are supported (device type " +
-                std::to_string(t.device.device_type) + ")");
+    throw Error("from_dlpack: only CPU tensors can be imported (device "
+                "type " +
+                std::to_string(t.device.device_type) +
+                "); copy the tensor to the host first");
   DType dtype = fromDLType(t.dtype);
   std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
   if (t.strides) {
@@ -190,6 +211,36 @@ rt::Tensor fromDLPack(const py::object &source) {
   }
   void *data = static_cast<char *>(t.data) + t.byte_offset;
   return rt::Tensor::adopt(dtype, std::move(shape), data, std::move(owner));
+}
+
+/// pybind11's buffer hook cannot fail (a getter that throws terminates the
+/// process), and device memory must not be handed out as a host buffer:
+/// the type's hook refuses device tensors with a BufferError first. numpy
+/// then falls back to __array__, which copies to the host.
+getbufferproc pybindGetBuffer = nullptr;
+
+extern "C" int getTensorBuffer(PyObject *obj, Py_buffer *view, int flags) {
+  const rt::Tensor *tensor = nullptr;
+  try {
+    tensor = &py::handle(obj).cast<const rt::Tensor &>();
+  } catch (const py::cast_error &) {
+  }
+  if (tensor && !tensor->isOnHost()) {
+    if (view)
+      view->obj = nullptr;
+    std::string message = "the tensor is on " + tensor->device().id() +
+                          ": copy it to the host first (adjoint.to_numpy(x) "
+                          "or x.numpy())";
+    PyErr_SetString(PyExc_BufferError, message.c_str());
+    return -1;
+  }
+  return pybindGetBuffer(obj, view, flags);
+}
+
+void guardBufferOfDeviceTensors(py::class_<rt::Tensor> &cls) {
+  auto *type = reinterpret_cast<PyTypeObject *>(cls.ptr());
+  pybindGetBuffer = type->tp_as_buffer->bf_getbuffer;
+  type->tp_as_buffer->bf_getbuffer = getTensorBuffer;
 }
 
 } // namespace
@@ -236,10 +287,10 @@ py::array adjoint::python::adoptTensor(const rt::Tensor &tensor) {
 }
 
 void adjoint::python::bindTensor(py::module_ &m) {
-  py::class_<rt::Tensor>(m, "Tensor", py::buffer_protocol(),
+  py::class_<rt::Tensor> cls(m, "Tensor", py::buffer_protocol(),
                          "A runtime tensor: row-major data that is owned "
-                         "(shared) or borrowed from a numpy array.")
-      .def_static(
+                         "(shared) or borrowed from a numpy array.");
+  cls.def_static(
           "from_numpy",
           [](py::array array) { return borrowArray(array); },
           py::arg("array"), py::keep_alive<0, 1>(),
@@ -253,13 +304,57 @@ void adjoint::python::bindTensor(py::module_ &m) {
           "data_ptr",
           [](const rt::Tensor &t) { return reinterpret_cast<uintptr_t>(t.data()); })
       .def_property_readonly("is_borrowed", &rt::Tensor::isBorrowed)
-      .def("numpy", &adoptTensor, "A numpy array over this memory (no copy).")
+      .def(
+          "numpy",
+          [](const rt::Tensor &t) {
+            if (t.isOnHost())
+              return adoptTensor(t);
+            rt::Tensor host;
+            {
+              py::gil_scoped_release release;
+              host = t.toHost();
+            }
+            return adoptTensor(host);
+          },
+          "A numpy array over this memory (no copy); for a device tensor, "
+          "over a host copy (after the work that computes it is done).")
+      .def(
+          "__array__",
+          [](const py::object &self, const py::object &dtype,
+             const py::object &copy) {
+            py::object array = self.attr("numpy")();
+            if (!dtype.is_none())
+              array = array.attr("astype")(dtype);
+            return array;
+          },
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none())
+      .def_property_readonly(
+          "device", [](const rt::Tensor &t) -> rt::Device & { return t.device(); },
+          py::return_value_policy::reference,
+          "Where the data lives (adjoint.Device).")
+      .def(
+          "to",
+          [](const rt::Tensor &t, const py::object &spec) {
+            rt::Device &device = deviceOf(spec);
+            py::gil_scoped_release release;
+            return t.to(device);
+          },
+          py::arg("device"),
+          "This tensor on `device` (itself when it is already there).")
       .def("__str__", &rt::Tensor::typeString)
+      .def("__repr__",
+           [](const rt::Tensor &t) {
+             return "Tensor(" + t.typeString() + ", device=" +
+                    t.device().id() + ")";
+           })
       .def("__dlpack__", [](const rt::Tensor &t,
                             py::object stream) { return toDLPack(t); },
            py::arg("stream") = py::none())
       .def("__dlpack_device__",
-           [](const rt::Tensor &) { return py::make_tuple(kDLCPU, 0); })
+           [](const rt::Tensor &t) {
+             DLDevice d = dlDevice(t);
+             return py::make_tuple(d.device_type, d.device_id);
+           })
       .def_buffer([](const rt::Tensor &t) {
         py::dtype dt = numpyDType(t.dtype());
         std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
@@ -268,6 +363,7 @@ void adjoint::python::bindTensor(py::module_ &m) {
                                format, py::ssize_t(shape.size()), shape,
                                rowMajorStrides(t));
       });
+  guardBufferOfDeviceTensors(cls);
   m.def("from_dlpack", &fromDLPack, py::arg("source"),
         "A Tensor sharing the memory of a CPU DLPack tensor (numpy, torch, "
         "...); it must be row-major contiguous.");

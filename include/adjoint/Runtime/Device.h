@@ -1,29 +1,54 @@
 //===- Device.h - Where buffers live and code runs --------------*- C++ -*-===//
 //
-// A Device owns memory and a queue of work: the host CPU here, and later the
-// CUDA, HIP and Level Zero backends, which load their drivers with dlopen
-// and report "unavailable" (never fail to link or abort) when the driver or
-// the hardware is missing. Copies name both sides explicitly so that the
-// same calls work for host and device memory.
+// A Device owns memory and a queue of work: the host CPU, and GPUs behind
+// drivers that are loaded with dlopen (OpenCL and Level Zero today; CUDA and
+// HIP later), which report "unavailable" (never fail to link or abort) when
+// the driver or the hardware is missing. Copies name both sides explicitly
+// so that the same calls work for host and device memory. The registry of
+// the devices present is DeviceRegistry.h; the shared GPU implementation
+// (caching pool, in-order queue, module cache) is lib/Runtime/GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ADJOINT_RUNTIME_DEVICE_H
 #define ADJOINT_RUNTIME_DEVICE_H
 
+#include "adjoint/Runtime/MemoryPool.h"
 #include "adjoint/Runtime/Status.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace adjoint::rt {
 
-class MemoryPool;
+enum class DeviceKind { CPU, CUDA, HIP, LevelZero, OpenCL };
 
-enum class DeviceKind { CPU, CUDA, HIP, LevelZero };
-
-/// "cpu", "cuda", "hip", "level_zero".
+/// "cpu", "cuda", "hip", "level_zero", "opencl".
 const char *deviceKindName(DeviceKind kind);
+
+/// What code generation and users need to know about a device: the
+/// workgroup limits and subgroup sizes pick tile and reduction shapes.
+struct DeviceProperties {
+  std::string name;
+  std::string vendor;
+  /// The driver's version string (empty for the CPU).
+  std::string driverVersion;
+  /// Global memory in bytes (0 when the driver does not say).
+  uint64_t memoryBytes = 0;
+  /// Work items per workgroup (threads per block), in all and per dimension.
+  uint64_t maxWorkgroupSize = 1;
+  uint64_t maxWorkgroupDims[3] = {1, 1, 1};
+  /// Workgroup-local (shared) memory per workgroup in bytes.
+  uint64_t localMemoryBytes = 0;
+  /// Compute units (cores, SMs, EUs) as the driver counts them.
+  uint32_t computeUnits = 0;
+  /// The subgroup (warp, wavefront) sizes kernels may use, ascending.
+  std::vector<uint32_t> subgroupSizes;
+  bool fp64 = false;
+  bool fp16 = false;
+};
 
 class Device {
 public:
@@ -32,6 +57,11 @@ public:
   /// A human-readable name ("cpu (x86-64, 16 threads)", "NVIDIA H100", ...).
   virtual std::string name() const = 0;
   virtual DeviceKind kind() const = 0;
+  /// The device's number among those of its kind (0 for the CPU).
+  virtual int index() const { return 0; }
+  /// The stable identifier: "cpu", "opencl:0", "level_zero:1".
+  std::string id() const;
+  virtual const DeviceProperties &properties() const = 0;
   /// Ok when the device can be used; otherwise Unavailable with the reason
   /// (no driver, no device, ...). Other calls fail with this status then.
   virtual Status status() const = 0;
@@ -50,8 +80,18 @@ public:
                                   size_t bytes) = 0;
   virtual Status copyDeviceToDevice(void *dst, const void *src,
                                     size_t bytes) = 0;
+  /// Sets `bytes` of device memory to `value` (queued like a copy).
+  virtual Status fill(void *dst, uint8_t value, size_t bytes) = 0;
   /// Waits for all work queued on the device.
   virtual Status synchronize() = 0;
+
+  /// The counters of the device's caching pool (bytes are block bytes).
+  virtual PoolStats memoryStats() const = 0;
+  /// Gives the pool's cached (free) blocks back to the driver or system.
+  virtual void emptyCache() = 0;
+  /// Caps the bytes the pool holds (in use plus cached); 0: no limit. An
+  /// allocation past it empties the cache, then fails with OutOfMemory.
+  virtual void setMemoryLimit(size_t bytes) = 0;
 };
 
 /// The host CPU: memory from a MemoryPool, synchronous copies.
@@ -63,13 +103,18 @@ public:
   std::string name() const override;
   DeviceKind kind() const override { return DeviceKind::CPU; }
   Status status() const override { return Status::success(); }
+  const DeviceProperties &properties() const override;
   Status allocate(size_t bytes, void **ptr) override;
   void deallocate(void *ptr) override;
   Status copyHostToDevice(void *dst, const void *src, size_t bytes) override;
   Status copyDeviceToHost(void *dst, const void *src, size_t bytes) override;
   Status copyDeviceToDevice(void *dst, const void *src,
                             size_t bytes) override;
+  Status fill(void *dst, uint8_t value, size_t bytes) override;
   Status synchronize() override { return Status::success(); }
+  PoolStats memoryStats() const override { return pool_->stats(); }
+  void emptyCache() override { pool_->trim(); }
+  void setMemoryLimit(size_t bytes) override { pool_->setByteLimit(bytes); }
 
 private:
   MemoryPool *pool_;

@@ -92,7 +92,9 @@ void *adj_rt_gpu_constant(const void *host, uint64_t bytes);
 /// of `block*` work items (threads) each, with `sharedBytes` of dynamic
 /// workgroup-local memory. args[i] points to the value of argument i (a
 /// device pointer or a scalar of argSizes[i] bytes), as cuLaunchKernel's
-/// kernelParams.
+/// kernelParams. OpenCL and Level Zero have no separate dynamic local
+/// memory: there, sharedBytes > 0 becomes one more argument after the
+/// numArgs declared ones, a workgroup-local buffer of that size.
 void adj_rt_gpu_launch(const adj_rt_gpu_kernel *kernel, uint64_t gridX,
                        uint64_t gridY, uint64_t gridZ, uint64_t blockX,
                        uint64_t blockY, uint64_t blockZ, uint32_t sharedBytes,

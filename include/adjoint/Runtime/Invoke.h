@@ -36,6 +36,7 @@
 #ifndef ADJOINT_RUNTIME_INVOKE_H
 #define ADJOINT_RUNTIME_INVOKE_H
 
+#include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/Signature.h"
 #include "adjoint/Runtime/Status.h"
 #include "adjoint/Runtime/Tensor.h"
@@ -73,9 +74,19 @@ Status validateInputs(const Signature &signature,
 /// Calls `entry` with `inputs` (zero-copy where 64-byte aligned) and fills
 /// `outputs` with tensors that the caller owns. Never aborts on allocation
 /// failure: returns OutOfMemory with nothing leaked.
+///
+/// On a GPU `device` (null or the CPU: the host) the entry is GPU host
+/// code: the GpuABI (GpuABI.h) acts on `device` for the call, the inputs
+/// must be tensors on `device` (InvalidArgument otherwise) and their
+/// descriptors hold device pointers, the device blocks the call allocates
+/// are tracked, outputs are device tensors (a block of the call is
+/// adopted; other memory is copied into a new block), and a GpuABI failure
+/// returns its Status with the call's blocks freed. Work the call queued
+/// may still be running when it returns: reading an output on the host
+/// (Tensor::toHost) waits for it.
 Status invoke(PackedEntry entry, const Signature &signature,
               const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
-              InvokeStats *stats = nullptr);
+              InvokeStats *stats = nullptr, Device *device = nullptr);
 
 /// The call depth limit of compiled recursive functions (default 10000),
 /// for every thread.

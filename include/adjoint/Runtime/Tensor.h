@@ -7,6 +7,11 @@
 // interpreter stores them: i1 is one byte (0 or 1), f16 and bf16 are their
 // 16-bit patterns.
 //
+// A tensor has a placement: host memory (the default) or the memory of a
+// GPU Device, where it owns a block of that device's caching pool. Element
+// access (at, toDoubles, data<T>) is for host tensors only; a device tensor
+// is copied with to()/toHost() first.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ADJOINT_RUNTIME_TENSOR_H
@@ -22,6 +27,7 @@
 
 namespace adjoint::rt {
 
+class Device;
 class MemoryPool;
 
 /// The number of elements of `shape` (1 for rank 0). Tensors and
@@ -58,9 +64,14 @@ public:
   /// 0). values.size() must equal the element count (else adjoint::Error).
   static Tensor fromDoubles(DType dtype, std::vector<int64_t> shape,
                             const std::vector<double> &values);
-  /// Takes `data` kept alive by `owner` (for the runtime's own results).
+  /// Takes `data` kept alive by `owner` (for the runtime's own results),
+  /// on `device` (null: the host).
   static Tensor adopt(DType dtype, std::vector<int64_t> shape, void *data,
-                      std::shared_ptr<void> owner);
+                      std::shared_ptr<void> owner, Device *device = nullptr);
+  /// Uninitialized storage on `device` (from its caching pool; the host
+  /// pool for the CPU). Throws adjoint::Error when it cannot allocate.
+  static Tensor allocateOn(Device &device, DType dtype,
+                           std::vector<int64_t> shape);
 
   bool valid() const { return valid_; }
   DType dtype() const { return dtype_; }
@@ -69,25 +80,45 @@ public:
   int64_t numel() const { return numElements(shape_); }
   size_t byteSize() const { return size_t(numel()) * dtypeSize(dtype_); }
 
+  /// The address of the data: host memory, or device memory on a device.
   void *data() const { return data_; }
-  template <typename T> T *data() const { return static_cast<T *>(data_); }
+  /// Typed host data; throws adjoint::Error on a device tensor.
+  template <typename T> T *data() const {
+    if (device_)
+      throwNotOnHost("data<T>()");
+    return static_cast<T *>(data_);
+  }
   /// Whether the data is borrowed caller memory.
   bool isBorrowed() const { return owner_ == nullptr; }
 
   /// Element `index` (row-major) converted to double.
   double at(int64_t index) const;
   std::vector<double> toDoubles() const;
-  /// A deep copy into a pool block.
+  /// A deep copy into a pool block (of the same device).
   Tensor clone() const;
+
+  /// The device the data lives on (cpuDevice() for host tensors).
+  Device &device() const;
+  bool isOnHost() const { return device_ == nullptr; }
+  /// This tensor on `device`: itself when it is already there, else a copy
+  /// (host to device, device to host, or through the host between two
+  /// devices). Throws adjoint::Error when a copy fails.
+  Tensor to(Device &device) const;
+  /// to(cpuDevice()); waits for the work that computes the data.
+  Tensor toHost() const;
 
   /// "tensor<2x3xf32>".
   std::string typeString() const;
 
 private:
+  [[noreturn]] void throwNotOnHost(const char *what) const;
+
   DType dtype_ = DType::F32;
   std::vector<int64_t> shape_;
   void *data_ = nullptr;
   std::shared_ptr<void> owner_;
+  /// Null on the host; GPU devices live as long as the process.
+  Device *device_ = nullptr;
   bool valid_ = false;
 };
 

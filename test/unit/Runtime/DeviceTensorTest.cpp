@@ -38,8 +38,17 @@ TEST_CASE("the CPU device allocates, copies and reports its status") {
   REQUIRE(cpu.copyDeviceToHost(back, b, sizeof(text)).ok());
   REQUIRE(cpu.synchronize().ok());
   REQUIRE(std::string(back) == text);
+  REQUIRE(cpu.fill(b, 'x', 6).ok());
+  REQUIRE(cpu.copyDeviceToHost(back, b, sizeof(text)).ok());
+  REQUIRE(std::string(back) == "xxxxxx round trip");
   cpu.deallocate(a);
   cpu.deallocate(b);
+  REQUIRE(cpu.id() == "cpu");
+  REQUIRE(cpu.index() == 0);
+  REQUIRE(cpu.properties().maxWorkgroupSize >= 1);
+  REQUIRE(cpu.properties().fp64);
+  REQUIRE(cpu.memoryStats().liveBlocks ==
+          MemoryPool::global().stats().liveBlocks);
 }
 
 TEST_CASE("a device out of memory is a status, not an abort") {

@@ -1,0 +1,66 @@
+//===- DynamicLibrary.h - Drivers loaded with dlopen ------------*- C++ -*-===//
+//
+// Vendor drivers are never linked: each driver folder lists its entry points
+// in an X-macro table and resolves them from the library at run time, so the
+// runtime builds and runs everywhere and a missing driver is a Status.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_LIB_RUNTIME_GPU_DYNAMICLIBRARY_H
+#define ADJOINT_LIB_RUNTIME_GPU_DYNAMICLIBRARY_H
+
+#include "adjoint/Runtime/Status.h"
+
+#include <mutex>
+#include <string>
+
+namespace adjoint::rt::gpu {
+
+/// A shared library opened for the life of the process (drivers start
+/// threads and register handlers that must not be unloaded under them).
+class DynamicLibrary {
+public:
+  /// Opens `soname`; Unavailable "<soname> not found (<dlerror>)" otherwise.
+  Status open(const char *soname);
+  /// The address of `symbol`, or nullptr.
+  void *symbol(const char *symbol) const;
+  const std::string &soname() const { return soname_; }
+
+private:
+  void *handle_ = nullptr;
+  std::string soname_;
+};
+
+/// Resolves `symbol` of `library` into `*slot`; Unavailable naming both
+/// when it is missing (a driver older than the entry point).
+template <typename Fn>
+Status resolve(const DynamicLibrary &library, const char *symbol, Fn *slot) {
+  *slot = reinterpret_cast<Fn>(library.symbol(symbol));
+  if (*slot)
+    return Status::success();
+  return Status::error(StatusCode::Unavailable,
+                       library.soname() + " lacks " + symbol);
+}
+
+/// The entry-point table of a driver, filled once per process: opens
+/// `soname` and runs `resolveAll(library, table)` on the first call; every
+/// call returns that first status. The library stays open for good.
+template <typename Table, typename ResolveAll>
+Status loadDriver(const char *soname, ResolveAll resolveAll,
+                  const Table **out) {
+  static Table table;
+  static Status status;
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    static DynamicLibrary library;
+    status = library.open(soname);
+    if (status.ok())
+      status = resolveAll(library, table);
+  });
+  *out = &table;
+  return status;
+}
+
+} // namespace adjoint::rt::gpu
+
+#endif // ADJOINT_LIB_RUNTIME_GPU_DYNAMICLIBRARY_H

@@ -1,0 +1,78 @@
+//===- GpuABI.cpp - What generated GPU host code calls --------------------===//
+//
+// Thin: each function finds the current device, forwards to GpuDevice and
+// turns a failed Status into a jump back to invoke() (GpuCall.h). No frame
+// here may hold an object with a destructor across fail(): each Status is
+// moved into fail(), which copies it into the call before jumping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Runtime/GpuABI.h"
+#include "GPU/GpuCall.h"
+#include "GPU/GpuDevice.h"
+
+using namespace adjoint::rt;
+using namespace adjoint::rt::gpu;
+
+namespace {
+/// Fails the call when `status` is an error. Out of line, so that the
+/// Status temporaries of the callers die before any jump.
+[[gnu::noinline]] void orFail(Status status) {
+  if (!status.ok())
+    fail(std::move(status));
+}
+} // namespace
+
+extern "C" void *adj_rt_gpu_alloc(uint64_t bytes) {
+  GpuDevice &device = currentDevice("adj_rt_gpu_alloc");
+  void *block = nullptr;
+  orFail(device.allocate(bytes, &block));
+  trackBlock(block);
+  return block;
+}
+
+extern "C" void adj_rt_gpu_free(void *ptr) {
+  if (!ptr)
+    return;
+  GpuDevice &device = currentDevice("adj_rt_gpu_free");
+  untrackBlock(ptr);
+  device.deallocate(ptr);
+}
+
+extern "C" void adj_rt_gpu_memcpy(void *dst, const void *src,
+                                  uint64_t bytes) {
+  orFail(currentDevice("adj_rt_gpu_memcpy").copyDeviceToDevice(dst, src,
+                                                               bytes));
+}
+
+extern "C" void adj_rt_gpu_read(void *dstHost, const void *src,
+                                uint64_t bytes) {
+  orFail(currentDevice("adj_rt_gpu_read").copyDeviceToHost(dstHost, src,
+                                                           bytes));
+}
+
+extern "C" void adj_rt_gpu_write(void *dst, const void *srcHost,
+                                 uint64_t bytes) {
+  orFail(currentDevice("adj_rt_gpu_write").copyHostToDevice(dst, srcHost,
+                                                            bytes));
+}
+
+extern "C" void *adj_rt_gpu_constant(const void *host, uint64_t bytes) {
+  void *device = nullptr;
+  orFail(currentDevice("adj_rt_gpu_constant").constant(host, bytes, &device));
+  return device;
+}
+
+extern "C" void adj_rt_gpu_launch(const adj_rt_gpu_kernel *kernel,
+                                  uint64_t gridX, uint64_t gridY,
+                                  uint64_t gridZ, uint64_t blockX,
+                                  uint64_t blockY, uint64_t blockZ,
+                                  uint32_t sharedBytes, void **args) {
+  GpuDevice &device = currentDevice("adj_rt_gpu_launch");
+  if (!kernel)
+    fail(Status::error(StatusCode::InvalidArgument,
+                       "adj_rt_gpu_launch without a kernel descriptor"));
+  const uint64_t grid[3] = {gridX, gridY, gridZ};
+  const uint64_t block[3] = {blockX, blockY, blockZ};
+  orFail(device.launch(*kernel, grid, block, sharedBytes, args));
+}

@@ -1,0 +1,131 @@
+//===- GpuDevice.h - What every GPU driver shares ---------------*- C++ -*-===//
+//
+// A GPU device is a driver (OpenCL, Level Zero; later CUDA and HIP) behind
+// a few hooks, and this shared part: the caching pool of device memory, the
+// one in-order queue every copy, fill and launch goes to, the per-device
+// caches of loaded modules, kernels and constants (keyed by the addresses
+// of the GpuABI descriptors, loaded lazily on first use), the staging of
+// host data for asynchronous uploads, and the checks that turn misuse into
+// a Status before a driver sees it. A new driver implements the hooks
+// below and a probe function (see DeviceRegistry.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_LIB_RUNTIME_GPU_GPUDEVICE_H
+#define ADJOINT_LIB_RUNTIME_GPU_GPUDEVICE_H
+
+#include "GPU/CachingAllocator.h"
+#include "adjoint/Runtime/Device.h"
+#include "adjoint/Runtime/GpuABI.h"
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace adjoint::rt::gpu {
+
+class GpuDevice : public Device {
+public:
+  GpuDevice(DeviceKind kind, int index, DeviceProperties properties);
+  ~GpuDevice() override;
+
+  std::string name() const override { return properties_.name; }
+  DeviceKind kind() const override { return kind_; }
+  int index() const override { return index_; }
+  Status status() const override;
+  const DeviceProperties &properties() const override { return properties_; }
+
+  Status allocate(size_t bytes, void **ptr) override;
+  void deallocate(void *ptr) override;
+  /// Asynchronous: small copies are staged in host memory kept until the
+  /// queue has passed them, large ones wait for the copy. Either way the
+  /// caller may reuse `src` when this returns.
+  Status copyHostToDevice(void *dst, const void *src, size_t bytes) override;
+  /// Waits for the queue to reach the copy and for the copy.
+  Status copyDeviceToHost(void *dst, const void *src, size_t bytes) override;
+  Status copyDeviceToDevice(void *dst, const void *src,
+                            size_t bytes) override;
+  Status fill(void *dst, uint8_t value, size_t bytes) override;
+  Status synchronize() override;
+  PoolStats memoryStats() const override { return pool_.stats(); }
+  void emptyCache() override;
+  void setMemoryLimit(size_t bytes) override { pool_.setByteLimit(bytes); }
+
+  /// Whether `ptr` is a live block of this device's pool.
+  bool ownsBlock(const void *ptr) const { return pool_.owns(ptr); }
+
+  /// The GpuABI's launch: loads the module and the kernel on first use.
+  Status launch(const adj_rt_gpu_kernel &kernel, const uint64_t grid[3],
+                const uint64_t block[3], uint32_t sharedBytes, void **args);
+  /// The GpuABI's constants: the device copy of `bytes` at `host`,
+  /// uploaded on first use.
+  Status constant(const void *host, uint64_t bytes, void **device);
+  /// Modules and kernels loaded so far (for tests of the caches).
+  size_t loadedModules() const;
+  size_t loadedKernels() const;
+
+protected:
+  /// The driver's part. Every hook but rawAllocate/rawRelease is called
+  /// with the device's lock held, so a driver needs no locking of its own.
+  /// Creates the context and the queue (once, before anything else).
+  virtual Status initialize() = 0;
+  /// A fresh device block of `bytes`, aligned to kDeviceAlignment.
+  virtual Status rawAllocate(size_t bytes, void **ptr) = 0;
+  /// Gives a block back; no queued work uses it any more.
+  virtual void rawRelease(void *ptr) = 0;
+  /// Queues a copy between any two of host and device memory; `blocking`
+  /// waits for it (and so for everything queued before it).
+  virtual Status enqueueCopy(void *dst, const void *src, size_t bytes,
+                             bool blocking) = 0;
+  virtual Status enqueueFill(void *dst, uint8_t value, size_t bytes) = 0;
+  /// Waits for everything queued.
+  virtual Status finish() = 0;
+  /// Builds a module from checked SPIR-V (or the driver's own format).
+  virtual Status loadModule(const adj_rt_gpu_module &module,
+                            void **handle) = 0;
+  /// The kernel `kernel.name` of a loaded module; checks the argument
+  /// count where the driver can tell it.
+  virtual Status loadKernel(void *module, const adj_rt_gpu_kernel &kernel,
+                            void **handle) = 0;
+  /// Sets the arguments and queues one launch (block sizes are checked).
+  virtual Status enqueueLaunch(void *handle, const adj_rt_gpu_kernel &kernel,
+                               const uint64_t grid[3],
+                               const uint64_t block[3], uint32_t sharedBytes,
+                               void **args) = 0;
+  /// The module formats this driver loads (ADJ_RT_GPU_SPIRV for both
+  /// drivers here).
+  virtual bool acceptsFormat(uint32_t format) const = 0;
+
+private:
+  /// Runs initialize() once; its status after that.
+  Status ready();
+  /// Runs `work` (returning a Status) with the device ready and locked;
+  /// nothing for zero bytes.
+  template <typename Fn> Status onQueue(size_t bytes, Fn work);
+  void releaseStaging();
+
+  DeviceKind kind_;
+  int index_;
+  DeviceProperties properties_;
+  CachingAllocator pool_;
+  /// Guards the driver and the caches. Recursive: an allocation that fails
+  /// inside constant() empties the pool, which waits for the queue.
+  mutable std::recursive_mutex mutex_;
+  bool initialized_ = false;
+  Status initStatus_;
+  std::unordered_map<const adj_rt_gpu_module *, void *> modules_;
+  std::unordered_map<const adj_rt_gpu_kernel *, void *> kernels_;
+  struct Constant {
+    void *device;
+    uint64_t bytes;
+  };
+  std::unordered_map<const void *, Constant> constants_;
+  /// Host copies of queued uploads, freed once the queue has passed them.
+  std::vector<std::unique_ptr<char[]>> staging_;
+  size_t stagingBytes_ = 0;
+};
+
+} // namespace adjoint::rt::gpu
+
+#endif // ADJOINT_LIB_RUNTIME_GPU_GPUDEVICE_H
