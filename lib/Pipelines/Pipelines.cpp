@@ -1,6 +1,8 @@
 //===- Pipelines.cpp - Named pass pipelines -------------------------------===//
 
 #include "adjoint/Pipelines/Pipelines.h"
+#include "adjoint/Codegen/GPU/Passes.h"
+#include "adjoint/Codegen/Intel/Passes.h"
 #include "adjoint/Conversion/Passes.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 
@@ -109,6 +111,53 @@ void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
   buildCPULLVMPipeline(pm);
 }
 
+void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
+                                      int64_t workgroupSize) {
+  pm.addPass(createMapToKernels(MapToKernelsOptions{workgroupSize}));
+  pm.addPass(createHostMemory());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  addPipelineText(pm, "gpu-launch-sink-index-computations,gpu-kernel-outlining");
+}
+
+void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
+                                      const GPUPipelineOptions &options) {
+  pm.addPass(createAttachTarget(AttachTargetOptions{
+      options.chip, options.features, options.subgroupSize}));
+  // Views sunk into the kernels fold into their loads and stores; affine
+  // index arithmetic and math become what the SPIR-V conversion knows
+  // (math as OpenCL extended instructions).
+  addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
+                      "canonicalize,convert-math-to-spirv),"
+                      "convert-gpu-to-spirv{use-64bit-index=true},"
+                      "gpu.module(spirv.module(spirv-lower-abi-attrs,"
+                      "spirv-update-vce))");
+}
+
+void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
+                                       StringRef binaryFormat) {
+  addPipelineText(pm, ("gpu-module-to-binary{format=" + binaryFormat + "}")
+                          .str());
+  pm.addPass(createLaunchToRuntime());
+  // The host's own buffers (deallocation bookkeeping) come from the
+  // runtime's pool, as on the CPU.
+  addPipelineText(pm, "convert-math-to-llvm,convert-math-to-libm,"
+                      "convert-bufferization-to-memref,convert-scf-to-cf,"
+                      "expand-strided-metadata,lower-affine,"
+                      "finalize-memref-to-llvm{use-generic-functions "
+                      "use-aligned-alloc},convert-to-llvm,"
+                      "reconcile-unrealized-casts");
+}
+
+void adjoint::buildLowerToSPIRVPipeline(OpPassManager &pm,
+                                        const GPUPipelineOptions &options) {
+  buildCPUTensorPipeline(pm);
+  buildCPUBufferizePipeline(pm);
+  buildGPUKernelsPipeline(pm, options.workgroupSize);
+  buildIntelSPIRVPipeline(pm, options);
+  buildGPUHostLLVMPipeline(pm);
+}
+
 void adjoint::registerPipelines() {
   PassPipelineRegistration<>(
       "adj-optimize",
@@ -139,4 +188,31 @@ void adjoint::registerPipelines() {
       "Typed, optimized adj -> the LLVM dialect for the host CPU (the four "
       "adj-cpu-* stages)",
       [](OpPassManager &pm) { buildLowerToCPUPipeline(pm); });
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "adj-gpu-kernels",
+      "GPU stage 3: linalg -> gpu.launch kernels, device buffers on the "
+      "host -> runtime calls, kernels outlined into gpu.module",
+      [](OpPassManager &pm, const GPUPipelineOptions &options) {
+        buildGPUKernelsPipeline(pm, options.workgroupSize);
+      });
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "adj-intel-spirv",
+      "Intel stage 4: kernels -> SPIR-V (OpenCL kernel flavour)",
+      [](OpPassManager &pm, const GPUPipelineOptions &options) {
+        buildIntelSPIRVPipeline(pm, options);
+      });
+  PassPipelineRegistration<>(
+      "adj-gpu-host-llvm",
+      "GPU stage 5: kernels serialized, launches -> runtime calls, host "
+      "code -> the LLVM dialect",
+      [](OpPassManager &pm) { buildGPUHostLLVMPipeline(pm); });
+  for (const char *kind : {"opencl", "level-zero"})
+    PassPipelineRegistration<GPUPipelineOptions>(
+        std::string("adj-lower-to-") + kind,
+        "Typed, optimized adj -> LLVM dialect host code that launches "
+        "SPIR-V kernels through the GPU runtime (tensor, bufferize, "
+        "adj-gpu-kernels, adj-intel-spirv, adj-gpu-host-llvm)",
+        [](OpPassManager &pm, const GPUPipelineOptions &options) {
+          buildLowerToSPIRVPipeline(pm, options);
+        });
 }

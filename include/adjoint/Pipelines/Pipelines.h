@@ -8,9 +8,9 @@
 #ifndef ADJOINT_PIPELINES_PIPELINES_H
 #define ADJOINT_PIPELINES_PIPELINES_H
 
-namespace mlir {
-class OpPassManager;
-} // namespace mlir
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
 
 namespace adjoint {
 
@@ -38,6 +38,50 @@ void buildCPULoopsPipeline(mlir::OpPassManager &pm);
 void buildCPULLVMPipeline(mlir::OpPassManager &pm);
 /// `-adj-lower-to-cpu`: the four stages above, adj -> LLVM dialect.
 void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
+
+/// Options of the GPU pipelines (`-adj-lower-to-opencl{chip=cpu ...}`).
+struct GPUPipelineOptions
+    : mlir::PassPipelineOptions<GPUPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("The device (opencl/level_zero: "
+                                          "cpu, integrated, discrete)"),
+                           llvm::cl::init("")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Comma-separated +/- device features (opencl/"
+                     "level_zero: fp16, fp64)"),
+      llvm::cl::init("")};
+  Option<int64_t> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("Required subgroup size (0: the driver's choice)"),
+      llvm::cl::init(0)};
+  Option<int64_t> workgroupSize{
+      *this, "workgroup-size",
+      llvm::cl::desc("Work items per workgroup of the generated kernels"),
+      llvm::cl::init(256)};
+};
+
+/// The GPU lowering, stage by stage, each a named pipeline too.
+///
+/// `-adj-gpu-kernels`: linalg ops on buffers -> gpu.launch
+/// (-adj-gpu-map-to-kernels), device buffers on the host -> runtime calls
+/// (-adj-gpu-host-memory), launches -> gpu.module kernels + gpu.launch_func
+/// (gpu-kernel-outlining).
+void buildGPUKernelsPipeline(mlir::OpPassManager &pm, int64_t workgroupSize);
+/// `-adj-intel-spirv`: kernels -> the SPIR-V dialect (OpenCL kernel
+/// flavour) in each gpu.module.
+void buildIntelSPIRVPipeline(mlir::OpPassManager &pm,
+                             const GPUPipelineOptions &options);
+/// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
+/// format gpu-module-to-binary names `binaryFormat`), launches -> runtime
+/// calls (-adj-gpu-launch-to-runtime), host code -> the LLVM dialect.
+void buildGPUHostLLVMPipeline(mlir::OpPassManager &pm,
+                              llvm::StringRef binaryFormat = "bin");
+/// `-adj-lower-to-opencl` and `-adj-lower-to-level-zero`: typed, optimized
+/// adj -> LLVM dialect host code with embedded SPIR-V kernels (tensor and
+/// bufferize stages, then the three above).
+void buildLowerToSPIRVPipeline(mlir::OpPassManager &pm,
+                               const GPUPipelineOptions &options);
 
 /// Registers the named pipelines with the global pass registry.
 void registerPipelines();
