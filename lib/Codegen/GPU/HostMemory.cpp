@@ -5,7 +5,6 @@
 #include "adjoint/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -21,14 +20,6 @@ using adjoint::gpu::i64Constant;
 using adjoint::gpu::memrefAt;
 
 namespace {
-
-/// View ops are sunk into the kernels that use them, so that kernels
-/// receive base buffers and index the view themselves.
-bool isSunkIntoKernels(Operation *op) {
-  return isa<memref::SubViewOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp, memref::ReinterpretCastOp,
-             memref::CastOp, arith::ConstantOp>(op);
-}
 
 /// Which host buffers hold device memory: classes of buffers that alias
 /// (union-find), a class being on the device when one of its members can
@@ -311,16 +302,6 @@ bool keepsDeviceBuffer(Operation *op) {
 void HostMemory::runOnOperation() {
   ModuleOp module = getOperation();
   ptrType = LLVM::LLVMPointerType::get(&getContext());
-  module.walk([&](gpu::LaunchOp launch) {
-    (void)sinkOperationsIntoLaunchOp(launch, isSunkIntoKernels);
-  });
-  // Views used only by the kernels they were sunk into are dead now.
-  module.walk([&](Operation *op) {
-    if (isSunkIntoKernels(op) && op->use_empty() &&
-        !op->getParentOfType<gpu::LaunchOp>())
-      op->erase();
-  });
-
   DeviceBuffers device(module);
   SmallVector<Operation *> work;
   bool failedUse = false;

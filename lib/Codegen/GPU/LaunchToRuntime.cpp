@@ -140,8 +140,17 @@ LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
   SmallVector<int32_t> sizes;
   for (Value arg : args) {
     Type type = arg.getType();
-    if (isa<MemRefType>(type))
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      // The kernel applies the view's offset and strides from its type.
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(memref.getStridesAndOffset(strides, offset)) ||
+          ShapedType::isDynamic(offset) ||
+          llvm::any_of(strides, ShapedType::isDynamic))
+        return launch.emitError("kernel argument of type ")
+               << type << " needs a static layout";
       sizes.push_back(0);
+    }
     else if (type.isIndex())
       sizes.push_back(8);
     else if (type.isIntOrFloat())

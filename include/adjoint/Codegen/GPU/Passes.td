@@ -93,9 +93,9 @@ def HostMemory : Pass<"adj-gpu-host-memory", "::mlir::ModuleOp"> {
     strided ones), a host `memref.load`/`memref.store` (branch conditions,
     loop counters) -> `adj_rt_gpu_read`/`adj_rt_gpu_write` through a host
     slot. Views stay views: descriptor arithmetic on device addresses is
-    fine on the host; view ops that feed a launch are also sunk into it,
-    so that kernels receive base buffers (identity layout, one pointer
-    each) and index the view themselves.
+    fine on the host, and a kernel takes a view as its memref type (static
+    offset and strides) applied to the aligned pointer of the base buffer
+    (-adj-gpu-launch-to-runtime).
 
     Before:
     ```mlir
