@@ -128,8 +128,9 @@ void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
   // index arithmetic and math become what the SPIR-V conversion knows
   // (math as OpenCL extended instructions).
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
-                      "canonicalize,convert-math-to-spirv),"
-                      "convert-gpu-to-spirv{use-64bit-index=true},"
+                      "canonicalize,convert-math-to-spirv)");
+  pm.addNestedPass<gpu::GPUModuleOp>(createStripOverflowFlags());
+  addPipelineText(pm, "convert-gpu-to-spirv{use-64bit-index=true},"
                       "gpu.module(spirv.module(spirv-lower-abi-attrs,"
                       "spirv-update-vce))");
 }

@@ -8,6 +8,7 @@
 #ifndef ADJOINT_CODEGEN_INTEL_PASSES_H
 #define ADJOINT_CODEGEN_INTEL_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -62,4 +62,31 @@ def AttachTarget : Pass<"adj-intel-attach-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
+def StripOverflowFlags
+    : Pass<"adj-intel-strip-overflow-flags", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Drops nsw/nuw from integer arithmetic in kernels";
+  let description = [{
+    `strip(arith.op ... overflow<nsw, nuw>) = arith.op ...` in every
+    gpu.module; the flags only permit optimizations, so the values stay
+    the same.
+
+    Before:
+    ```mlir
+    %i = arith.muli %o, %c2 overflow<nsw> : index
+    ```
+    After:
+    ```mlir
+    %i = arith.muli %o, %c2 : index
+    ```
+
+    Why: -lower-affine marks index arithmetic (strided convolution
+    windows, views folded into loads) nsw, and the SPIR-V conversion turns
+    that into NoSignedWrap decorations. Those need SPIR-V 1.4 or the
+    SPV_KHR_no_integer_wrap_decoration extension, which -spirv-update-vce
+    does not record (it looks at ops, not decorations), so the module would
+    claim SPIR-V 1.0 and fail validation; a driver may reject it or crash.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // ADJOINT_CODEGEN_INTEL_PASSES_TD

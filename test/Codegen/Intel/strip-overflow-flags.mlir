@@ -1,0 +1,37 @@
+// nsw/nuw go from kernel arithmetic (the SPIR-V module would otherwise need
+// NoSignedWrap decorations that -spirv-update-vce does not account for);
+// the host keeps its flags.
+// RUN: ir-opt %s -pass-pipeline='builtin.module(gpu.module(adj-intel-strip-overflow-flags))' | FileCheck %s
+// And the result is valid SPIR-V once converted:
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ir-opt %s -adj-intel-spirv -gpu-module-to-binary -adj-gpu-launch-to-runtime \
+// RUN:   | %python %inputs/extract-gpu-binaries.py %t | FileCheck %s --check-prefix=COUNT
+// RUN: spirv-val %t/m.bin
+// REQUIRES: spirv-tools
+// COUNT: extracted 1 modules
+
+// CHECK-LABEL: func.func @host
+// CHECK:         arith.muli %{{.*}}, %{{.*}} overflow<nsw> : index
+// CHECK-LABEL: gpu.func @k
+// CHECK:         %[[M:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK-NOT:     overflow
+// CHECK:         arith.addi %[[M]], %{{.*}} : index
+module attributes {gpu.container_module} {
+  func.func @host(%a: index) -> index {
+    %c2 = arith.constant 2 : index
+    %m = arith.muli %a, %c2 overflow<nsw> : index
+    return %m : index
+  }
+  gpu.module @m {
+    gpu.func @k(%x: memref<16xf32>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+      %t = gpu.thread_id x
+      %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
+      %m = arith.muli %t, %c2 overflow<nsw> : index
+      %i = arith.addi %m, %c1 overflow<nsw, nuw> : index
+      %v = memref.load %x[%i] : memref<16xf32>
+      memref.store %v, %x[%m] : memref<16xf32>
+      gpu.return
+    }
+  }
+}
