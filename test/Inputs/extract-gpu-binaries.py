@@ -1,7 +1,10 @@
 """Writes the kernel modules that -adj-gpu-launch-to-runtime embeds
 (llvm.mlir.global @__adj_gpu_data_<module>("...")) to <dir>/<module>.bin, so
-that tests can validate them (spirv-val) and count them."""
+that tests can count them, and runs the validator given after the folder
+(`extract-gpu-binaries.py DIR spirv-val --target-env opencl2.0`) on each;
+exits 1 when one fails."""
 import re
+import subprocess
 import sys
 
 
@@ -33,14 +36,20 @@ def unescape(text):
 
 
 def main():
-    out_dir = sys.argv[1]
+    out_dir, validator = sys.argv[1], sys.argv[2:]
     pattern = re.compile(r'@__adj_gpu_data_(\w+)\("((?:[^"\\]|\\.)*)"\)')
     count = 0
+    failed = 0
     for name, body in pattern.findall(sys.stdin.read()):
-        with open(f"{out_dir}/{name}.bin", "wb") as f:
+        path = f"{out_dir}/{name}.bin"
+        with open(path, "wb") as f:
             f.write(unescape(body))
         count += 1
+        if validator and subprocess.run(validator + [path]).returncode != 0:
+            print(f"invalid: {name}")
+            failed += 1
     print(f"extracted {count} modules")
+    sys.exit(1 if failed else 0)
 
 
 main()

@@ -5,8 +5,7 @@
 // And the result is valid SPIR-V once converted:
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ir-opt %s -adj-intel-spirv -gpu-module-to-binary -adj-gpu-launch-to-runtime \
-// RUN:   | %python %inputs/extract-gpu-binaries.py %t | FileCheck %s --check-prefix=COUNT
-// RUN: spirv-val %t/m.bin
+// RUN:   | %python %inputs/extract-gpu-binaries.py %t spirv-val | FileCheck %s --check-prefix=COUNT
 // REQUIRES: spirv-tools
 // COUNT: extracted 1 modules
 
