@@ -117,7 +117,8 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createHostMemory());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  addPipelineText(pm, "gpu-launch-sink-index-computations,gpu-kernel-outlining");
+  addPipelineText(pm,
+                  "gpu-launch-sink-index-computations,gpu-kernel-outlining");
 }
 
 void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,

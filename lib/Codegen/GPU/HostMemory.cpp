@@ -21,6 +21,10 @@ using adjoint::gpu::memrefAt;
 
 namespace {
 
+/// Copy kernels for strided clones are rare (-adj-gpu-map-to-kernels makes
+/// the ones of strided memref.copy ops) and small: the common workgroup size.
+constexpr int64_t kCopyWorkgroupSize = 256;
+
 /// Which host buffers hold device memory: classes of buffers that alias
 /// (union-find), a class being on the device when one of its members can
 /// reach a kernel or the caller.
@@ -123,8 +127,9 @@ void DeviceBuffers::visit(Operation *op, ModuleOp module) {
     if (!callee || callee.isDeclaration())
       return;
     joinAll(call.getOperands(), callee.getArguments());
-    callee.walk(
-        [&](func::ReturnOp ret) { joinAll(ret.getOperands(), call.getResults()); });
+    callee.walk([&](func::ReturnOp ret) {
+      joinAll(ret.getOperands(), call.getResults());
+    });
   }
 }
 
@@ -209,7 +214,7 @@ LogicalResult HostMemory::rewrite(Operation *op) {
   Value replacement;
   if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
     replacement = allocate(b, loc, alloc.getType(), op);
-  } else if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+  } else if (isa<memref::AllocaOp>(op)) {
     // Device memory has no stack: the buffer leaks to the pool's caller
     // unless something frees it, so refuse rather than leak.
     return op->emitError("a stack buffer cannot live on the device");
@@ -246,7 +251,8 @@ LogicalResult HostMemory::rewrite(Operation *op) {
       auto kernel = linalg::CopyOp::create(b, loc, copy.getSource(),
                                            copy.getTarget());
       rewriter.eraseOp(copy);
-      return adjoint::gpu::mapLinalgOpToLaunch(rewriter, kernel, 256);
+      return adjoint::gpu::mapLinalgOpToLaunch(rewriter, kernel,
+                                                kCopyWorkgroupSize);
     }
     call(b, loc, "adj_rt_gpu_memcpy", {},
          {bufferAddress(b, loc, copy.getTarget(), true),

@@ -181,8 +181,9 @@ LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
     LLVM::GlobalOp moduleGlobal = mod->second;
     kernel = global(loc, "__adj_gpu_kernel_" + stem, type, [&](OpBuilder &ib) {
       Value s = LLVM::PoisonOp::create(ib, loc, type);
-      Value argSizes = sizesGlobal ? address(ib, loc, sizesGlobal)
-                                   : Value(LLVM::ZeroOp::create(ib, loc, ptrType));
+      Value argSizes =
+          sizesGlobal ? address(ib, loc, sizesGlobal)
+                      : Value(LLVM::ZeroOp::create(ib, loc, ptrType));
       Value fields[] = {
           address(ib, loc, moduleGlobal), address(ib, loc, text),
           LLVM::ConstantOp::create(ib, loc, i32, int64_t(sizes.size())),
@@ -252,16 +253,16 @@ struct LaunchToRuntime
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Lowering lowering(module);
-    for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>())) {
+    auto binaries = llvm::to_vector(module.getOps<gpu::BinaryOp>());
+    for (gpu::BinaryOp binary : binaries)
       if (failed(lowering.lowerBinary(binary, format)))
         return signalPassFailure();
-    }
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp op) { launches.push_back(op); });
     for (gpu::LaunchFuncOp launch : launches)
       if (failed(lowering.lowerLaunch(launch)))
         return signalPassFailure();
-    for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
+    for (gpu::BinaryOp binary : binaries)
       binary.erase();
   }
 };

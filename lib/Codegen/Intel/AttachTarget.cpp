@@ -89,7 +89,8 @@ struct AttachTarget : adjoint::impl::AttachTargetBase<AttachTarget> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    FailureOr<Features> features = parseFeatures(this->features, module.getLoc());
+    FailureOr<Features> features =
+        parseFeatures(this->features, module.getLoc());
     FailureOr<spirv::DeviceType> device = parseChip(chip, module.getLoc());
     if (failed(features) || failed(device))
       return signalPassFailure();

@@ -100,3 +100,36 @@ func.func @host_math(%x: memref<4xf32>, %f: f32) {
   %r = memref.atomic_rmw addf %f, %x[%c0] : (f32, memref<4xf32>) -> f32
   return
 }
+
+// -----
+
+// A clone is a fresh device buffer and a runtime copy (64 bytes); a copy
+// out of a strided view is a copy kernel. A private function called with
+// device buffers works on device buffers too.
+// CHECK-LABEL: func.func @clones(
+// CHECK:         %[[C64:.*]] = arith.constant 64 : i64
+// CHECK:         call @adj_rt_gpu_alloc(%[[C64]]) : (i64) -> !llvm.ptr
+// CHECK:         %[[BYTES:.*]] = arith.constant 64 : i64
+// CHECK:         call @adj_rt_gpu_memcpy(%{{.*}}, %{{.*}}, %[[BYTES]])
+// CHECK:         %[[V:.*]] = memref.subview
+// CHECK:         %[[P:.*]] = call @adj_rt_gpu_alloc(%{{.*}}) : (i64) -> !llvm.ptr
+// CHECK:         %[[D:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<4x2xf32>
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[V]]
+// CHECK:           memref.store %{{.*}}, %[[D]]
+// CHECK:         call @scale(%[[D]])
+// CHECK-LABEL: func.func private @scale(
+// CHECK:         call @adj_rt_gpu_read(
+func.func @clones(%x: memref<4x4xf32>) -> (memref<4x4xf32>, memref<4x2xf32>) {
+  %a = bufferization.clone %x : memref<4x4xf32> to memref<4x4xf32>
+  %v = memref.subview %x[0, 1] [4, 2] [1, 1] : memref<4x4xf32> to memref<4x2xf32, strided<[4, 1], offset: 1>>
+  %b = memref.alloc() : memref<4x2xf32>
+  memref.copy %v, %b : memref<4x2xf32, strided<[4, 1], offset: 1>> to memref<4x2xf32>
+  %s = call @scale(%b) : (memref<4x2xf32>) -> f32
+  return %a, %b : memref<4x4xf32>, memref<4x2xf32>
+}
+func.func private @scale(%b: memref<4x2xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %b[%c0, %c0] : memref<4x2xf32>
+  return %v : f32
+}

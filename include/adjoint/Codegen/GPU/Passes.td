@@ -107,10 +107,12 @@ def HostMemory : Pass<"adj-gpu-host-memory", "::mlir::ModuleOp"> {
     After:
     ```mlir
     %p = call @adj_rt_gpu_alloc(%c16_i64) : (i64) -> !llvm.ptr
-    %b = builtin.unrealized_conversion_cast %desc : !llvm.struct<...> to memref<4xf32>
+    %b = builtin.unrealized_conversion_cast %desc
+        : !llvm.struct<...> to memref<4xf32>
     gpu.launch ... { memref.store %v, %b[%i] : memref<4xf32> ... }
     %slot = llvm.alloca %c1_i64 x f32 : (i64) -> !llvm.ptr
-    call @adj_rt_gpu_read(%slot, %src, %c4_i64) : (!llvm.ptr, !llvm.ptr, i64) -> ()
+    call @adj_rt_gpu_read(%slot, %src, %c4_i64)
+        : (!llvm.ptr, !llvm.ptr, i64) -> ()
     %c = llvm.load %slot : !llvm.ptr -> f32
     call @adj_rt_gpu_free(%pb) : (!llvm.ptr) -> ()
     ```
@@ -157,7 +159,8 @@ def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
     llvm.mlir.global internal constant @__adj_gpu_kernel_k_module_k(...)
     %args = llvm.alloca %c2 x !llvm.ptr : (i64) -> !llvm.ptr
     ...
-    call @adj_rt_gpu_launch(%kernel, %c4, %c1, %c1, %c256, %c1, %c1, %c0_i32, %args)
+    call @adj_rt_gpu_launch(%kernel, %c4, %c1, %c1, %c256, %c1, %c1,
+                            %c0_i32, %args)
     ```
 
     Why: the runtime loads modules lazily and caches them and their
