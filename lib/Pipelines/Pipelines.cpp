@@ -130,7 +130,7 @@ void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
   // (math as OpenCL extended instructions).
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "canonicalize,convert-math-to-spirv)");
-  pm.addNestedPass<gpu::GPUModuleOp>(createStripOverflowFlags());
+  pm.addNestedPass<gpu::GPUModuleOp>(createLegalizeArith());
   addPipelineText(pm, "convert-gpu-to-spirv{use-64bit-index=true},"
                       "gpu.module(spirv.module(spirv-lower-abi-attrs,"
                       "spirv-update-vce))");

@@ -25,6 +25,100 @@ namespace {
 /// the ones of strided memref.copy ops) and small: the common workgroup size.
 constexpr int64_t kCopyWorkgroupSize = 256;
 
+bool hasStaticLayout(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         !llvm::any_of(strides, ShapedType::isDynamic);
+}
+
+/// `value` (a buffer with a dynamic layout that is not a view made here, as
+/// scf.if results are when the branches' layouts differ) becomes, for the
+/// kernel, a flat buffer from its base pointer plus its offset and strides
+/// as scalars; its loads and stores in the kernel index the flat buffer.
+LogicalResult flattenIntoKernel(gpu::LaunchOp launch, Value value) {
+  auto type = cast<MemRefType>(value.getType());
+  Location loc = value.getLoc();
+  Region &body = launch.getBody();
+  for (OpOperand &use : value.getUses())
+    if (body.isAncestor(use.getOwner()->getParentRegion()) &&
+        !isa<memref::LoadOp, memref::StoreOp>(use.getOwner()))
+      return use.getOwner()->emitError(
+          "a kernel can only load and store a buffer of dynamic layout ")
+             << type;
+  OpBuilder b(launch);
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, value);
+  // One past the last element the view can reach.
+  Value extent = arith::AddIOp::create(b, loc, md.getOffset(),
+                                       arith::ConstantIndexOp::create(b, loc, 1));
+  for (auto [size, stride] : llvm::zip(type.getShape(), md.getStrides()))
+    extent = arith::AddIOp::create(
+        b, loc, extent,
+        arith::MulIOp::create(
+            b, loc, arith::ConstantIndexOp::create(b, loc, size - 1),
+            stride));
+  auto flatType = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, md.getBaseBuffer(), b.getIndexAttr(0),
+      ArrayRef<OpFoldResult>{extent}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
+    Operation *user = use.getOwner();
+    if (!body.isAncestor(user->getParentRegion()))
+      continue;
+    OpBuilder kb(user);
+    auto indices = isa<memref::LoadOp>(user)
+                       ? cast<memref::LoadOp>(user).getIndices()
+                       : cast<memref::StoreOp>(user).getIndices();
+    Value linear = md.getOffset();
+    for (auto [index, stride] : llvm::zip(indices, md.getStrides()))
+      linear = arith::AddIOp::create(
+          kb, loc, linear, arith::MulIOp::create(kb, loc, index, stride));
+    if (auto load = dyn_cast<memref::LoadOp>(user))
+      load.getResult().replaceAllUsesWith(
+          memref::LoadOp::create(kb, loc, flat, linear));
+    else
+      memref::StoreOp::create(kb, loc,
+                              cast<memref::StoreOp>(user).getValueToStore(),
+                              flat, linear);
+    user->erase();
+  }
+  return success();
+}
+
+/// A view with a dynamic offset or strides (a row picked by an index read
+/// from a tensor, say) cannot be a kernel argument: kernels take a memref
+/// as one pointer and its layout from the type. Such views are made again
+/// inside the kernel from their sources (which become the arguments) and
+/// fold into the kernel's loads and stores; other buffers of dynamic layout
+/// are flattened (flattenIntoKernel).
+LogicalResult sinkDynamicViews(gpu::LaunchOp launch) {
+  Region &body = launch.getBody();
+  for (bool changed = true; changed;) {
+    changed = false;
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(body, captured);
+    for (Value value : captured) {
+      auto type = dyn_cast<MemRefType>(value.getType());
+      if (!type || hasStaticLayout(type))
+        continue;
+      Operation *view = value.getDefiningOp();
+      if (!view || !isa<ViewLikeOpInterface>(view) ||
+          view->getNumResults() != 1) {
+        if (failed(flattenIntoKernel(launch, value)))
+          return failure();
+        changed = true;
+        continue;
+      }
+      OpBuilder b = OpBuilder::atBlockBegin(&body.front());
+      Operation *copy = b.clone(*view);
+      replaceAllUsesInRegionWith(value, copy->getResult(0), body);
+      changed = true;
+    }
+  }
+  return success();
+}
+
 /// Which host buffers hold device memory: classes of buffers that alias
 /// (union-find), a class being on the device when one of its members can
 /// reach a kernel or the caller.
@@ -308,6 +402,13 @@ bool keepsDeviceBuffer(Operation *op) {
 void HostMemory::runOnOperation() {
   ModuleOp module = getOperation();
   ptrType = LLVM::LLVMPointerType::get(&getContext());
+  WalkResult sunk = module.walk([&](gpu::LaunchOp launch) {
+    return failed(sinkDynamicViews(launch)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+  });
+  if (sunk.wasInterrupted())
+    return signalPassFailure();
+
   DeviceBuffers device(module);
   SmallVector<Operation *> work;
   bool failedUse = false;

@@ -95,7 +95,11 @@ def HostMemory : Pass<"adj-gpu-host-memory", "::mlir::ModuleOp"> {
     slot. Views stay views: descriptor arithmetic on device addresses is
     fine on the host, and a kernel takes a view as its memref type (static
     offset and strides) applied to the aligned pointer of the base buffer
-    (-adj-gpu-launch-to-runtime).
+    (-adj-gpu-launch-to-runtime). Dynamic layouts never reach a kernel: a
+    view with a dynamic offset is made again inside the kernel from its
+    source; another buffer of dynamic layout (an scf.if result) becomes a
+    flat memref<?xT> of its base plus offset and strides as index
+    arguments, which its loads and stores in the kernel index.
 
     Before:
     ```mlir

@@ -62,21 +62,26 @@ def AttachTarget : Pass<"adj-intel-attach-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
-def StripOverflowFlags
-    : Pass<"adj-intel-strip-overflow-flags", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Drops nsw/nuw from integer arithmetic in kernels";
+def LegalizeArith
+    : Pass<"adj-intel-legalize-arith", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrites kernel arithmetic that the SPIR-V conversion "
+                "would turn into invalid SPIR-V";
   let description = [{
-    `strip(arith.op ... overflow<nsw, nuw>) = arith.op ...` in every
-    gpu.module; the flags only permit optimizations, so the values stay
-    the same.
+    `legalize(arith.op overflow<nsw, nuw>) = arith.op`,
+    `legalize(maxui/minsi on i1) = ori`, `legalize(minui/maxsi on i1) =
+    andi`, in every gpu.module; values stay the same (the flags only permit
+    optimizations; on booleans, with true = 1 unsigned and -1 signed, max
+    and min are or and and).
 
     Before:
     ```mlir
     %i = arith.muli %o, %c2 overflow<nsw> : index
+    %m = arith.maxui %a, %b : i1
     ```
     After:
     ```mlir
     %i = arith.muli %o, %c2 : index
+    %m = arith.ori %a, %b : i1
     ```
 
     Why: -lower-affine marks index arithmetic (strided convolution
@@ -85,6 +90,8 @@ def StripOverflowFlags
     SPV_KHR_no_integer_wrap_decoration extension, which -spirv-update-vce
     does not record (it looks at ops, not decorations), so the module would
     claim SPIR-V 1.0 and fail validation; a driver may reject it or crash.
+    Integer max/min become OpenCL's u_max/s_min and friends, which do not
+    take booleans (np.maximum of two bool arrays).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
