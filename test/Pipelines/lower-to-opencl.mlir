@@ -93,3 +93,12 @@ adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf3
   %b = adj.cmp gt, %xs, %z : tensor<64x4xf32>, tensor<4xf32>
   adj.return %s, %m, %b : tensor<64xf32>, tensor<64x30xf32>, tensor<64x4xi1>
 }
+
+// Pipeline options reach the kernels: a workgroup size of 128 and a
+// required subgroup size of 16 (SubgroupSize needs SubgroupDispatch).
+// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels=workgroup-size=128 -adj-intel-spirv="subgroup-size=16 chip=cpu" | FileCheck %s --check-prefix=OPTIONS
+// RUN: rm -rf %t.sg && mkdir -p %t.sg
+// RUN: ir-opt %s -adj-lower-to-opencl="workgroup-size=128 subgroup-size=16" | %python %inputs/extract-gpu-binaries.py %t.sg spirv-val | FileCheck %s --check-prefix=COUNT
+// OPTIONS-LABEL: spirv.module @__spv__model_kernel_2 Physical64 OpenCL requires #spirv.vce<v1.1, [Int64, Kernel, SubgroupDispatch, Addresses, DeviceEnqueue], []>
+// OPTIONS: spirv.ExecutionMode @model_kernel "LocalSize", 128, 1, 1
+// OPTIONS: spirv.ExecutionMode @model_kernel "SubgroupSize", 16

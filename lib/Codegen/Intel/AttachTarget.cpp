@@ -115,6 +115,10 @@ struct AttachTarget : adjoint::impl::AttachTargetBase<AttachTarget> {
       caps.push_back(C::Float16);
     if (features->fp64)
       caps.push_back(C::Float64);
+    // The SubgroupSize execution mode needs it (OpenCL 2.x sub-group
+    // dispatch); without it the requested size would be dropped silently.
+    if (subgroupSize > 0)
+      caps.push_back(C::SubgroupDispatch);
     auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_4, caps, {}, ctx);
     auto env = spirv::TargetEnvAttr::get(
         vce, spirv::getDefaultResourceLimits(ctx), spirv::ClientAPI::OpenCL,

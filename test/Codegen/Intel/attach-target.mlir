@@ -11,7 +11,7 @@
 // CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<>
 // CHECK:         gpu.func @helper
 // CHECK-NOT:       spirv.entry_point_abi
-// NOFP64-DAG: gpu.module @kernels [#spirv.target_env<#spirv.vce<v1.4, [Kernel, Addresses, Int64, Int8, Int16, GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformShuffle, GroupNonUniformBallot, Float16], []>, api=OpenCL, Intel:CPU, #spirv.resource_limits<>>]
+// NOFP64-DAG: gpu.module @kernels [#spirv.target_env<#spirv.vce<v1.4, [Kernel, Addresses, Int64, Int8, Int16, GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformShuffle, GroupNonUniformBallot, Float16, SubgroupDispatch], []>, api=OpenCL, Intel:CPU, #spirv.resource_limits<>>]
 // NOFP64-DAG:     spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [128, 1, 1], subgroup_size = 16>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
