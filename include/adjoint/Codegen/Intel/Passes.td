@@ -25,7 +25,8 @@ def AttachTarget : Pass<"adj-intel-attach-target", "::mlir::ModuleOp"> {
     without doubles). -spirv-update-vce later keeps only what the module
     uses. `chip` is `cpu`, `integrated` or `discrete` (the device type; the
     empty default leaves it unknown). `subgroup-size` > 0 asks for that
-    subgroup size on every kernel. Kernels on types the device or this
+    subgroup size on every kernel (the SubgroupSize execution mode, which
+    needs the SubgroupDispatch capability, added then). Kernels on types the device or this
     lowering cannot handle are errors: bf16 ("bf16 is not supported on
     opencl yet"), f64 without fp64, f16 without fp16.
 
