@@ -6,6 +6,8 @@
 // RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
 // RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels -adj-intel-spirv | FileCheck %s --check-prefix=SPIRV
 // RUN: ir-opt %s -adj-lower-to-opencl | FileCheck %s --check-prefix=HOST
+// Level Zero takes the same SPIR-V (OpenCL kernel flavour):
+// RUN: ir-opt %s -adj-lower-to-level-zero | FileCheck %s --check-prefix=HOST
 // RUN: ir-opt %s -adj-lower-to-opencl | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env opencl2.0 | FileCheck %s --check-prefix=COUNT

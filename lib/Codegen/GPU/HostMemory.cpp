@@ -1,12 +1,13 @@
 //===- HostMemory.cpp - Device buffers on the host -> runtime calls -------===//
 
+#include "DeviceBuffers.h"
 #include "HostRuntime.h"
+#include "KernelLayouts.h"
 #include "LinalgToLaunch.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace adjoint {
 #define GEN_PASS_DEF_HOSTMEMORY
@@ -24,208 +25,6 @@ namespace {
 /// Copy kernels for strided clones are rare (-adj-gpu-map-to-kernels makes
 /// the ones of strided memref.copy ops) and small: the common workgroup size.
 constexpr int64_t kCopyWorkgroupSize = 256;
-
-bool hasStaticLayout(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         !ShapedType::isDynamic(offset) &&
-         !llvm::any_of(strides, ShapedType::isDynamic);
-}
-
-/// `value` (a buffer with a dynamic layout that is not a view made here, as
-/// scf.if results are when the branches' layouts differ) becomes, for the
-/// kernel, a flat buffer from its base pointer plus its offset and strides
-/// as scalars; its loads and stores in the kernel index the flat buffer.
-LogicalResult flattenIntoKernel(gpu::LaunchOp launch, Value value) {
-  auto type = cast<MemRefType>(value.getType());
-  Location loc = value.getLoc();
-  Region &body = launch.getBody();
-  for (OpOperand &use : value.getUses())
-    if (body.isAncestor(use.getOwner()->getParentRegion()) &&
-        !isa<memref::LoadOp, memref::StoreOp>(use.getOwner()))
-      return use.getOwner()->emitError(
-          "a kernel can only load and store a buffer of dynamic layout ")
-             << type;
-  OpBuilder b(launch);
-  auto md = memref::ExtractStridedMetadataOp::create(b, loc, value);
-  // One past the last element the view can reach.
-  Value extent = arith::AddIOp::create(b, loc, md.getOffset(),
-                                       arith::ConstantIndexOp::create(b, loc, 1));
-  for (auto [size, stride] : llvm::zip(type.getShape(), md.getStrides()))
-    extent = arith::AddIOp::create(
-        b, loc, extent,
-        arith::MulIOp::create(
-            b, loc, arith::ConstantIndexOp::create(b, loc, size - 1),
-            stride));
-  auto flatType = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
-  Value flat = memref::ReinterpretCastOp::create(
-      b, loc, flatType, md.getBaseBuffer(), b.getIndexAttr(0),
-      ArrayRef<OpFoldResult>{extent}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  for (OpOperand &use : llvm::make_early_inc_range(value.getUses())) {
-    Operation *user = use.getOwner();
-    if (!body.isAncestor(user->getParentRegion()))
-      continue;
-    OpBuilder kb(user);
-    auto indices = isa<memref::LoadOp>(user)
-                       ? cast<memref::LoadOp>(user).getIndices()
-                       : cast<memref::StoreOp>(user).getIndices();
-    Value linear = md.getOffset();
-    for (auto [index, stride] : llvm::zip(indices, md.getStrides()))
-      linear = arith::AddIOp::create(
-          kb, loc, linear, arith::MulIOp::create(kb, loc, index, stride));
-    if (auto load = dyn_cast<memref::LoadOp>(user))
-      load.getResult().replaceAllUsesWith(
-          memref::LoadOp::create(kb, loc, flat, linear));
-    else
-      memref::StoreOp::create(kb, loc,
-                              cast<memref::StoreOp>(user).getValueToStore(),
-                              flat, linear);
-    user->erase();
-  }
-  return success();
-}
-
-/// A view with a dynamic offset or strides (a row picked by an index read
-/// from a tensor, say) cannot be a kernel argument: kernels take a memref
-/// as one pointer and its layout from the type. Such views are made again
-/// inside the kernel from their sources (which become the arguments) and
-/// fold into the kernel's loads and stores; other buffers of dynamic layout
-/// are flattened (flattenIntoKernel).
-LogicalResult sinkDynamicViews(gpu::LaunchOp launch) {
-  Region &body = launch.getBody();
-  for (bool changed = true; changed;) {
-    changed = false;
-    SetVector<Value> captured;
-    getUsedValuesDefinedAbove(body, captured);
-    for (Value value : captured) {
-      auto type = dyn_cast<MemRefType>(value.getType());
-      if (!type || hasStaticLayout(type))
-        continue;
-      Operation *view = value.getDefiningOp();
-      if (!view || !isa<ViewLikeOpInterface>(view) ||
-          view->getNumResults() != 1) {
-        if (failed(flattenIntoKernel(launch, value)))
-          return failure();
-        changed = true;
-        continue;
-      }
-      OpBuilder b = OpBuilder::atBlockBegin(&body.front());
-      Operation *copy = b.clone(*view);
-      replaceAllUsesInRegionWith(value, copy->getResult(0), body);
-      changed = true;
-    }
-  }
-  return success();
-}
-
-/// Which host buffers hold device memory: classes of buffers that alias
-/// (union-find), a class being on the device when one of its members can
-/// reach a kernel or the caller.
-class DeviceBuffers {
-public:
-  explicit DeviceBuffers(ModuleOp module);
-  bool contains(Value v) { return device.contains(find(v)); }
-
-private:
-  Value find(Value v) {
-    auto it = parent.find(v);
-    if (it == parent.end())
-      return v;
-    Value root = find(it->second);
-    parent[v] = root;
-    return root;
-  }
-  void join(Value a, Value b) {
-    if (!isa<MemRefType>(a.getType()) || !isa<MemRefType>(b.getType()))
-      return;
-    a = find(a);
-    b = find(b);
-    if (a != b)
-      parent[a] = b;
-  }
-  void joinAll(ValueRange as, ValueRange bs) {
-    for (auto [a, b] : llvm::zip(as, bs))
-      join(a, b);
-  }
-  void seed(Value v) {
-    if (isa<MemRefType>(v.getType()))
-      seeds.push_back(v);
-  }
-  void visit(Operation *op, ModuleOp module);
-
-  DenseMap<Value, Value> parent;
-  SmallVector<Value> seeds;
-  DenseSet<Value> device;
-};
-
-DeviceBuffers::DeviceBuffers(ModuleOp module) {
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isDeclaration())
-      continue;
-    // The caller passes and receives device buffers.
-    if (func.isPublic()) {
-      for (Value arg : func.getArguments())
-        seed(arg);
-      func.walk([&](func::ReturnOp ret) {
-        for (Value v : ret.getOperands())
-          seed(v);
-      });
-    }
-    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
-        SetVector<Value> captured;
-        getUsedValuesDefinedAbove(launch.getBody(), captured);
-        for (Value v : captured)
-          seed(v);
-        return WalkResult::skip();
-      }
-      visit(op, module);
-      return WalkResult::advance();
-    });
-  }
-  for (Value v : seeds)
-    device.insert(find(v));
-}
-
-void DeviceBuffers::visit(Operation *op, ModuleOp module) {
-  auto joinYields = [&](Region &region, ValueRange results) {
-    if (!region.empty())
-      joinAll(region.front().getTerminator()->getOperands(), results);
-  };
-  if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
-    join(view.getViewSource(), op->getResult(0));
-  } else if (auto md = dyn_cast<memref::ExtractStridedMetadataOp>(op)) {
-    join(md.getSource(), md.getBaseBuffer());
-  } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-    join(copy.getSource(), copy.getTarget());
-  } else if (auto clone = dyn_cast<bufferization::CloneOp>(op)) {
-    join(clone.getInput(), clone.getOutput());
-  } else if (auto select = dyn_cast<arith::SelectOp>(op)) {
-    join(select.getTrueValue(), select.getResult());
-    join(select.getFalseValue(), select.getResult());
-  } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    joinAll(loop.getInitArgs(), loop.getRegionIterArgs());
-    joinAll(loop.getRegionIterArgs(), loop.getResults());
-    joinYields(loop.getRegion(), loop.getResults());
-  } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
-    joinAll(loop.getInits(), loop.getBeforeArguments());
-    joinAll(loop.getConditionOp().getArgs(), loop.getResults());
-    joinAll(loop.getAfterArguments(), loop.getResults());
-    joinYields(loop.getAfter(), loop.getBeforeArguments());
-  } else if (isa<scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(op)) {
-    for (Region &region : op->getRegions())
-      joinYields(region, op->getResults());
-  } else if (auto call = dyn_cast<func::CallOp>(op)) {
-    auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-    if (!callee || callee.isDeclaration())
-      return;
-    joinAll(call.getOperands(), callee.getArguments());
-    callee.walk([&](func::ReturnOp ret) {
-      joinAll(ret.getOperands(), call.getResults());
-    });
-  }
-}
 
 struct HostMemory : adjoint::impl::HostMemoryBase<HostMemory> {
   void runOnOperation() override;
@@ -402,14 +201,15 @@ bool keepsDeviceBuffer(Operation *op) {
 void HostMemory::runOnOperation() {
   ModuleOp module = getOperation();
   ptrType = LLVM::LLVMPointerType::get(&getContext());
-  WalkResult sunk = module.walk([&](gpu::LaunchOp launch) {
-    return failed(sinkDynamicViews(launch)) ? WalkResult::interrupt()
-                                            : WalkResult::advance();
+  WalkResult legal = module.walk([&](gpu::LaunchOp launch) {
+    return failed(adjoint::gpu::legalizeKernelLayouts(launch))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
-  if (sunk.wasInterrupted())
+  if (legal.wasInterrupted())
     return signalPassFailure();
 
-  DeviceBuffers device(module);
+  adjoint::gpu::DeviceBuffers device(module);
   SmallVector<Operation *> work;
   bool failedUse = false;
   for (auto func : module.getOps<func::FuncOp>())

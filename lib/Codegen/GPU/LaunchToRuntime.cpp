@@ -1,6 +1,7 @@
 //===- LaunchToRuntime.cpp - gpu.launch_func -> adj_rt_gpu_launch ---------===//
 
 #include "HostRuntime.h"
+#include "KernelLayouts.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 #include "adjoint/Runtime/GpuABI.h"
 
@@ -142,11 +143,7 @@ LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
     Type type = arg.getType();
     if (auto memref = dyn_cast<MemRefType>(type)) {
       // The kernel applies the view's offset and strides from its type.
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (failed(memref.getStridesAndOffset(strides, offset)) ||
-          ShapedType::isDynamic(offset) ||
-          llvm::any_of(strides, ShapedType::isDynamic))
+      if (!adjoint::gpu::hasStaticLayout(memref))
         return launch.emitError("kernel argument of type ")
                << type << " needs a static layout";
       sizes.push_back(0);
