@@ -34,7 +34,8 @@ set_target_properties(ir-opt ir-run adj-aot adjoint_runtime PROPERTIES
 set(ADJOINT_INSTALLED_LIBRARIES
   AdjointAD AdjointADRules AdjointAPI AdjointAdjDialect AdjointAdjTransforms
   AdjointAdjToLinalg AdjointApproximateMath AdjointCompile
-  AdjointFuseElementwise AdjointInitAll AdjointInterpreter
+  AdjointFuseElementwise AdjointGPUCodegen AdjointInitAll
+  AdjointIntelCodegen AdjointInterpreter
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
   AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
   AdjointRuntime AdjointSupport AdjointTarget)

@@ -21,3 +21,10 @@ config.substitutions.append(("%mlir_lib_dir", os.path.normpath(os.path.join(conf
 config.substitutions.append(("%adj_runtime_lib", os.path.join(config.adjoint_obj_root, "lib", "libadjoint_runtime.so")))
 # ir-run --compile caches compiled objects: keep them in the build tree.
 config.environment["ADJOINT_CACHE_DIR"] = os.path.join(config.test_exec_root, "adjoint-cache")
+# GPU tests extract embedded kernel binaries with a script and validate the
+# SPIR-V ones with spirv-val (Debian's spirv-tools).
+import shutil
+import sys
+config.substitutions.append(("%python", sys.executable))
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-tools")

@@ -4,6 +4,8 @@
 #include "adjoint/AD/Passes.h"
 #include "adjoint/Codegen/CPU/Passes.h"
 #include "adjoint/Codegen/Common/Passes.h"
+#include "adjoint/Codegen/GPU/Passes.h"
+#include "adjoint/Codegen/Intel/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
@@ -28,5 +30,7 @@ void adjoint::registerAllPasses() {
   ad::registerADPasses();
   registerCodegenCommonPasses();
   cpu::registerCodegenCPUPasses();
+  registerGPUCodegenPasses();
+  registerIntelCodegenPasses();
   registerPipelines();
 }

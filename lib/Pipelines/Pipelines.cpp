@@ -3,6 +3,8 @@
 #include "adjoint/Pipelines/Pipelines.h"
 #include "adjoint/Codegen/CPU/Passes.h"
 #include "adjoint/Codegen/Common/Passes.h"
+#include "adjoint/Codegen/GPU/Passes.h"
+#include "adjoint/Codegen/Intel/Passes.h"
 #include "adjoint/Compile/Target.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 
@@ -93,7 +95,10 @@ void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
   pm.addPass(cpu::createMergeFunctions());
 }
 
-void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
+namespace {
+/// Host code on memrefs -> the LLVM dialect, the same for the CPU and for
+/// the host side of GPU code.
+void addHostToLLVM(OpPassManager &pm) {
   // Buffers come from the runtime's pool (_mlir_memref_to_llvm_aligned_alloc
   // and _free, lib/Runtime/Invoke.cpp), not malloc, so that an allocation
   // failure is an error status. bufferization.clone (results that alias an
@@ -110,22 +115,9 @@ void adjoint::buildCPULLVMPipeline(OpPassManager &pm) {
                       "use-aligned-alloc},convert-to-llvm,"
                       "reconcile-unrealized-casts");
 }
-
-namespace {
-/// The options every -adj-lower-to-<kind> pipeline takes, so that a Target
-/// turns into the same option string whatever its kind.
-struct LowerToTargetOptions
-    : public PassPipelineOptions<LowerToTargetOptions> {
-  Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("The chip (CPU: LLVM's CPU name; GPU: the "
-                     "architecture, e.g. sm_90); empty for the default")};
-  Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("LLVM features (\"+avx2,+fma\", \"+ptx80\"); empty "
-                     "for the chip's defaults")};
-};
 } // namespace
+
+void adjoint::buildCPULLVMPipeline(OpPassManager &pm) { addHostToLLVM(pm); }
 
 void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
   // The chip and features of a CPU target matter only to LLVM's code
@@ -135,6 +127,68 @@ void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
   buildBufferizePipeline(pm);
   buildCPULoopsPipeline(pm);
   buildCPULLVMPipeline(pm);
+}
+
+void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
+                                      const LowerToTargetOptions &options) {
+  // Products, convolutions and reductions first, as tiled kernels with
+  // workgroup memory and subgroup shuffles; every other linalg op then gets
+  // the generic one-work-item-per-output kernel.
+  pm.addNestedPass<func::FuncOp>(createMatmul());
+  pm.addNestedPass<func::FuncOp>(createConv());
+  ReductionsOptions reductions;
+  reductions.subgroupSize = options.subgroupSize;
+  reductions.workgroupSize = options.workgroupSize;
+  pm.addNestedPass<func::FuncOp>(createReductions(reductions));
+  pm.addPass(createMapToKernels(MapToKernelsOptions{options.workgroupSize}));
+  pm.addPass(createHostMemory());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  addPipelineText(pm,
+                  "gpu-launch-sink-index-computations,gpu-kernel-outlining");
+}
+
+void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
+                                      const LowerToTargetOptions &options) {
+  pm.addPass(createAttachTarget(AttachTargetOptions{
+      options.chip, options.features, options.subgroupSize}));
+  // Workgroup buffers of the tiled kernels as SPIR-V Workgroup variables.
+  pm.addNestedPass<gpu::GPUModuleOp>(createWorkgroupAllocs());
+  // Views sunk into the kernels fold into their loads and stores; affine
+  // index arithmetic and math become what the SPIR-V conversion knows
+  // (math as OpenCL extended instructions).
+  addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
+                      "canonicalize,convert-math-to-spirv)");
+  pm.addNestedPass<gpu::GPUModuleOp>(createLegalizeArith());
+  addPipelineText(pm, "convert-gpu-to-spirv{use-64bit-index=true},"
+                      "gpu.module(spirv.module(spirv-lower-abi-attrs,"
+                      "spirv-update-vce))");
+}
+
+void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
+                                       StringRef binaryFormat) {
+  addPipelineText(pm, ("gpu-module-to-binary{format=" + binaryFormat + "}")
+                          .str());
+  pm.addPass(createLaunchToRuntime());
+  // The host's own buffers (deallocation bookkeeping) come from the
+  // runtime's pool, as on the CPU.
+  addHostToLLVM(pm);
+}
+
+void adjoint::buildLowerToSPIRVPipeline(OpPassManager &pm,
+                                        const LowerToTargetOptions &options) {
+  // Intel GPUs run subgroups of 8 to 32; 16 suits them all, and Intel's CPU
+  // OpenCL runtime miscompiles the reductions' shuffle butterfly at 32 and
+  // 64 (docs/gpu-kernels.md).
+  LowerToTargetOptions intel;
+  intel.copyOptionValuesFrom(options);
+  if (intel.subgroupSize == 0)
+    intel.subgroupSize = 16;
+  buildTensorPipeline(pm);
+  buildBufferizePipeline(pm);
+  buildGPUKernelsPipeline(pm, intel);
+  buildIntelSPIRVPipeline(pm, intel);
+  buildGPUHostLLVMPipeline(pm);
 }
 
 LogicalResult adjoint::addLowerToTargetPipeline(
@@ -186,5 +240,32 @@ void adjoint::registerPipelines() {
         [](OpPassManager &pm, const LowerToTargetOptions &) {
           buildLowerToCPUPipeline(pm);
         });
+    PassPipelineRegistration<LowerToTargetOptions>(
+        "adj-gpu-kernels",
+        "GPU stage 3: linalg -> gpu.launch kernels, device buffers on the "
+        "host -> runtime calls, kernels outlined into gpu.module",
+        [](OpPassManager &pm, const LowerToTargetOptions &options) {
+          buildGPUKernelsPipeline(pm, options);
+        });
+    PassPipelineRegistration<LowerToTargetOptions>(
+        "adj-intel-spirv",
+        "Intel stage 4: kernels -> SPIR-V (OpenCL kernel flavour)",
+        [](OpPassManager &pm, const LowerToTargetOptions &options) {
+          buildIntelSPIRVPipeline(pm, options);
+        });
+    PassPipelineRegistration<>(
+        "adj-gpu-host-llvm",
+        "GPU stage 5: kernels serialized, launches -> runtime calls, host "
+        "code -> the LLVM dialect",
+        [](OpPassManager &pm) { buildGPUHostLLVMPipeline(pm); });
+    for (const char *kind : {"opencl", "level-zero"})
+      PassPipelineRegistration<LowerToTargetOptions>(
+          std::string("adj-lower-to-") + kind,
+          "Typed, optimized adj -> LLVM dialect host code that launches "
+          "SPIR-V kernels through the GPU runtime (tensor, bufferize, "
+          "adj-gpu-kernels, adj-intel-spirv, adj-gpu-host-llvm)",
+          [](OpPassManager &pm, const LowerToTargetOptions &options) {
+            buildLowerToSPIRVPipeline(pm, options);
+          });
   });
 }

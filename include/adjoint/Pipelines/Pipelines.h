@@ -8,9 +8,12 @@
 #ifndef ADJOINT_PIPELINES_PIPELINES_H
 #define ADJOINT_PIPELINES_PIPELINES_H
 
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
+
+#include <string>
 
 namespace mlir {
 class OpPassManager;
@@ -48,6 +51,61 @@ void buildCPULLVMPipeline(mlir::OpPassManager &pm);
 /// -> LLVM dialect. The options are those of every kind's pipeline; the CPU
 /// stages do not depend on them (LLVM's code generation does).
 void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
+
+/// The options every -adj-lower-to-<kind> pipeline takes, so that a Target
+/// turns into the same option string whatever its kind
+/// (`-adj-lower-to-opencl{subgroup-size=16}`); a kind ignores those that do
+/// not concern it (the CPU's MLIR stages read none: its chip and features
+/// matter to LLVM's code generation after the pipeline).
+struct LowerToTargetOptions
+    : mlir::PassPipelineOptions<LowerToTargetOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The chip (CPU: LLVM's CPU name; opencl/level_zero: "
+                     "cpu, integrated, discrete; CUDA: sm_90); empty for "
+                     "the default"),
+      llvm::cl::init("")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Comma-separated +/- features (CPU: LLVM's, "
+                     "\"+avx2,+fma\"; opencl/level_zero: fp16, fp64); empty "
+                     "for the chip's defaults"),
+      llvm::cl::init("")};
+  Option<int64_t> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("GPU: the subgroup (warp) size kernels are written "
+                     "for and pin (0: the kind's default)"),
+      llvm::cl::init(0)};
+  Option<int64_t> workgroupSize{
+      *this, "workgroup-size",
+      llvm::cl::desc("Work items per workgroup of the generated kernels"),
+      llvm::cl::init(256)};
+};
+
+/// The GPU lowering, stage by stage, each a named pipeline too.
+///
+/// `-adj-gpu-kernels`: linalg ops on buffers -> gpu.launch (contractions,
+/// convolutions and reductions as tiled kernels: -adj-gpu-matmul,
+/// -adj-gpu-conv, -adj-gpu-reductions; the rest one work item per output:
+/// -adj-gpu-map-to-kernels), device buffers on the host -> runtime calls
+/// (-adj-gpu-host-memory), launches -> gpu.module kernels +
+/// gpu.launch_func (gpu-kernel-outlining).
+void buildGPUKernelsPipeline(mlir::OpPassManager &pm,
+                             const LowerToTargetOptions &options);
+/// `-adj-intel-spirv`: kernels -> the SPIR-V dialect (OpenCL kernel
+/// flavour) in each gpu.module.
+void buildIntelSPIRVPipeline(mlir::OpPassManager &pm,
+                             const LowerToTargetOptions &options);
+/// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
+/// format gpu-module-to-binary names `binaryFormat`), launches -> runtime
+/// calls (-adj-gpu-launch-to-runtime), host code -> the LLVM dialect.
+void buildGPUHostLLVMPipeline(mlir::OpPassManager &pm,
+                              llvm::StringRef binaryFormat = "bin");
+/// `-adj-lower-to-opencl` and `-adj-lower-to-level-zero`: typed, optimized
+/// adj -> LLVM dialect host code with embedded SPIR-V kernels (tensor and
+/// bufferize stages, then the three above).
+void buildLowerToSPIRVPipeline(mlir::OpPassManager &pm,
+                               const LowerToTargetOptions &options);
 
 /// Appends the registered pipeline of `target`'s kind (-adj-lower-to-<kind>)
 /// with the target's chip and features, looked up by name in the pass

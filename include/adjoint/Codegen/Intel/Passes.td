@@ -1,0 +1,100 @@
+//===- Passes.td - Intel (SPIR-V) codegen ------------------*- tablegen -*-===//
+//
+// Pass `FooBar` lives in lib/Codegen/Intel/FooBar.cpp, has the flag
+// `-adj-intel-foo-bar` and is tested in test/Codegen/Intel/foo-bar.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_CODEGEN_INTEL_PASSES_TD
+#define ADJOINT_CODEGEN_INTEL_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AttachTarget : Pass<"adj-intel-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Gives each gpu.module a SPIR-V OpenCL target environment "
+                "and each kernel its entry point ABI (workgroup size)";
+  let description = [{
+    `attach(gpu.module) = gpu.module with targets = [#spirv.target_env<
+    v1.4, caps(features), api=OpenCL, Intel:device(chip)>]`, each kernel
+    `spirv.entry_point_abi = <workgroup_size = known_block_size>`.
+
+    The capabilities are those of the OpenCL kernel flavour (Kernel,
+    Addresses, Int64, Int8 and Int16 for bytes and bools, GroupNonUniform
+    arithmetic/shuffle/ballot for subgroup code) plus Float16 and Float64
+    as `features` allow (`+fp16,+fp64` by default; `-fp64` for a device
+    without doubles). -spirv-update-vce later keeps only what the module
+    uses. `chip` is `cpu`, `integrated` or `discrete` (the device type; the
+    empty default leaves it unknown). `subgroup-size` > 0 asks for that
+    subgroup size on every kernel (the SubgroupSize execution mode, which
+    needs the SubgroupDispatch capability, added then). Kernels on types the device or this
+    lowering cannot handle are errors: bf16 ("bf16 is not supported on
+    opencl yet"), f64 without fp64, f16 without fp16.
+
+    Before:
+    ```mlir
+    gpu.module @m {
+      gpu.func @k(%a: memref<4xf32>) kernel
+          attributes {known_block_size = array<i32: 256, 1, 1>} { ... }
+    }
+    ```
+    After:
+    ```mlir
+    gpu.module @m [#spirv.target_env<#spirv.vce<v1.4, [Kernel, Addresses,
+        ...], []>, api=OpenCL, #spirv.resource_limits<>>] {
+      gpu.func @k(%a: memref<4xf32>) kernel attributes {known_block_size =
+          array<i32: 256, 1, 1>, spirv.entry_point_abi =
+          #spirv.entry_point_abi<workgroup_size = [256, 1, 1]>} { ... }
+    }
+    ```
+
+    Why: convert-gpu-to-spirv takes the capabilities and the entry point
+    ABI from these attributes, and gpu-module-to-binary serializes a module
+    through its target attribute; upstream's spirv-attach-target sets no
+    entry point ABI and knows nothing of the element types Adjoint uses.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Device type: cpu, integrated, discrete, or empty (unknown)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Comma-separated +/- features: fp16, fp64 (both on by default)">,
+    Option<"subgroupSize", "subgroup-size", "int64_t", /*default=*/"0",
+           "Required subgroup size of every kernel (0: the driver's choice)">,
+  ];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+def LegalizeArith
+    : Pass<"adj-intel-legalize-arith", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrites kernel arithmetic that the SPIR-V conversion "
+                "would turn into invalid SPIR-V";
+  let description = [{
+    `legalize(arith.op overflow<nsw, nuw>) = arith.op`,
+    `legalize(maxui/minsi on i1) = ori`, `legalize(minui/maxsi on i1) =
+    andi`, in every gpu.module; values stay the same (the flags only permit
+    optimizations; on booleans, with true = 1 unsigned and -1 signed, max
+    and min are or and and).
+
+    Before:
+    ```mlir
+    %i = arith.muli %o, %c2 overflow<nsw> : index
+    %m = arith.maxui %a, %b : i1
+    ```
+    After:
+    ```mlir
+    %i = arith.muli %o, %c2 : index
+    %m = arith.ori %a, %b : i1
+    ```
+
+    Why: -lower-affine marks index arithmetic (strided convolution
+    windows, views folded into loads) nsw, and the SPIR-V conversion turns
+    that into NoSignedWrap decorations. Those need SPIR-V 1.4 or the
+    SPV_KHR_no_integer_wrap_decoration extension, which -spirv-update-vce
+    does not record (it looks at ops, not decorations), so the module would
+    claim SPIR-V 1.0 and fail validation; a driver may reject it or crash.
+    Integer max/min become OpenCL's u_max/s_min and friends, which do not
+    take booleans (np.maximum of two bool arrays).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif // ADJOINT_CODEGEN_INTEL_PASSES_TD

@@ -1,0 +1,40 @@
+// Dynamic layouts on the GPU path: an adj.if whose branches bufferize to
+// different layouts (its result has a dynamic offset and stride) reaches the
+// copy kernel as a flat buffer plus offset and stride; scatter_add's rows,
+// views at offsets read from the device, are made inside the kernel from
+// their base buffers. The kernels pass spirv-val.
+// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
+// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels -adj-intel-spirv | FileCheck %s --check-prefix=SPIRV
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env opencl2.0 | FileCheck %s --check-prefix=COUNT
+// REQUIRES: spirv-tools
+// COUNT: extracted 4 modules
+
+// KERNELS-LABEL: func.func @views(
+// KERNELS-SAME:      %{{.*}}: memref<i1>, %[[X:.*]]: memref<4xf32>, %[[T:.*]]: memref<2x3x4xf32>, %[[I:.*]]: memref<5xi64>, %[[U:.*]]: memref<2x5x4xf32>)
+// KERNELS:         %[[R:.*]] = scf.if
+// KERNELS:         scf.for
+// KERNELS:           call @adj_rt_gpu_read(
+// KERNELS:           gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%[[U]] : memref<2x5x4xf32>, %{{.*}} : index, %{{.*}} : index, %[[T]] : memref<2x3x4xf32>, %{{.*}} : index)
+// KERNELS:         %[[FLAT:.*]] = memref.reinterpret_cast %[[R]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<4xf32, strided<[?], offset: ?>> to memref<?xf32>
+// KERNELS:         gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%{{.*}} : index, %{{.*}} : index, %[[FLAT]] : memref<?xf32>, %{{.*}} : memref<4xf32>)
+// The scatter kernel indexes its rows from the base buffers.
+// KERNELS:       gpu.func @views_kernel(%[[UB:.*]]: memref<2x5x4xf32>, %{{.*}}: index, %{{.*}}: index, %[[TB:.*]]: memref<2x3x4xf32>, %{{.*}}: index) kernel
+// KERNELS:         memref.subview %[[UB]]
+// KERNELS:         memref.subview %[[TB]]
+
+// In SPIR-V the flat buffer is a pointer to its elements.
+// SPIRV: spirv.func @views_kernel(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !spirv.ptr<f32, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<4 x f32>, CrossWorkgroup>)
+// SPIRV:   spirv.PtrAccessChain
+adj.func @views(%c: tensor<i1>, %x: tensor<4xf32>, %t: tensor<2x3x4xf32>, %i: tensor<5xi64>, %u: tensor<2x5x4xf32>) -> (tensor<4xf32>, tensor<2x3x4xf32>) {
+  %r = adj.if %c : tensor<i1> -> (tensor<4xf32>) {
+    %a = adj.add %x, %x : tensor<4xf32>, tensor<4xf32>
+    %b = adj.add %a, %x : tensor<4xf32>, tensor<4xf32>
+    adj.yield %b : tensor<4xf32>
+  } else {
+    %e = adj.exp %x : tensor<4xf32>
+    adj.yield %e : tensor<4xf32>
+  }
+  %y = adj.scatter_add %t[%i], %u axis = 1 : tensor<2x3x4xf32>, tensor<5xi64>, tensor<2x5x4xf32>
+  adj.return %r, %y : tensor<4xf32>, tensor<2x3x4xf32>
+}
