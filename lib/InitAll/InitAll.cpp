@@ -2,6 +2,7 @@
 
 #include "adjoint/InitAll.h"
 #include "adjoint/AD/Passes.h"
+#include "adjoint/Codegen/GPU/Passes.h"
 #include "adjoint/Conversion/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
@@ -26,5 +27,6 @@ void adjoint::registerAllPasses() {
   adj::registerAdjPasses();
   ad::registerADPasses();
   registerConversionPasses();
+  gpu::registerGPUKernelsPasses();
   registerPipelines();
 }

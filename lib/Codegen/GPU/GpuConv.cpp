@@ -1,0 +1,109 @@
+//===- GpuConv.cpp - 2-D convolutions to implicit-GEMM GPU kernels --------===//
+//
+// conv_2d_nchw_fchw as C[f, p] += sum_k W[f, k] * I[k, p] with p = (n, y, x)
+// and k = (c, i, j), computed by the tiled kernel of TiledGemm.h reading
+// W from the filter and I from the input (never materialized). See
+// Passes.td and docs/gpu-kernels.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "TiledGemm.h"
+
+#include "adjoint/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace adjoint::gpu {
+#define GEN_PASS_DEF_GPUCONV
+#include "adjoint/Codegen/GPU/Passes.h.inc"
+} // namespace adjoint::gpu
+
+using namespace mlir;
+using namespace adjoint::gpu;
+
+namespace {
+
+FailureOr<GemmProblem> match(linalg::Conv2DNchwFchwOp op) {
+  if (!hasStaticMemrefOperands(op))
+    return failure();
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value output = op.getDpsInitOperand(0)->get();
+  Type element = getElementTypeOrSelf(output);
+  if (!isa<Float16Type, Float32Type, Float64Type>(element) ||
+      getElementTypeOrSelf(input) != element ||
+      getElementTypeOrSelf(filter) != element)
+    return failure();
+  ArrayRef<int64_t> fShape = cast<MemRefType>(filter.getType()).getShape();
+  ArrayRef<int64_t> oShape = cast<MemRefType>(output.getType()).getShape();
+  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  int64_t channels = fShape[1], kh = fShape[2], kw = fShape[3];
+  int64_t oh = oShape[2], ow = oShape[3];
+
+  GemmProblem p;
+  p.element = element;
+  p.m = oShape[1];                 // filters
+  p.n = oShape[0] * oh * ow;       // every output pixel of every image
+  p.k = channels * kh * kw;        // channel x window
+  p.aKContiguous = true;           // W[f, (c, i, j)] is row-major in k
+  p.bKContiguous = false;          // adjacent pixels are adjacent in x
+  p.loadA = [=](OpBuilder &b, Location loc, Value, Value f, Value k) {
+    SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
+    return memref::LoadOp::create(b, loc, filter,
+                                  ValueRange{f, cij[0], cij[1], cij[2]});
+  };
+  p.loadB = [=](OpBuilder &b, Location loc, Value, Value k, Value pixel) {
+    SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
+    SmallVector<Value> nyx = delinearize(b, loc, pixel, {oShape[0], oh, ow});
+    auto at = [&](Value out, int64_t stride, Value win, int64_t dilation) {
+      Value scaled = arith::MulIOp::create(b, loc, out,
+                                           indexConstant(b, loc, stride));
+      Value offset = arith::MulIOp::create(b, loc, win,
+                                           indexConstant(b, loc, dilation));
+      return arith::AddIOp::create(b, loc, scaled, offset).getResult();
+    };
+    Value y = at(nyx[1], strides[0], cij[1], dilations[0]);
+    Value x = at(nyx[2], strides[1], cij[2], dilations[1]);
+    return memref::LoadOp::create(b, loc, input,
+                                  ValueRange{nyx[0], cij[0], y, x});
+  };
+  p.accumulateC = [=](OpBuilder &b, Location loc, Value, Value f, Value pixel,
+                      Value acc) {
+    SmallVector<Value> nyx = delinearize(b, loc, pixel, {oShape[0], oh, ow});
+    SmallVector<Value> at{nyx[0], f, nyx[1], nyx[2]};
+    Value old = memref::LoadOp::create(b, loc, output, at);
+    Value sum = arith::AddFOp::create(b, loc, old, acc);
+    memref::StoreOp::create(b, loc, sum, output, at);
+  };
+  return p;
+}
+
+struct GpuConvPass : adjoint::gpu::impl::GpuConvBase<GpuConvPass> {
+  using GpuConvBase::GpuConvBase;
+
+  void runOnOperation() override {
+    GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};
+    if (std::string why = tiles.check(); !why.empty()) {
+      getOperation().emitError() << "-adj-gpu-conv: " << why;
+      return signalPassFailure();
+    }
+    SmallVector<linalg::Conv2DNchwFchwOp> ops;
+    getOperation().walk([&](linalg::Conv2DNchwFchwOp op) {
+      if (!op->getParentOfType<mlir::gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (linalg::Conv2DNchwFchwOp op : ops) {
+      FailureOr<GemmProblem> p = match(op);
+      if (failed(p))
+        continue;
+      OpBuilder b(op);
+      emitTiledGemm(b, op.getLoc(), *p, tiles);
+      op->erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,331 @@
+//===- GpuReductions.cpp - Reductions to cooperative GPU kernels ----------===//
+//
+// Row reductions: a workgroup per output element, strided serial partials,
+// a shuffle butterfly per subgroup, subgroup partials through workgroup
+// memory. Column reductions (and short rows): a work item per output
+// element. See Passes.td and docs/gpu-kernels.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Combiners.h"
+#include "KernelBuilder.h"
+
+#include "adjoint/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace adjoint::gpu {
+#define GEN_PASS_DEF_GPUREDUCTIONS
+#include "adjoint/Codegen/GPU/Passes.h.inc"
+} // namespace adjoint::gpu
+
+using namespace mlir;
+using namespace adjoint::gpu;
+
+namespace {
+
+/// A matched reduction: which loops are parallel and which reduce.
+struct Reduction {
+  mutable linalg::GenericOp op; // op accessors are not const
+  SmallVector<utils::IteratorType> iterators;
+  bool isParallel(unsigned dim) const {
+    return iterators[dim] == utils::IteratorType::parallel;
+  }
+  SmallVector<Combiner> combiners;
+  SmallVector<unsigned> parallelDims, reductionDims;
+  SmallVector<int64_t> parallelSizes, reductionSizes;
+  int64_t parallelCount = 1, reductionCount = 1;
+};
+
+FailureOr<Reduction> match(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() == 0 || !hasStaticMemrefOperands(op))
+    return failure();
+  Reduction r;
+  r.op = op;
+  r.iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [dim, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
+    bool parallel = kind == utils::IteratorType::parallel;
+    (parallel ? r.parallelDims : r.reductionDims).push_back(dim);
+    (parallel ? r.parallelSizes : r.reductionSizes).push_back(ranges[dim]);
+    (parallel ? r.parallelCount : r.reductionCount) *= ranges[dim];
+  }
+  if (r.parallelCount == 0 || r.reductionCount == 0)
+    return failure(); // nothing to launch; the naive mapping handles it
+  // Every output element must belong to exactly one work item or group:
+  // outputs indexed by all parallel loops, each once.
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!map.isProjectedPermutation() ||
+        map.getNumResults() != r.parallelDims.size())
+      return failure();
+    for (AffineExpr e : map.getResults())
+      if (!r.isParallel(cast<AffineDimExpr>(e).getPosition()))
+        return failure();
+  }
+  FailureOr<SmallVector<Combiner>> combiners = matchCombiners(op);
+  if (failed(combiners))
+    return failure();
+  r.combiners = std::move(*combiners);
+  return r;
+}
+
+/// Loop indices in loop order from the parallel and reduction coordinates.
+SmallVector<Value> loopIndices(const Reduction &r, ValueRange parallel,
+                               ValueRange reduction) {
+  SmallVector<Value> indices(r.parallelDims.size() + r.reductionDims.size());
+  for (auto [dim, v] : llvm::zip(r.parallelDims, parallel))
+    indices[dim] = v;
+  for (auto [dim, v] : llvm::zip(r.reductionDims, reduction))
+    indices[dim] = v;
+  return indices;
+}
+
+/// The payload at one loop point, with `accumulators` as the outputs.
+SmallVector<Value> step(OpBuilder &b, Location loc, const Reduction &r,
+                        ValueRange indices, ValueRange accumulators) {
+  SmallVector<Value> args;
+  for (OpOperand *input : r.op.getDpsInputOperands())
+    args.push_back(loadOperand(b, loc, r.op, *input, indices));
+  llvm::append_range(args, accumulators);
+  return applyPayload(b, r.op, args, indices);
+}
+
+/// A serial loop over the linear reduction index from `lb` by `stride`,
+/// starting from `init`; returns the accumulators.
+SmallVector<Value> serialReduce(OpBuilder &b, Location loc, const Reduction &r,
+                                ValueRange parallel, Value lb, Value stride,
+                                ValueRange init) {
+  Value ub = indexConstant(b, loc, r.reductionCount);
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, stride, init,
+      [&](OpBuilder &nb, Location nloc, Value iv, ValueRange accs) {
+        SmallVector<Value> red = delinearize(nb, nloc, iv, r.reductionSizes);
+        SmallVector<Value> next =
+            step(nb, nloc, r, loopIndices(r, parallel, red), accs);
+        scf::YieldOp::create(nb, nloc, next);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// Work item `tid` of `workgroupSize` combines elements tid, tid + size,
+/// ... of the row. The trip count is the same for every work item (the
+/// last step is guarded): Intel's OpenCL CPU compiler miscomputed shuffles
+/// after a loop that some lanes of a subgroup never entered.
+SmallVector<Value> stridedReduce(OpBuilder &b, Location loc,
+                                 const Reduction &r, ValueRange parallel,
+                                 Value tid, int64_t workgroupSize,
+                                 ValueRange init) {
+  int64_t trips = llvm::divideCeil(r.reductionCount, workgroupSize);
+  Value count = indexConstant(b, loc, r.reductionCount);
+  Value size = indexConstant(b, loc, workgroupSize);
+  bool exact = r.reductionCount % workgroupSize == 0;
+  auto loop = scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, trips),
+      indexConstant(b, loc, 1), init,
+      [&](OpBuilder &nb, Location nloc, Value trip, ValueRange accs) {
+        Value iv = arith::AddIOp::create(
+            nb, nloc, arith::MulIOp::create(nb, nloc, trip, size), tid);
+        auto body = [&](OpBuilder &bb) {
+          SmallVector<Value> red =
+              delinearize(bb, nloc, iv, r.reductionSizes);
+          return step(bb, nloc, r, loopIndices(r, parallel, red), accs);
+        };
+        if (exact) {
+          scf::YieldOp::create(nb, nloc, body(nb));
+          return;
+        }
+        auto ifOp = scf::IfOp::create(nb, nloc, accs.getTypes(),
+                                      lessThan(nb, nloc, iv, count), true);
+        {
+          OpBuilder::InsertionGuard guard(nb);
+          nb.setInsertionPointToStart(ifOp.thenBlock());
+          scf::YieldOp::create(nb, nloc, body(nb));
+          nb.setInsertionPointToStart(ifOp.elseBlock());
+          scf::YieldOp::create(nb, nloc, accs);
+        }
+        scf::YieldOp::create(nb, nloc, ifOp.getResults());
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// `acc` combined over the subgroup with a shuffle-xor butterfly: every lane
+/// ends with the subgroup's result.
+Value subgroupReduce(OpBuilder &b, Location loc, const Combiner &c, Value acc,
+                     int64_t subgroupSize) {
+  for (int64_t offset = subgroupSize / 2; offset >= 1; offset /= 2) {
+    Value other = mlir::gpu::ShuffleOp::create(
+                      b, loc, acc, static_cast<int32_t>(offset),
+                      static_cast<int32_t>(subgroupSize),
+                      mlir::gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    acc = c.combine(b, other, acc);
+  }
+  return acc;
+}
+
+/// out[p] = combine(out[p], acc) for every output.
+void writeOutputs(OpBuilder &b, Location loc, const Reduction &r,
+                  ValueRange parallel, ValueRange accs, bool combineOld) {
+  Value zero = indexConstant(b, loc, 0);
+  SmallVector<Value> reductionZeros(r.reductionDims.size(), zero);
+  SmallVector<Value> indices = loopIndices(r, parallel, reductionZeros);
+  for (auto [k, init] : llvm::enumerate(r.op.getDpsInitsMutable())) {
+    SmallVector<Value> at =
+        applyMap(b, loc, r.op.getMatchingIndexingMap(&init), indices);
+    Value result = accs[k];
+    if (combineOld) {
+      Value old = memref::LoadOp::create(b, loc, init.get(), at);
+      result = r.combiners[k].combine(b, result, old);
+    }
+    memref::StoreOp::create(b, loc, result, init.get(), at);
+  }
+}
+
+/// A workgroup per output element.
+void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
+                   int64_t subgroupSize, int64_t workgroupSize) {
+  int64_t numSubgroups = workgroupSize / subgroupSize;
+  SmallVector<MemRefType> partials;
+  if (numSubgroups > 1)
+    for (OpOperand &init : r.op.getDpsInitsMutable())
+      partials.push_back(workgroupBuffer(
+          {numSubgroups}, getElementTypeOrSelf(init.get().getType())));
+  LaunchShape shape;
+  shape.grid[0] = r.parallelCount;
+  shape.block[0] = workgroupSize;
+  mlir::gpu::LaunchOp launch = createLaunch(b, loc, shape, partials);
+  launch->setAttr("adj.subgroup_size", b.getI64IntegerAttr(subgroupSize));
+
+  Value tid = launch.getThreadIds().x;
+  SmallVector<Value> parallel =
+      delinearize(b, loc, launch.getBlockIds().x, r.parallelSizes);
+  SmallVector<Value> identities;
+  for (const Combiner &c : r.combiners)
+    identities.push_back(arith::ConstantOp::create(b, loc, c.identity));
+  SmallVector<Value> accs =
+      stridedReduce(b, loc, r, parallel, tid, workgroupSize, identities);
+  for (auto [k, c] : llvm::enumerate(r.combiners))
+    accs[k] = subgroupReduce(b, loc, c, accs[k], subgroupSize);
+
+  if (numSubgroups > 1) {
+    Value sgSize = indexConstant(b, loc, subgroupSize);
+    Value lane = arith::RemUIOp::create(b, loc, tid, sgSize);
+    Value subgroup = arith::DivUIOp::create(b, loc, tid, sgSize);
+    Value zero = indexConstant(b, loc, 0);
+    Value leader =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
+    auto buffers = launch.getWorkgroupAttributions();
+    emitIf(b, loc, leader, [&](OpBuilder &tb) {
+      for (auto [acc, buffer] : llvm::zip(accs, buffers))
+        memref::StoreOp::create(tb, loc, acc, buffer, subgroup);
+    });
+    barrier(b, loc);
+    // Every subgroup combines the partials (only lane 0 of the workgroup
+    // writes): no divergent shuffles, and numSubgroups <= subgroupSize.
+    Value count = indexConstant(b, loc, numSubgroups);
+    Value has = lessThan(b, loc, lane, count);
+    Value last = indexConstant(b, loc, numSubgroups - 1);
+    Value slot = arith::MinUIOp::create(b, loc, lane, last);
+    for (auto [k, c] : llvm::enumerate(r.combiners)) {
+      Value partial = memref::LoadOp::create(b, loc, buffers[k], slot);
+      Value v = arith::SelectOp::create(b, loc, has, partial, identities[k]);
+      accs[k] = subgroupReduce(b, loc, c, v, subgroupSize);
+    }
+  }
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                      indexConstant(b, loc, 0));
+  emitIf(b, loc, first, [&](OpBuilder &tb) {
+    writeOutputs(tb, loc, r, parallel, accs, /*combineOld=*/true);
+  });
+}
+
+/// A work item per output element, reducing serially from out[p].
+void emitColumnKernel(OpBuilder &b, Location loc, const Reduction &r,
+                      int64_t workgroupSize) {
+  int64_t block = std::min<int64_t>(workgroupSize, r.parallelCount);
+  LaunchShape shape;
+  shape.grid[0] = llvm::divideCeil(r.parallelCount, block);
+  shape.block[0] = block;
+  mlir::gpu::LaunchOp launch = createLaunch(b, loc, shape);
+  Value linear = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            indexConstant(b, loc, block)),
+      launch.getThreadIds().x);
+  Value inRange =
+      lessThan(b, loc, linear, indexConstant(b, loc, r.parallelCount));
+  emitIf(b, loc, inRange, [&](OpBuilder &tb) {
+    SmallVector<Value> parallel =
+        delinearize(tb, loc, linear, r.parallelSizes);
+    Value zero = indexConstant(tb, loc, 0);
+    SmallVector<Value> zeros(r.reductionDims.size(), zero);
+    SmallVector<Value> start = loopIndices(r, parallel, zeros);
+    SmallVector<Value> olds;
+    for (OpOperand &init : r.op.getDpsInitsMutable())
+      olds.push_back(loadOperand(tb, loc, r.op, init, start));
+    SmallVector<Value> accs = serialReduce(
+        tb, loc, r, parallel, zero, indexConstant(tb, loc, 1), olds);
+    writeOutputs(tb, loc, r, parallel, accs, /*combineOld=*/false);
+  });
+}
+
+/// Rows when the first input's innermost dim is reduced and a row has at
+/// least a subgroup of elements; otherwise a work item per output.
+bool isRowReduction(const Reduction &r, int64_t subgroupSize) {
+  if (r.reductionCount < subgroupSize)
+    return false;
+  for (OpOperand *input : r.op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    AffineExpr inner = r.op.getMatchingIndexingMap(input).getResults().back();
+    auto dim = dyn_cast<AffineDimExpr>(inner);
+    return dim && !r.isParallel(dim.getPosition());
+  }
+  return true;
+}
+
+struct GpuReductionsPass
+    : adjoint::gpu::impl::GpuReductionsBase<GpuReductionsPass> {
+  using GpuReductionsBase::GpuReductionsBase;
+
+  void runOnOperation() override {
+    if (subgroupSize < 1 || !llvm::isPowerOf2_64(subgroupSize) ||
+        workgroupSize < subgroupSize || workgroupSize % subgroupSize != 0 ||
+        workgroupSize > subgroupSize * subgroupSize) {
+      getOperation().emitError()
+          << "-adj-gpu-reductions: subgroup-size must be a power of two and "
+             "workgroup-size a multiple of it, at most its square (got "
+          << static_cast<int64_t>(subgroupSize) << " and "
+          << static_cast<int64_t>(workgroupSize) << ")";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!op->getParentOfType<mlir::gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (linalg::GenericOp op : ops) {
+      FailureOr<Reduction> r = match(op);
+      if (failed(r))
+        continue;
+      OpBuilder b(op);
+      if (isRowReduction(*r, subgroupSize)) {
+        // No more work items than a row has elements, in whole subgroups.
+        int64_t wg = std::min<int64_t>(
+            workgroupSize, llvm::alignTo(r->reductionCount, subgroupSize));
+        emitRowKernel(b, op.getLoc(), *r, subgroupSize, wg);
+      } else {
+        emitColumnKernel(b, op.getLoc(), *r, workgroupSize);
+      }
+      op.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,149 @@
+// Reductions become cooperative kernels: a workgroup per row with a shuffle
+// butterfly and workgroup memory, or a work item per output for columns.
+// RUN: ir-opt %s -split-input-file -adj-gpu-reductions="subgroup-size=16 workgroup-size=64" | FileCheck %s
+// The kernels convert to SPIR-V for OpenCL with upstream passes and validate.
+// RUN: ir-opt %s -split-input-file -adj-gpu-reductions="subgroup-size=16 workgroup-size=64" \
+// RUN:   -gpu-kernel-outlining -adj-gpu-workgroup-allocs \
+// RUN: | mlir-opt -split-input-file -pass-pipeline='builtin.module(gpu.module(test-spirv-entry-point-abi{subgroup-size=16}),gpu.module(convert-math-to-spirv),convert-gpu-to-spirv{use-64bit-index=true},gpu.module(spirv.module(spirv-lower-abi-attrs,spirv-update-vce)))' \
+// RUN: | python3 %inputs/validate-spirv.py %t | FileCheck %s --check-prefix=SPIRV
+// RUN: not ir-opt %s -split-input-file -adj-gpu-reductions="subgroup-size=16 workgroup-size=40" 2>&1 \
+// RUN: | FileCheck %s --check-prefix=OPTIONS
+
+// SPIRV-COUNT-3: valid
+// SPIRV-NOT: failed
+// OPTIONS: workgroup-size a multiple of it, at most its square (got 16 and 40)
+
+// A row sum of exp(x) (the producer fused in the payload): 37 workgroups
+// of 64 work items (53 elements round up to 64), a butterfly over offsets
+// 8..1 of width 16, the 4 subgroup partials through workgroup memory, and
+// work item 0 adds the result to the initial value.
+// CHECK-LABEL: func.func @row_sum
+// CHECK-DAG:  %[[C37:.*]] = arith.constant 37 : index
+// CHECK-DAG:  %[[C64:.*]] = arith.constant 64 : index
+// CHECK:      gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C37]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C64]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) workgroup(%[[PART:.*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK:        scf.for
+// CHECK:          arith.cmpi ult
+// CHECK:          scf.if
+// CHECK:            memref.load %{{.*}}[%[[BX]], %{{.*}}] : memref<37x53xf32>
+// CHECK:            math.exp
+// CHECK:            arith.addf
+// CHECK:      gpu.shuffle  xor %{{.*}}, %c8_i32, %c16_i32 : f32
+// CHECK:      gpu.shuffle  xor %{{.*}}, %c1_i32{{.*}}, %c16_i32{{.*}} : f32
+// CHECK:      scf.if
+// CHECK-NEXT:   memref.store %{{.*}}, %[[PART]]
+// CHECK:      gpu.barrier
+// CHECK:      memref.load %[[PART]]
+// CHECK:      arith.select
+// CHECK:      gpu.shuffle  xor
+// CHECK:      %[[FIRST:.*]] = arith.cmpi eq, %[[TX]]
+// CHECK:      scf.if %[[FIRST]] {
+// CHECK:        %[[OLD:.*]] = memref.load %[[OUT:.*]][%[[BX]]] : memref<37xf32>
+// CHECK:        %[[NEW:.*]] = arith.addf %{{.*}}, %[[OLD]] fastmath<reassoc> : f32
+// CHECK:        memref.store %[[NEW]], %[[OUT]][%[[BX]]]
+// CHECK:      gpu.terminator
+// CHECK:      } {adj.subgroup_size = 16 : i64}
+// CHECK-NOT:  linalg.generic
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64, GroupNonUniform, GroupNonUniformShuffle, SubgroupDispatch], []>, api=OpenCL, #spirv.resource_limits<subgroup_size = 16>>} {
+func.func @row_sum(%x: memref<37x53xf32>, %out: memref<37xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<37x53xf32>) outs(%out : memref<37xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %e = math.exp %in : f32
+    %s = arith.addf %e, %acc fastmath<reassoc> : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+}
+
+// -----
+
+// A column max in f64 (the reduced dim is outer): one work item per
+// column, 53 columns in one workgroup of 53, serial over the 37 rows from
+// the initial value; no shuffles.
+// CHECK-LABEL: func.func @column_max
+// CHECK:      gpu.launch {{.*}} in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c53{{.*}},
+// CHECK-NOT:  workgroup(
+// CHECK:        arith.cmpi ult
+// CHECK:        scf.if
+// CHECK:          %[[INIT:.*]] = memref.load %{{.*}} : memref<53xf64>
+// CHECK:          scf.for %{{.*}} = %c0{{.*}} to %c37{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[INIT]])
+// CHECK:            arith.maximumf
+// CHECK:          memref.store
+// CHECK-NOT:  gpu.shuffle
+// CHECK-NOT:  linalg.generic
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64, GroupNonUniform, GroupNonUniformShuffle, SubgroupDispatch], []>, api=OpenCL, #spirv.resource_limits<subgroup_size = 16>>} {
+func.func @column_max(%x: memref<37x53xf64>, %out: memref<53xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<37x53xf64>) outs(%out : memref<53xf64>) {
+  ^bb0(%in: f64, %acc: f64):
+    %m = arith.maximumf %in, %acc : f64
+    linalg.yield %m : f64
+  }
+  return
+}
+}
+
+// -----
+
+// Two outputs with their own combiners (sum of squares, integer max) and a
+// reduction over both dims of a 3-d input into a 1-d output; the identities
+// are 0 and INT_MIN.
+// CHECK-LABEL: func.func @two_outputs
+// CHECK:      workgroup(%{{.*}} : memref<4xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4xi32, #gpu.address_space<workgroup>>)
+// CHECK-DAG:  arith.constant 0 : i32
+// CHECK-DAG:  arith.constant -2147483648 : i32
+// CHECK:      arith.muli
+// CHECK:      arith.addi
+// CHECK:      arith.maxsi
+// CHECK:      gpu.shuffle  xor {{.*}} : i32
+// CHECK-NOT:  linalg.generic
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64, GroupNonUniform, GroupNonUniformShuffle, SubgroupDispatch], []>, api=OpenCL, #spirv.resource_limits<subgroup_size = 16>>} {
+func.func @two_outputs(%x: memref<3x7x20xi32>, %sq: memref<3xi32>, %mx: memref<3xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0)>],
+                  iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : memref<3x7x20xi32>) outs(%sq, %mx : memref<3xi32>, memref<3xi32>) {
+  ^bb0(%in: i32, %a: i32, %b: i32):
+    %q = arith.muli %in, %in : i32
+    %s = arith.addi %q, %a : i32
+    %m = arith.maxsi %b, %in : i32
+    linalg.yield %s, %m : i32, i32
+  }
+  return
+}
+}
+
+// -----
+
+// Left alone: a payload whose result is not combiner(x, out) (out - x is
+// not associative), an output not indexed by every parallel loop, and
+// dynamic shapes.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:  gpu.launch
+// CHECK-COUNT-3: linalg.generic
+func.func @left_alone(%x: memref<4x8xf32>, %out: memref<4xf32>, %y: memref<?x8xf32>, %o2: memref<?xf32>, %one: memref<1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x8xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.subf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x8xf32>) outs(%one : memref<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<?x8xf32>) outs(%o2 : memref<?xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
