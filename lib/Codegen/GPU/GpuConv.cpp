@@ -100,7 +100,7 @@ struct GpuConvPass : adjoint::gpu::impl::GpuConvBase<GpuConvPass> {
       if (failed(p))
         continue;
       OpBuilder b(op);
-      emitTiledGemm(b, op.getLoc(), *p, tiles);
+      emitTiledGemm(b, op.getLoc(), *p, tiles.fitTo(p->m, p->n));
       op->erase();
     }
   }

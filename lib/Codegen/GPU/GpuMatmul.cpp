@@ -132,7 +132,7 @@ struct GpuMatmulPass : adjoint::gpu::impl::GpuMatmulBase<GpuMatmulPass> {
       if (failed(p))
         continue;
       OpBuilder b(op);
-      emitTiledGemm(b, op.getLoc(), *p, tiles);
+      emitTiledGemm(b, op.getLoc(), *p, tiles.fitTo(p->m, p->n));
       op->erase();
     }
   }

@@ -34,6 +34,23 @@ std::string adjoint::gpu::GemmTiles::check() const {
   return "";
 }
 
+adjoint::gpu::GemmTiles adjoint::gpu::GemmTiles::fitTo(int64_t m,
+                                                       int64_t n) const {
+  GemmTiles fitted = *this;
+  auto shrink = [&](int64_t GemmTiles::*tile, int64_t size) {
+    while (fitted.*tile / 2 >= size) {
+      GemmTiles half = fitted;
+      half.*tile /= 2;
+      if (!half.check().empty())
+        break;
+      fitted = half;
+    }
+  };
+  shrink(&GemmTiles::tileM, m);
+  shrink(&GemmTiles::tileN, n);
+  return fitted;
+}
+
 namespace {
 
 Value add(OpBuilder &b, Location loc, Value x, Value y) {

@@ -23,6 +23,11 @@ struct GemmTiles {
 
   /// Empty when the tiles are consistent, else why not.
   std::string check() const;
+
+  /// These tiles with tileM (tileN) halved while a half still covers `m`
+  /// (`n`) and the result stays consistent: a skinny product (7 classes,
+  /// one row) then idles fewer work items.
+  GemmTiles fitTo(int64_t m, int64_t n) const;
 };
 
 struct GemmProblem {

@@ -14,10 +14,11 @@
 // OPTIONS: -adj-gpu-conv: tile-k * tile-m and tile-k * tile-n must be multiples of the work items per workgroup
 
 // GEMM of 8 filters x (2 images x 7 x 7 pixels = 98) x (3 x 3 x 3 = 27):
-// grid (2, 1, 1) of 16x16 work items; the filter tile is read with k =
-// (c, i, j) delinearized, the input at (n, c, y + i, x + j).
+// grid (2, 1, 1) of 16x2 work items (the 64-filter tile shrinks to 8); the
+// filter tile is read with k = (c, i, j) delinearized, the input at
+// (n, c, y + i, x + j).
 // CHECK-LABEL: func.func @conv
-// CHECK:      gpu.launch {{.*}} in (%{{.*}} = %c2{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) threads(%{{[^)]*}}) in (%{{.*}} = %c16{{[_0-9]*}}, %{{.*}} = %c16{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) workgroup(%[[WS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>, %[[IS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>)
+// CHECK:      gpu.launch {{.*}} in (%{{.*}} = %c2{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) threads(%{{[^)]*}}) in (%{{.*}} = %c16{{[_0-9]*}}, %{{.*}} = %c2{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) workgroup(%[[WS:[a-z0-9]+]] : memref<16x9xf32, #gpu.address_space<workgroup>>, %[[IS:[a-z0-9]+]] : memref<16x65xf32, #gpu.address_space<workgroup>>)
 // CHECK:        scf.for %{{.*}} = %c0{{[_0-9]*}} to %c2{{[_0-9]*}} step
 // CHECK:          memref.load %{{.*}} : memref<8x3x3x3xf32>
 // CHECK:          memref.store %{{.*}}, %[[WS]]

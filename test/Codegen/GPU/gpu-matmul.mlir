@@ -66,9 +66,10 @@ func.func @matmul_transpose_b(%a: memref<128x32xf64>, %b: memref<64x32xf64>, %c:
 
 // -----
 
-// batch_matmul: the batch is the grid's z.
+// batch_matmul: the batch is the grid's z. The 64x64 tiles shrink to the
+// 5x9 product: 8x16 tiles of 2x4 work items with 4x4 register blocks.
 // CHECK-LABEL: func.func @batch_matmul
-// CHECK:      gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c3{{[_0-9]*}})
+// CHECK:      gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:[a-z0-9]+]]) in (%{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c3{{[_0-9]*}}) threads(%{{[^)]*}}) in (%{{.*}} = %c4{{[_0-9]*}}, %{{.*}} = %c2{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) workgroup(%{{.*}} : memref<16x9xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x17xf32, #gpu.address_space<workgroup>>)
 // CHECK:      memref.load %{{.*}}[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x5x7xf32>
 // CHECK-NOT:  linalg.batch_matmul
 module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>} {
