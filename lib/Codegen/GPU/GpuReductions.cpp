@@ -95,31 +95,14 @@ SmallVector<Value> step(OpBuilder &b, Location loc, const Reduction &r,
   return applyPayload(b, r.op, args, indices);
 }
 
-/// A serial loop over the linear reduction index from `lb` by `stride`,
-/// starting from `init`; returns the accumulators.
-SmallVector<Value> serialReduce(OpBuilder &b, Location loc, const Reduction &r,
-                                ValueRange parallel, Value lb, Value stride,
-                                ValueRange init) {
-  Value ub = indexConstant(b, loc, r.reductionCount);
-  auto loop = scf::ForOp::create(
-      b, loc, lb, ub, stride, init,
-      [&](OpBuilder &nb, Location nloc, Value iv, ValueRange accs) {
-        SmallVector<Value> red = delinearize(nb, nloc, iv, r.reductionSizes);
-        SmallVector<Value> next =
-            step(nb, nloc, r, loopIndices(r, parallel, red), accs);
-        scf::YieldOp::create(nb, nloc, next);
-      });
-  return SmallVector<Value>(loop.getResults());
-}
-
 /// Work item `tid` of `workgroupSize` combines elements tid, tid + size,
-/// ... of the row. The trip count is the same for every work item (the
+/// ... of the row (none where `active` is false). The trip count is the same for every work item (the
 /// last step is guarded): Intel's OpenCL CPU compiler miscomputed shuffles
 /// after a loop that some lanes of a subgroup never entered.
 SmallVector<Value> stridedReduce(OpBuilder &b, Location loc,
                                  const Reduction &r, ValueRange parallel,
                                  Value tid, int64_t workgroupSize,
-                                 ValueRange init) {
+                                 ValueRange init, Value active = nullptr) {
   int64_t trips = llvm::divideCeil(r.reductionCount, workgroupSize);
   Value count = indexConstant(b, loc, r.reductionCount);
   Value size = indexConstant(b, loc, workgroupSize);
@@ -135,12 +118,17 @@ SmallVector<Value> stridedReduce(OpBuilder &b, Location loc,
               delinearize(bb, nloc, iv, r.reductionSizes);
           return step(bb, nloc, r, loopIndices(r, parallel, red), accs);
         };
-        if (exact) {
+        if (exact && !active) {
           scf::YieldOp::create(nb, nloc, body(nb));
           return;
         }
-        auto ifOp = scf::IfOp::create(nb, nloc, accs.getTypes(),
-                                      lessThan(nb, nloc, iv, count), true);
+        Value inRange = exact ? Value() : lessThan(nb, nloc, iv, count);
+        Value cond = !inRange ? active
+                     : !active
+                         ? inRange
+                         : Value(arith::AndIOp::create(nb, nloc, inRange,
+                                                       active));
+        auto ifOp = scf::IfOp::create(nb, nloc, accs.getTypes(), cond, true);
         {
           OpBuilder::InsertionGuard guard(nb);
           nb.setInsertionPointToStart(ifOp.thenBlock());
@@ -244,33 +232,80 @@ void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
   });
 }
 
-/// A work item per output element, reducing serially from out[p].
+/// Work items per workgroup along the outputs of a column reduction:
+/// enough adjacent outputs for full 128-byte reads of each input row.
+constexpr int64_t kColumnsPerWorkgroup = 32;
+
+/// Column reductions and short rows: workgroup (x, y) = (output, slice of
+/// the reduction). Work item (x, y) combines reduction elements y, y + Y,
+/// ... of output x; slice partials meet in workgroup memory and work item
+/// (x, 0) combines them into out[x].
 void emitColumnKernel(OpBuilder &b, Location loc, const Reduction &r,
                       int64_t workgroupSize) {
-  int64_t block = std::min<int64_t>(workgroupSize, r.parallelCount);
+  int64_t cols = std::min(r.parallelCount, kColumnsPerWorkgroup);
+  int64_t slices =
+      std::max<int64_t>(1, std::min(workgroupSize / cols, r.reductionCount));
+  SmallVector<MemRefType> partials;
+  if (slices > 1)
+    for (OpOperand &init : r.op.getDpsInitsMutable())
+      partials.push_back(workgroupBuffer(
+          {slices, cols}, getElementTypeOrSelf(init.get().getType())));
   LaunchShape shape;
-  shape.grid[0] = llvm::divideCeil(r.parallelCount, block);
-  shape.block[0] = block;
-  mlir::gpu::LaunchOp launch = createLaunch(b, loc, shape);
+  shape.grid[0] = llvm::divideCeil(r.parallelCount, cols);
+  shape.block = {cols, slices, 1};
+  mlir::gpu::LaunchOp launch = createLaunch(b, loc, shape, partials);
+  Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
   Value linear = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                            indexConstant(b, loc, block)),
-      launch.getThreadIds().x);
-  Value inRange =
-      lessThan(b, loc, linear, indexConstant(b, loc, r.parallelCount));
-  emitIf(b, loc, inRange, [&](OpBuilder &tb) {
-    SmallVector<Value> parallel =
-        delinearize(tb, loc, linear, r.parallelSizes);
-    Value zero = indexConstant(tb, loc, 0);
-    SmallVector<Value> zeros(r.reductionDims.size(), zero);
-    SmallVector<Value> start = loopIndices(r, parallel, zeros);
-    SmallVector<Value> olds;
-    for (OpOperand &init : r.op.getDpsInitsMutable())
-      olds.push_back(loadOperand(tb, loc, r.op, init, start));
-    SmallVector<Value> accs = serialReduce(
-        tb, loc, r, parallel, zero, indexConstant(tb, loc, 1), olds);
-    writeOutputs(tb, loc, r, parallel, accs, /*combineOld=*/false);
+                            indexConstant(b, loc, cols)),
+      tx);
+  Value active =
+      r.parallelCount % cols == 0
+          ? Value()
+          : lessThan(b, loc, linear, indexConstant(b, loc, r.parallelCount));
+  SmallVector<Value> parallel = delinearize(b, loc, linear, r.parallelSizes);
+  SmallVector<Value> identities;
+  for (const Combiner &c : r.combiners)
+    identities.push_back(arith::ConstantOp::create(b, loc, c.identity));
+  SmallVector<Value> accs = stridedReduce(b, loc, r, parallel, ty, slices,
+                                          identities, active);
+  Value zero = indexConstant(b, loc, 0);
+  Value writer = active;
+  if (slices > 1) {
+    auto buffers = launch.getWorkgroupAttributions();
+    for (auto [acc, buffer] : llvm::zip(accs, buffers))
+      memref::StoreOp::create(b, loc, acc, buffer, ValueRange{ty, tx});
+    barrier(b, loc);
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ty, zero);
+    writer = active ? Value(arith::AndIOp::create(b, loc, first, active))
+                    : first;
+    auto combineSlices = [&](OpBuilder &tb) {
+      auto loop = scf::ForOp::create(
+          tb, loc, zero, indexConstant(tb, loc, slices),
+          indexConstant(tb, loc, 1), identities,
+          [&](OpBuilder &lb, Location l, Value j, ValueRange sums) {
+            SmallVector<Value> next;
+            for (auto [k, c] : llvm::enumerate(r.combiners)) {
+              Value part = memref::LoadOp::create(lb, l, buffers[k],
+                                                  ValueRange{j, tx});
+              next.push_back(c.combine(lb, part, sums[k]));
+            }
+            scf::YieldOp::create(lb, l, next);
+          });
+      writeOutputs(tb, loc, r, parallel, loop.getResults(),
+                   /*combineOld=*/true);
+    };
+    emitIf(b, loc, writer, combineSlices);
+    return;
+  }
+  if (!writer) {
+    writeOutputs(b, loc, r, parallel, accs, /*combineOld=*/true);
+    return;
+  }
+  emitIf(b, loc, writer, [&](OpBuilder &tb) {
+    writeOutputs(tb, loc, r, parallel, accs, /*combineOld=*/true);
   });
 }
 

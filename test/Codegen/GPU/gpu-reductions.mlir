@@ -59,17 +59,26 @@ func.func @row_sum(%x: memref<37x53xf32>, %out: memref<37xf32>) {
 
 // -----
 
-// A column max in f64 (the reduced dim is outer): one work item per
-// column, 53 columns in one workgroup of 53, serial over the 37 rows from
-// the initial value; no shuffles.
+// A column max in f64 (the reduced dim is outer): workgroups of 32 columns
+// x 2 slices of the rows (64 work items), 2 workgroups for 53 columns;
+// work item (x, y) reads rows y, y + 2, ... of column x (adjacent x read
+// adjacent words), the slice partials meet in workgroup memory and work
+// item (x, 0) combines them with the initial value. No shuffles.
 // CHECK-LABEL: func.func @column_max
-// CHECK:      gpu.launch {{.*}} in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c53{{.*}},
-// CHECK-NOT:  workgroup(
-// CHECK:        arith.cmpi ult
+// CHECK:      gpu.launch blocks(%[[BX:[a-z0-9]+]], {{.*}} in (%{{.*}} = %c2{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) threads(%[[TX:[a-z0-9]+]], %[[TY:[a-z0-9]+]], %{{[a-z0-9]+}}) in (%{{.*}} = %c32{{[_0-9]*}}, %{{.*}} = %c2{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}) workgroup(%[[PART:.*]] : memref<2x32xf64, #gpu.address_space<workgroup>>)
+// CHECK:        %[[COL:.*]] = arith.addi %{{.*}}, %[[TX]] : index
+// CHECK:        %[[ACTIVE:.*]] = arith.cmpi ult, %[[COL]], %c53 : index
+// CHECK:        scf.for %{{.*}} = %c0{{[_0-9]*}} to %c19{{[_0-9]*}} step
+// CHECK:          %[[ROW:.*]] = arith.addi %{{.*}}, %[[TY]] : index
+// CHECK:          arith.andi %{{.*}}, %[[ACTIVE]] : i1
+// CHECK:          memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<37x53xf64>
+// CHECK:          arith.maximumf
+// CHECK:        memref.store %{{.*}}, %[[PART]][%[[TY]], %[[TX]]]
+// CHECK:        gpu.barrier
 // CHECK:        scf.if
-// CHECK:          %[[INIT:.*]] = memref.load %{{.*}} : memref<53xf64>
-// CHECK:          scf.for %{{.*}} = %c0{{.*}} to %c37{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[INIT]])
-// CHECK:            arith.maximumf
+// CHECK:          scf.for
+// CHECK:            memref.load %[[PART]]
+// CHECK:          memref.load %{{.*}}[%[[COL]]] : memref<53xf64>
 // CHECK:          memref.store
 // CHECK-NOT:  gpu.shuffle
 // CHECK-NOT:  linalg.generic

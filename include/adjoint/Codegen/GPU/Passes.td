@@ -30,9 +30,11 @@ def GpuReductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
     writes `combine(partial, out[p])`. The shuffle width is a constant, so
     the kernel needs the subgroup size pinned (SPIR-V: the entry point ABI's
     `subgroup_size`, i.e. execution mode SubgroupSize); the launch carries
-    `adj.subgroup_size` for that. Otherwise (column sums, short rows): one
-    work item per output element, reducing serially in the payload's order
-    (adjacent work items read adjacent columns, so reads are coalesced).
+    `adj.subgroup_size` for that. Otherwise (column sums, short rows):
+    workgroups of 32 outputs x `workgroup-size / 32` slices of the
+    reduction; work item (x, y) combines elements y, y + slices, ... of
+    output x (adjacent work items read adjacent columns, so reads are
+    coalesced), and the slice partials meet in workgroup memory.
 
     Handled: linalg.generic with static shapes on memrefs whose outputs are
     indexed by exactly the parallel loops and whose payload yields, for
