@@ -86,23 +86,15 @@ struct GpuConvPass : adjoint::gpu::impl::GpuConvBase<GpuConvPass> {
 
   void runOnOperation() override {
     GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};
-    if (std::string why = tiles.check(); !why.empty()) {
-      getOperation().emitError() << "-adj-gpu-conv: " << why;
-      return signalPassFailure();
-    }
-    SmallVector<linalg::Conv2DNchwFchwOp> ops;
-    getOperation().walk([&](linalg::Conv2DNchwFchwOp op) {
-      if (!op->getParentOfType<mlir::gpu::LaunchOp>())
-        ops.push_back(op);
-    });
-    for (linalg::Conv2DNchwFchwOp op : ops) {
-      FailureOr<GemmProblem> p = match(op);
-      if (failed(p))
-        continue;
-      OpBuilder b(op);
-      emitTiledGemm(b, op.getLoc(), *p, tiles.fitTo(p->m, p->n));
-      op->erase();
-    }
+    auto matchOp = [](Operation *op) -> FailureOr<GemmProblem> {
+      auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op);
+      if (!conv)
+        return failure();
+      return match(conv);
+    };
+    if (failed(replaceWithTiledGemm(getOperation(), tiles, getArgument(),
+                                    matchOp)))
+      signalPassFailure();
   }
 };
 

@@ -118,23 +118,15 @@ struct GpuMatmulPass : adjoint::gpu::impl::GpuMatmulBase<GpuMatmulPass> {
 
   void runOnOperation() override {
     GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};
-    if (std::string why = tiles.check(); !why.empty()) {
-      getOperation().emitError() << "-adj-gpu-matmul: " << why;
-      return signalPassFailure();
-    }
-    SmallVector<linalg::LinalgOp> ops;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (!op->getParentOfType<mlir::gpu::LaunchOp>())
-        ops.push_back(op);
-    });
-    for (linalg::LinalgOp op : ops) {
-      FailureOr<GemmProblem> p = match(op);
-      if (failed(p))
-        continue;
-      OpBuilder b(op);
-      emitTiledGemm(b, op.getLoc(), *p, tiles.fitTo(p->m, p->n));
-      op->erase();
-    }
+    auto matchOp = [](Operation *op) -> FailureOr<GemmProblem> {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        return failure();
+      return match(linalgOp);
+    };
+    if (failed(replaceWithTiledGemm(getOperation(), tiles, getArgument(),
+                                    matchOp)))
+      signalPassFailure();
   }
 };
 

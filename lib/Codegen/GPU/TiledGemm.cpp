@@ -203,3 +203,23 @@ void adjoint::gpu::emitTiledGemm(OpBuilder &b, Location loc,
     }
   }
 }
+
+LogicalResult adjoint::gpu::replaceWithTiledGemm(
+    Operation *root, const GemmTiles &tiles, StringRef pass,
+    function_ref<FailureOr<GemmProblem>(Operation *)> match) {
+  if (std::string why = tiles.check(); !why.empty())
+    return root->emitError() << "-" << pass << ": " << why;
+  SmallVector<std::pair<Operation *, GemmProblem>> found;
+  root->walk([&](Operation *op) {
+    if (op->getParentOfType<mlir::gpu::LaunchOp>())
+      return;
+    if (FailureOr<GemmProblem> p = match(op); succeeded(p))
+      found.emplace_back(op, std::move(*p));
+  });
+  for (auto &[op, p] : found) {
+    OpBuilder b(op);
+    emitTiledGemm(b, op->getLoc(), p, tiles.fitTo(p.m, p.n));
+    op->erase();
+  }
+  return success();
+}

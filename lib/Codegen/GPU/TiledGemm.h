@@ -50,6 +50,14 @@ struct GemmProblem {
 void emitTiledGemm(mlir::OpBuilder &b, mlir::Location loc,
                    const GemmProblem &problem, const GemmTiles &tiles);
 
+/// Replaces every op under `root` (outside gpu.launch) that `match` turns
+/// into a problem by the tiled kernel, with `tiles` fitted to it. Fails,
+/// with a diagnostic naming `pass`, when the tiles are inconsistent.
+mlir::LogicalResult replaceWithTiledGemm(
+    mlir::Operation *root, const GemmTiles &tiles, llvm::StringRef pass,
+    llvm::function_ref<llvm::FailureOr<GemmProblem>(mlir::Operation *)>
+        match);
+
 } // namespace adjoint::gpu
 
 #endif // ADJOINT_LIB_CODEGEN_GPU_TILEDGEMM_H
