@@ -13,6 +13,7 @@
 #include "adjoint/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -339,6 +340,19 @@ struct GpuReductionsPass
           << static_cast<int64_t>(subgroupSize) << " and "
           << static_cast<int64_t>(workgroupSize) << ")";
       return signalPassFailure();
+    }
+    // linalg.reduce is a generic in disguise: generalized, it takes the
+    // same kernels (and, unmatched, the same naive mapping later).
+    SmallVector<linalg::ReduceOp> named;
+    getOperation().walk([&](linalg::ReduceOp op) {
+      if (!op->getParentOfType<mlir::gpu::LaunchOp>() &&
+          op.hasPureBufferSemantics())
+        named.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::ReduceOp op : named) {
+      rewriter.setInsertionPoint(op);
+      (void)linalg::generalizeNamedOp(rewriter, op);
     }
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {

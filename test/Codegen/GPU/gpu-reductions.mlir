@@ -9,7 +9,7 @@
 // RUN: not ir-opt %s -split-input-file -adj-gpu-reductions="subgroup-size=16 workgroup-size=40" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=OPTIONS
 
-// SPIRV-COUNT-3: valid
+// SPIRV-COUNT-4: valid
 // SPIRV-NOT: failed
 // OPTIONS: workgroup-size a multiple of it, at most its square (got 16 and 40)
 
@@ -120,6 +120,26 @@ func.func @two_outputs(%x: memref<3x7x20xi32>, %sq: memref<3xi32>, %mx: memref<3
     %m = arith.maxsi %b, %in : i32
     linalg.yield %s, %m : i32, i32
   }
+  return
+}
+}
+
+// -----
+
+// linalg.reduce takes the same kernel once generalized: a row max of 100.
+// CHECK-LABEL: func.func @named_reduce
+// CHECK:      gpu.launch {{.*}} in (%{{.*}} = %c6{{[_0-9]*}}, {{.*}} threads(%{{[^)]*}}) in (%{{.*}} = %c64{{[_0-9]*}},
+// CHECK:      arith.maximumf
+// CHECK:      gpu.shuffle  xor
+// CHECK-NOT:  linalg.reduce
+// CHECK-NOT:  linalg.generic
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64, GroupNonUniform, GroupNonUniformShuffle, SubgroupDispatch], []>, api=OpenCL, #spirv.resource_limits<subgroup_size = 16>>} {
+func.func @named_reduce(%x: memref<6x100xf32>, %out: memref<6xf32>) {
+  linalg.reduce ins(%x : memref<6x100xf32>) outs(%out : memref<6xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
   return
 }
 }

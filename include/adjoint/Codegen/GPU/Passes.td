@@ -36,7 +36,8 @@ def GpuReductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
     output x (adjacent work items read adjacent columns, so reads are
     coalesced), and the slice partials meet in workgroup memory.
 
-    Handled: linalg.generic with static shapes on memrefs whose outputs are
+    Handled: linalg.reduce (generalized first) and linalg.generic with
+    static shapes on memrefs whose outputs are
     indexed by exactly the parallel loops and whose payload yields, for
     each output, `c(x, out)` with `c` a commutative combiner with an
     identity (addf, mulf, maximumf, minimumf, maxnumf, minnumf, addi, muli,
