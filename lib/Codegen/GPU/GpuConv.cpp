@@ -25,7 +25,11 @@ using namespace adjoint::gpu;
 
 namespace {
 
-FailureOr<GemmProblem> match(linalg::Conv2DNchwFchwOp op) {
+/// The implicit GEMM of a 2-D convolution in NCHW/FCHW layout; `grouped`:
+/// NGCHW/GFCHW with one GEMM per group g (the grid's z), input
+/// [N, G, C, H, W], filter [G, F, C, KH, KW], output [N, G, F, OH, OW].
+template <typename ConvOp>
+FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped) {
   if (!hasStaticMemrefOperands(op))
     return failure();
   Value input = op.getDpsInputOperand(0)->get();
@@ -36,28 +40,44 @@ FailureOr<GemmProblem> match(linalg::Conv2DNchwFchwOp op) {
       getElementTypeOrSelf(input) != element ||
       getElementTypeOrSelf(filter) != element)
     return failure();
-  ArrayRef<int64_t> fShape = cast<MemRefType>(filter.getType()).getShape();
-  ArrayRef<int64_t> oShape = cast<MemRefType>(output.getType()).getShape();
-  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  // Shapes without the group dim: filter [F, C, KH, KW], output
+  // [N, F, OH, OW].
+  SmallVector<int64_t> fShape(cast<MemRefType>(filter.getType()).getShape());
+  SmallVector<int64_t> oShape(cast<MemRefType>(output.getType()).getShape());
+  int64_t groups = 1;
+  if (grouped) {
+    groups = fShape[0];
+    fShape.erase(fShape.begin());
+    oShape.erase(oShape.begin() + 1);
+  }
+  SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
+  SmallVector<int64_t> dilations(
+      op.getDilations().template getValues<int64_t>());
   int64_t channels = fShape[1], kh = fShape[2], kw = fShape[3];
-  int64_t oh = oShape[2], ow = oShape[3];
+  int64_t images = oShape[0], oh = oShape[2], ow = oShape[3];
+  // Inserts the group index where the layout has it.
+  auto withGroup = [=](SmallVector<Value> idx, Value g, unsigned at) {
+    if (grouped)
+      idx.insert(idx.begin() + at, g);
+    return idx;
+  };
 
   GemmProblem p;
   p.element = element;
+  p.batch = groups;
   p.m = oShape[1];                 // filters
-  p.n = oShape[0] * oh * ow;       // every output pixel of every image
+  p.n = images * oh * ow;          // every output pixel of every image
   p.k = channels * kh * kw;        // channel x window
   p.aKContiguous = true;           // W[f, (c, i, j)] is row-major in k
   p.bKContiguous = false;          // adjacent pixels are adjacent in x
-  p.loadA = [=](OpBuilder &b, Location loc, Value, Value f, Value k) {
+  p.loadA = [=](OpBuilder &b, Location loc, Value g, Value f, Value k) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
-    return memref::LoadOp::create(b, loc, filter,
-                                  ValueRange{f, cij[0], cij[1], cij[2]});
+    return memref::LoadOp::create(
+        b, loc, filter, withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
   };
-  p.loadB = [=](OpBuilder &b, Location loc, Value, Value k, Value pixel) {
+  p.loadB = [=](OpBuilder &b, Location loc, Value g, Value k, Value pixel) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
-    SmallVector<Value> nyx = delinearize(b, loc, pixel, {oShape[0], oh, ow});
+    SmallVector<Value> nyx = delinearize(b, loc, pixel, {images, oh, ow});
     auto at = [&](Value out, int64_t stride, Value win, int64_t dilation) {
       Value scaled = arith::MulIOp::create(b, loc, out,
                                            indexConstant(b, loc, stride));
@@ -67,13 +87,13 @@ FailureOr<GemmProblem> match(linalg::Conv2DNchwFchwOp op) {
     };
     Value y = at(nyx[1], strides[0], cij[1], dilations[0]);
     Value x = at(nyx[2], strides[1], cij[2], dilations[1]);
-    return memref::LoadOp::create(b, loc, input,
-                                  ValueRange{nyx[0], cij[0], y, x});
+    return memref::LoadOp::create(
+        b, loc, input, withGroup({nyx[0], cij[0], y, x}, g, 1));
   };
-  p.accumulateC = [=](OpBuilder &b, Location loc, Value, Value f, Value pixel,
-                      Value acc) {
-    SmallVector<Value> nyx = delinearize(b, loc, pixel, {oShape[0], oh, ow});
-    SmallVector<Value> at{nyx[0], f, nyx[1], nyx[2]};
+  p.accumulateC = [=](OpBuilder &b, Location loc, Value g, Value f,
+                      Value pixel, Value acc) {
+    SmallVector<Value> nyx = delinearize(b, loc, pixel, {images, oh, ow});
+    SmallVector<Value> at = withGroup({nyx[0], f, nyx[1], nyx[2]}, g, 1);
     Value old = memref::LoadOp::create(b, loc, output, at);
     Value sum = arith::AddFOp::create(b, loc, old, acc);
     memref::StoreOp::create(b, loc, sum, output, at);
@@ -87,10 +107,11 @@ struct GpuConvPass : adjoint::gpu::impl::GpuConvBase<GpuConvPass> {
   void runOnOperation() override {
     GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};
     auto matchOp = [](Operation *op) -> FailureOr<GemmProblem> {
-      auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op);
-      if (!conv)
-        return failure();
-      return match(conv);
+      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+        return matchConv(conv, /*grouped=*/false);
+      if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
+        return matchConv(conv, /*grouped=*/true);
+      return failure();
     };
     if (failed(replaceWithTiledGemm(getOperation(), tiles, getArgument(),
                                     matchOp)))

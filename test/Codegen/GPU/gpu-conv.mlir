@@ -9,7 +9,7 @@
 // RUN: not ir-opt %s -split-input-file -adj-gpu-conv="tile-m=64 tile-n=64 tile-k=1" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=OPTIONS
 
-// SPIRV-COUNT-2: valid
+// SPIRV-COUNT-3: valid
 // SPIRV-NOT: failed
 // OPTIONS: -adj-gpu-conv: tile-k * tile-m and tile-k * tile-n must be multiples of the work items per workgroup
 
@@ -48,6 +48,24 @@ module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel
 func.func @strided(%x: memref<1x2x12x11xf64>, %w: memref<4x2x2x3xf64>, %o: memref<1x4x4x7xf64>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<[3, 2]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
       ins(%x, %w : memref<1x2x12x11xf64>, memref<4x2x2x3xf64>) outs(%o : memref<1x4x4x7xf64>)
+  return
+}
+}
+
+// -----
+
+// Grouped: one GEMM per group, the group is the grid's z and indexes the
+// filter's first and the input's and output's second dims.
+// CHECK-LABEL: func.func @grouped
+// CHECK:      gpu.launch blocks(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %[[G:[a-z0-9]+]]) in (%{{.*}} = %c2{{[_0-9]*}}, %{{.*}} = %c1{{[_0-9]*}}, %{{.*}} = %c3{{[_0-9]*}})
+// CHECK:      memref.load %{{.*}}[%[[G]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<3x5x4x3x3xf32>
+// CHECK:      memref.load %{{.*}}[%{{.*}}, %[[G]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x3x4x9x9xf32>
+// CHECK:      memref.load %{{.*}}[%{{.*}}, %[[G]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x3x5x7x7xf32>
+// CHECK-NOT:  linalg.conv_2d_ngchw_gfchw
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>} {
+func.func @grouped(%x: memref<2x3x4x9x9xf32>, %w: memref<3x5x4x3x3xf32>, %o: memref<2x3x5x7x7xf32>) {
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<2x3x4x9x9xf32>, memref<3x5x4x3x3xf32>) outs(%o : memref<2x3x5x7x7xf32>)
   return
 }
 }

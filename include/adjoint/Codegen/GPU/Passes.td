@@ -132,8 +132,8 @@ def GpuMatmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
 }
 
 def GpuConv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
-  let summary = "linalg.conv_2d_nchw_fchw -> implicit-GEMM gpu.launch "
-                "kernels with workgroup memory";
+  let summary = "linalg.conv_2d_nchw_fchw (and grouped) -> implicit-GEMM "
+                "gpu.launch kernels with workgroup memory";
   let description = [{
     `out[n, f, y, x] += sum_{c, i, j} in[n, c, y*sh + i*dh, x*sw + j*dw] *
     w[f, c, i, j]` is the GEMM `C[f, p] += sum_k W[f, k] * I[k, p]` with
@@ -145,8 +145,11 @@ def GpuConv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
     transposed convolution for the input, a convolution of the input with
     the output sensitivity for the filter), so they take the same kernel.
 
-    Handled: linalg.conv_2d_nchw_fchw on static memrefs of one element type
-    (f32, f64, f16). Others are left alone.
+    Grouped convolutions (linalg.conv_2d_ngchw_gfchw) are one such GEMM
+    per group, the group being the grid's z.
+
+    Handled: linalg.conv_2d_nchw_fchw and conv_2d_ngchw_gfchw on static
+    memrefs of one element type (f32, f64, f16). Others are left alone.
 
     Example:
     ```mlir
