@@ -2,8 +2,9 @@
 //
 // Row reductions: a workgroup per output element, strided serial partials,
 // a shuffle butterfly per subgroup, subgroup partials through workgroup
-// memory. Column reductions (and short rows): a work item per output
-// element. See Passes.td and docs/gpu-kernels.md.
+// memory. Column reductions (and short rows): 32 outputs per workgroup, the
+// reduction of each split over slices that meet in workgroup memory. See
+// Passes.td and docs/gpu-kernels.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -311,7 +312,7 @@ void emitColumnKernel(OpBuilder &b, Location loc, const Reduction &r,
 }
 
 /// Rows when the first input's innermost dim is reduced and a row has at
-/// least a subgroup of elements; otherwise a work item per output.
+/// least a subgroup of elements; otherwise columns.
 bool isRowReduction(const Reduction &r, int64_t subgroupSize) {
   if (r.reductionCount < subgroupSize)
     return false;
