@@ -213,7 +213,13 @@ LogicalResult adjoint::gpu::replaceWithTiledGemm(
   root->walk([&](Operation *op) {
     if (op->getParentOfType<mlir::gpu::LaunchOp>())
       return;
-    if (FailureOr<GemmProblem> p = match(op); succeeded(p))
+    FailureOr<GemmProblem> p = match(op);
+    // CUDA and HIP cap the grid's y and z at 65535 workgroups; such
+    // shapes stay with the naive mapping rather than fail to launch.
+    constexpr int64_t kMaxGridYZ = 65535;
+    if (succeeded(p) && p->batch <= kMaxGridYZ &&
+        static_cast<int64_t>(llvm::divideCeil(
+            p->m, tiles.fitTo(p->m, p->n).tileM)) <= kMaxGridYZ)
       found.emplace_back(op, std::move(*p));
   });
   for (auto &[op, p] : found) {

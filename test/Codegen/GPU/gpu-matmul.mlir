@@ -82,9 +82,11 @@ func.func @batch_matmul(%a: memref<3x5x7xf32>, %b: memref<3x7x9xf32>, %c: memref
 // -----
 
 // Left alone: mixed precision (the payload extends), an integer matmul, a
-// payload that subtracts, dynamic shapes and a matmul on tensors.
+// payload that subtracts, dynamic shapes, a matmul on tensors, and a batch
+// beyond the 65535 workgroups a grid's z may have.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:  gpu.launch
+// CHECK:      linalg.batch_matmul
 // CHECK-COUNT-3: linalg.matmul
 // CHECK:      linalg.generic
 // CHECK:      linalg.matmul
@@ -92,7 +94,9 @@ func.func @left_alone(%h: memref<4x8xf16>, %hb: memref<8x2xf16>, %f: memref<4x2x
                       %i: memref<4x8xi32>, %ib: memref<8x2xi32>, %ic: memref<4x2xi32>,
                       %a: memref<4x8xf32>, %b: memref<8x2xf32>,
                       %d: memref<?x8xf32>, %dc: memref<?x2xf32>,
-                      %ta: tensor<4x8xf32>, %tb: tensor<8x2xf32>, %tc: tensor<4x2xf32>) -> tensor<4x2xf32> {
+                      %ta: tensor<4x8xf32>, %tb: tensor<8x2xf32>, %tc: tensor<4x2xf32>,
+                      %ba: memref<65536x1x2xf32>, %bb: memref<65536x2x1xf32>, %bc: memref<65536x1x1xf32>) -> tensor<4x2xf32> {
+  linalg.batch_matmul ins(%ba, %bb : memref<65536x1x2xf32>, memref<65536x2x1xf32>) outs(%bc : memref<65536x1x1xf32>)
   linalg.matmul ins(%h, %hb : memref<4x8xf16>, memref<8x2xf16>) outs(%f : memref<4x2xf32>)
   linalg.matmul ins(%i, %ib : memref<4x8xi32>, memref<8x2xi32>) outs(%ic : memref<4x2xi32>)
   linalg.matmul ins(%d, %b : memref<?x8xf32>, memref<8x2xf32>) outs(%dc : memref<?x2xf32>)
