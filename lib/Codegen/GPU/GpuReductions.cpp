@@ -10,6 +10,7 @@
 
 #include "Combiners.h"
 #include "KernelBuilder.h"
+#include "ReductionConsumer.h"
 
 #include "adjoint/Codegen/GPU/Passes.h"
 
@@ -176,9 +177,52 @@ void writeOutputs(OpBuilder &b, Location loc, const Reduction &r,
   }
 }
 
+/// The consumer's payload at every point of the row, work item `tid`
+/// taking every `workgroupSize`-th, with `result` for the inputs that read
+/// the reduction's result.
+void emitRowConsumer(OpBuilder &b, Location loc, const Reduction &r,
+                     const ReductionConsumer &consumer, ValueRange parallel,
+                     Value tid, int64_t workgroupSize, Value result) {
+  linalg::GenericOp op = consumer.op;
+  int64_t trips = llvm::divideCeil(r.reductionCount, workgroupSize);
+  Value size = indexConstant(b, loc, workgroupSize);
+  Value count = indexConstant(b, loc, r.reductionCount);
+  scf::ForOp::create(
+      b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, trips),
+      indexConstant(b, loc, 1), ValueRange{},
+      [&](OpBuilder &nb, Location nloc, Value trip, ValueRange) {
+        Value iv = arith::AddIOp::create(
+            nb, nloc, arith::MulIOp::create(nb, nloc, trip, size), tid);
+        emitIf(nb, nloc, lessThan(nb, nloc, iv, count), [&](OpBuilder &tb) {
+          SmallVector<Value> red =
+              delinearize(tb, nloc, iv, r.reductionSizes);
+          SmallVector<Value> indices = loopIndices(r, parallel, red);
+          SmallVector<Value> args;
+          for (auto [input, reads] :
+               llvm::zip(op.getDpsInputOperands(), consumer.readsResult))
+            args.push_back(reads ? result
+                                 : loadOperand(tb, nloc, op, *input, indices));
+          for (OpOperand &out : op.getDpsInitsMutable())
+            args.push_back(op.getMatchingBlockArgument(&out).use_empty()
+                               ? Value(arith::ConstantOp::create(
+                                     tb, nloc,
+                                     tb.getZeroAttr(getElementTypeOrSelf(
+                                         out.get().getType()))))
+                               : loadOperand(tb, nloc, op, out, indices));
+          SmallVector<Value> yielded = applyPayload(tb, op, args, indices);
+          for (auto [out, v] : llvm::zip(op.getDpsInitsMutable(), yielded))
+            memref::StoreOp::create(
+                tb, nloc, v, out.get(),
+                applyMap(tb, nloc, op.getMatchingIndexingMap(&out), indices));
+        });
+        scf::YieldOp::create(nb, nloc);
+      });
+}
+
 /// A workgroup per output element.
 void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
-                   int64_t subgroupSize, int64_t workgroupSize) {
+                   int64_t subgroupSize, int64_t workgroupSize,
+                   const ReductionConsumer *consumer) {
   int64_t numSubgroups = workgroupSize / subgroupSize;
   SmallVector<MemRefType> partials;
   if (numSubgroups > 1)
@@ -229,9 +273,28 @@ void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
   }
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                       indexConstant(b, loc, 0));
+  if (!consumer) {
+    emitIf(b, loc, first, [&](OpBuilder &tb) {
+      writeOutputs(tb, loc, r, parallel, accs, /*combineOld=*/true);
+    });
+    return;
+  }
+  // Every work item needs the row's result for the consumer: all read the
+  // initial value before work item 0 overwrites it.
+  Value zero = indexConstant(b, loc, 0);
+  SmallVector<Value> zeros(r.reductionDims.size(), zero);
+  SmallVector<Value> rowStart = loopIndices(r, parallel, zeros);
+  SmallVector<Value> results;
+  for (auto [k, init] : llvm::enumerate(r.op.getDpsInitsMutable())) {
+    Value old = loadOperand(b, loc, r.op, init, rowStart);
+    results.push_back(r.combiners[k].combine(b, accs[k], old));
+  }
+  barrier(b, loc);
   emitIf(b, loc, first, [&](OpBuilder &tb) {
-    writeOutputs(tb, loc, r, parallel, accs, /*combineOld=*/true);
+    writeOutputs(tb, loc, r, parallel, results, /*combineOld=*/false);
   });
+  emitRowConsumer(b, loc, r, *consumer, parallel, tid, workgroupSize,
+                  results.front());
 }
 
 /// Work items per workgroup along the outputs of a column reduction:
@@ -360,7 +423,10 @@ struct GpuReductionsPass
       if (!op->getParentOfType<mlir::gpu::LaunchOp>())
         ops.push_back(op);
     });
+    llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::GenericOp op : ops) {
+      if (fused.contains(op))
+        continue; // erased: it runs in its reduction's kernel
       FailureOr<Reduction> r = match(op);
       if (failed(r))
         continue;
@@ -369,7 +435,17 @@ struct GpuReductionsPass
         // No more work items than a row has elements, in whole subgroups.
         int64_t wg = std::min<int64_t>(
             workgroupSize, llvm::alignTo(r->reductionCount, subgroupSize));
-        emitRowKernel(b, op.getLoc(), *r, subgroupSize, wg);
+        FailureOr<ReductionConsumer> consumer = failure();
+        if (fuseConsumers)
+          consumer = matchReductionConsumer(op);
+        if (succeeded(consumer))
+          hoistAllocations(op, *consumer);
+        emitRowKernel(b, op.getLoc(), *r, subgroupSize, wg,
+                      succeeded(consumer) ? &*consumer : nullptr);
+        if (succeeded(consumer)) {
+          fused.insert(consumer->op);
+          consumer->op.erase();
+        }
       } else {
         emitColumnKernel(b, op.getLoc(), *r, workgroupSize);
       }

@@ -6,10 +6,11 @@
 // RUN:   -gpu-kernel-outlining -adj-gpu-workgroup-allocs \
 // RUN: | mlir-opt -split-input-file -pass-pipeline='builtin.module(gpu.module(test-spirv-entry-point-abi{subgroup-size=16}),gpu.module(convert-math-to-spirv),convert-gpu-to-spirv{use-64bit-index=true},gpu.module(spirv.module(spirv-lower-abi-attrs,spirv-update-vce)))' \
 // RUN: | python3 %inputs/validate-spirv.py %t | FileCheck %s --check-prefix=SPIRV
+// RUN: ir-opt %s -split-input-file -adj-gpu-reductions="subgroup-size=16 workgroup-size=64 fuse-consumers=false" | FileCheck %s --check-prefix=NOFUSE
 // RUN: not ir-opt %s -split-input-file -adj-gpu-reductions="subgroup-size=16 workgroup-size=40" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=OPTIONS
 
-// SPIRV-COUNT-4: valid
+// SPIRV-COUNT-9: valid
 // SPIRV-NOT: failed
 // OPTIONS: workgroup-size a multiple of it, at most its square (got 16 and 40)
 
@@ -140,6 +141,136 @@ func.func @named_reduce(%x: memref<6x100xf32>, %out: memref<6xf32>) {
       %m = arith.maximumf %in, %acc : f32
       linalg.yield %m : f32
     }
+  return
+}
+}
+
+// -----
+
+// Softmax: the elementwise op after each row reduction reads the row's
+// result through a view with a unit dim and writes a fresh buffer, so it
+// runs in the reduction's kernel: every work item combines the result
+// with the initial value, a barrier, work item 0 stores it, and every work
+// item applies exp(x - max) (then e / sum) to its part of the row. Two
+// launches instead of four; the consumers' buffers are allocated first.
+// CHECK-LABEL: func.func @softmax
+// CHECK:      %[[E:.*]] = memref.alloc() : memref<4x100xf32>
+// CHECK:      gpu.launch
+// CHECK:        gpu.shuffle
+// CHECK:        %[[OLD:.*]] = memref.load %[[MAX:[a-z0-9]+]][%{{.*}}] : memref<4xf32>
+// CHECK:        %[[ROWMAX:.*]] = arith.maximumf %{{.*}}, %[[OLD]] : f32
+// CHECK:        gpu.barrier
+// CHECK:        scf.if
+// CHECK:          memref.store %[[ROWMAX]], %[[MAX]]
+// CHECK:        scf.for
+// CHECK:          scf.if
+// CHECK:            %[[X:.*]] = memref.load %{{.*}} : memref<4x100xf32>
+// CHECK:            %[[D:.*]] = arith.subf %[[X]], %[[ROWMAX]] : f32
+// CHECK:            %[[EX:.*]] = math.exp %[[D]] : f32
+// CHECK:            memref.store %[[EX]], %[[E]][%{{.*}}, %{{.*}}] : memref<4x100xf32>
+// CHECK:      memref.expand_shape
+// CHECK:      %[[Y:.*]] = memref.alloc() : memref<4x100xf32>
+// CHECK:      gpu.launch
+// CHECK:            memref.load %[[E]]
+// CHECK:            arith.divf
+// CHECK:            memref.store %{{.*}}, %[[Y]]
+// CHECK-NOT:  linalg.generic
+// CHECK:      return %[[Y]]
+// NOFUSE-LABEL: func.func @softmax
+// NOFUSE-COUNT-2: gpu.launch
+// NOFUSE:     linalg.generic
+// NOFUSE:     gpu.launch
+// NOFUSE:     linalg.generic
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64, GroupNonUniform, GroupNonUniformShuffle, SubgroupDispatch], []>, api=OpenCL, #spirv.resource_limits<subgroup_size = 16>>} {
+func.func @softmax(%x: memref<4x100xf32>, %m: memref<4xf32>, %s: memref<4xf32>) -> memref<4x100xf32> {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x100xf32>) outs(%m : memref<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.maximumf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  %mv = memref.expand_shape %m [[0, 1]] output_shape [4, 1] : memref<4xf32> into memref<4x1xf32>
+  %e = memref.alloc() : memref<4x100xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mv : memref<4x100xf32>, memref<4x1xf32>) outs(%e : memref<4x100xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %ex = math.exp %d : f32
+    linalg.yield %ex : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<4x100xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  %sv = memref.expand_shape %s [[0, 1]] output_shape [4, 1] : memref<4xf32> into memref<4x1xf32>
+  %y = memref.alloc() : memref<4x100xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %sv : memref<4x100xf32>, memref<4x1xf32>) outs(%y : memref<4x100xf32>) {
+  ^bb0(%in: f32, %sum: f32, %out: f32):
+    %q = arith.divf %in, %sum : f32
+    linalg.yield %q : f32
+  }
+  return %y : memref<4x100xf32>
+}
+}
+
+// -----
+
+// Consumers not fused: one reads the result of another row (a transposed
+// map on a square), one writes a buffer the caller passed, one is separated
+// from the reduction by a store. The reductions still get row kernels.
+// CHECK-LABEL: func.func @consumers_left_alone
+// CHECK:      gpu.launch
+// CHECK:      linalg.generic
+// CHECK:      gpu.launch
+// CHECK:      linalg.generic
+// CHECK:      gpu.launch
+// CHECK:      memref.store
+// CHECK:      linalg.generic
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64, GroupNonUniform, GroupNonUniformShuffle, SubgroupDispatch], []>, api=OpenCL, #spirv.resource_limits<subgroup_size = 16>>} {
+func.func @consumers_left_alone(%x: memref<64x64xf32>, %m: memref<64xf32>, %out: memref<64x64xf32>, %c: f32) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  %a = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%a : memref<64x64xf32>) {
+  ^bb0(%in: f32, %r: f32, %o: f32):
+    %d = arith.subf %in, %r : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%in: f32, %r: f32, %o: f32):
+    %d = arith.subf %in, %r : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  %i0 = arith.constant 0 : index
+  memref.store %c, %x[%i0, %i0] : memref<64x64xf32>
+  %b = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%b : memref<64x64xf32>) {
+  ^bb0(%in: f32, %r: f32, %o: f32):
+    %d = arith.subf %in, %r : f32
+    linalg.yield %d : f32
+  }
   return
 }
 }

@@ -27,7 +27,12 @@ def GpuReductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
     butterfly of `gpu.shuffle xor` (width = `subgroup-size`) combines each
     subgroup, subgroup leaders meet in workgroup memory after a
     `gpu.barrier`, the first subgroup combines those, and work item 0
-    writes `combine(partial, out[p])`. The shuffle width is a constant, so
+    writes `combine(partial, out[p])`. When the next op is an elementwise
+    linalg.generic over the same loops that reads the row's result
+    broadcast along the reduced loops (softmax's `exp(x - max)` and
+    `e / sum`, layer norm's `(x - mean) * rstd`) and writes fresh buffers,
+    it runs in the same kernel: every work item keeps the row's result and
+    applies that op to its strided part of the row. The shuffle width is a constant, so
     the kernel needs the subgroup size pinned (SPIR-V: the entry point ABI's
     `subgroup_size`, i.e. execution mode SubgroupSize); the launch carries
     `adj.subgroup_size` for that. Otherwise (column sums, short rows):
@@ -78,6 +83,10 @@ def GpuReductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
     Option<"workgroupSize", "workgroup-size", "int64_t", "256",
            "Work items per workgroup for row reductions (a multiple of the "
            "subgroup size, at most its square)">,
+    Option<"fuseConsumers", "fuse-consumers", "bool", "true",
+           "Run the elementwise op that follows a row reduction and reads "
+           "its result per row (softmax's exp(x - max), e / sum) in the "
+           "row kernel">,
   ];
 }
 
