@@ -222,6 +222,7 @@ void emitRowConsumer(OpBuilder &b, Location loc, const Reduction &r,
 /// A workgroup per output element.
 void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
                    int64_t subgroupSize, int64_t workgroupSize,
+                   ArrayRef<linalg::GenericOp> epilogues,
                    const ReductionConsumer *consumer) {
   int64_t numSubgroups = workgroupSize / subgroupSize;
   SmallVector<MemRefType> partials;
@@ -273,7 +274,7 @@ void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
   }
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                       indexConstant(b, loc, 0));
-  if (!consumer) {
+  if (!consumer && epilogues.empty()) {
     emitIf(b, loc, first, [&](OpBuilder &tb) {
       writeOutputs(tb, loc, r, parallel, accs, /*combineOld=*/true);
     });
@@ -289,12 +290,22 @@ void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
     Value old = loadOperand(b, loc, r.op, init, rowStart);
     results.push_back(r.combiners[k].combine(b, accs[k], old));
   }
+  // Epilogues read and write only the result (and scalars).
+  for (linalg::GenericOp epilogue : epilogues) {
+    SmallVector<Value> args;
+    for (OpOperand &operand : epilogue->getOpOperands())
+      args.push_back(isa<MemRefType>(operand.get().getType())
+                         ? results.front()
+                         : operand.get());
+    results.front() = applyPayload(b, epilogue, args, parallel).front();
+  }
   barrier(b, loc);
   emitIf(b, loc, first, [&](OpBuilder &tb) {
     writeOutputs(tb, loc, r, parallel, results, /*combineOld=*/false);
   });
-  emitRowConsumer(b, loc, r, *consumer, parallel, tid, workgroupSize,
-                  results.front());
+  if (consumer)
+    emitRowConsumer(b, loc, r, *consumer, parallel, tid, workgroupSize,
+                    results.front());
 }
 
 /// Work items per workgroup along the outputs of a column reduction:
@@ -435,13 +446,22 @@ struct GpuReductionsPass
         // No more work items than a row has elements, in whole subgroups.
         int64_t wg = std::min<int64_t>(
             workgroupSize, llvm::alignTo(r->reductionCount, subgroupSize));
+        SmallVector<linalg::GenericOp> epilogues;
         FailureOr<ReductionConsumer> consumer = failure();
-        if (fuseConsumers)
-          consumer = matchReductionConsumer(op);
+        if (fuseConsumers) {
+          epilogues = matchReductionEpilogues(op);
+          Operation *last =
+              epilogues.empty() ? op.getOperation() : epilogues.back();
+          consumer = matchReductionConsumer(op, last);
+        }
         if (succeeded(consumer))
           hoistAllocations(op, *consumer);
-        emitRowKernel(b, op.getLoc(), *r, subgroupSize, wg,
+        emitRowKernel(b, op.getLoc(), *r, subgroupSize, wg, epilogues,
                       succeeded(consumer) ? &*consumer : nullptr);
+        for (linalg::GenericOp epilogue : epilogues) {
+          fused.insert(epilogue);
+          epilogue.erase();
+        }
         if (succeeded(consumer)) {
           fused.insert(consumer->op);
           consumer->op.erase();

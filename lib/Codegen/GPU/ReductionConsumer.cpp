@@ -25,8 +25,51 @@ SmallVector<AffineExpr> withoutUnitDims(AffineMap map,
 
 } // namespace
 
+SmallVector<linalg::GenericOp>
+adjoint::gpu::matchReductionEpilogues(linalg::GenericOp reduction) {
+  SmallVector<linalg::GenericOp> epilogues;
+  if (reduction.getNumDpsInits() != 1)
+    return epilogues;
+  OpOperand *init = reduction.getDpsInitOperand(0);
+  Value result = init->get();
+  // The result must be laid out as the parallel loops in order, so that
+  // an identity map over those loops reads the same element.
+  SmallVector<unsigned> parallel;
+  SmallVector<int64_t> sizes, ranges = reduction.getStaticLoopRanges();
+  for (auto [d, kind] : llvm::enumerate(reduction.getIteratorTypesArray()))
+    if (kind == utils::IteratorType::parallel) {
+      parallel.push_back(d);
+      sizes.push_back(ranges[d]);
+    }
+  AffineMap resultMap = reduction.getMatchingIndexingMap(init);
+  for (auto [expr, d] : llvm::zip_equal(resultMap.getResults(), parallel))
+    if (cast<AffineDimExpr>(expr).getPosition() != d)
+      return epilogues;
+  for (Operation *next = reduction->getNextNode(); next;
+       next = next->getNextNode()) {
+    auto op = dyn_cast<linalg::GenericOp>(next);
+    if (!op || op.getNumDpsInits() != 1 ||
+        op.getDpsInitOperand(0)->get() != result ||
+        op.getNumReductionLoops() != 0 ||
+        op.getStaticLoopRanges() != sizes)
+      break;
+    bool inPlace = true;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue; // a scalar is the same everywhere
+      inPlace &= operand.get() == result &&
+                 op.getMatchingIndexingMap(&operand).isIdentity();
+    }
+    if (!inPlace)
+      break;
+    epilogues.push_back(op);
+  }
+  return epilogues;
+}
+
 FailureOr<adjoint::gpu::ReductionConsumer>
-adjoint::gpu::matchReductionConsumer(linalg::GenericOp reduction) {
+adjoint::gpu::matchReductionConsumer(linalg::GenericOp reduction,
+                                     Operation *after) {
   if (reduction.getNumDpsInits() != 1)
     return failure();
   OpOperand *init = reduction.getDpsInitOperand(0);
@@ -38,7 +81,7 @@ adjoint::gpu::matchReductionConsumer(linalg::GenericOp reduction) {
   // Views of the result (unit dims added or removed) and allocations may
   // sit between the two ops; anything else may read or write memory.
   llvm::SmallPtrSet<Value, 4> views{result};
-  Operation *next = reduction->getNextNode();
+  Operation *next = after->getNextNode();
   for (; next; next = next->getNextNode()) {
     if (isa<memref::AllocOp>(next) && next->getNumOperands() == 0)
       continue; // hoisted above the kernel by hoistAllocations

@@ -15,6 +15,13 @@
 
 namespace adjoint::gpu {
 
+/// The in-place elementwise ops right after a reduction that finish its
+/// result (the division of a mean): `out[p] = g(out[p], scalars...)` over
+/// the parallel loops only, each run on the result before it is stored.
+/// Returns them in order (none is fine).
+llvm::SmallVector<mlir::linalg::GenericOp>
+matchReductionEpilogues(mlir::linalg::GenericOp reduction);
+
 /// An elementwise linalg.generic that can run inside the row kernel of a
 /// reduction.
 struct ReductionConsumer {
@@ -30,8 +37,10 @@ struct ReductionConsumer {
 /// result only broadcast along the reduced loops (through the same indexing
 /// map, up to unit dims of a view), and writes fresh buffers that the
 /// reduction does not touch.
+/// The search starts after `after` (the reduction or its last epilogue).
 llvm::FailureOr<ReductionConsumer>
-matchReductionConsumer(mlir::linalg::GenericOp reduction);
+matchReductionConsumer(mlir::linalg::GenericOp reduction,
+                       mlir::Operation *after);
 
 /// Moves the allocations between `reduction` and its consumer (the
 /// consumer's output buffers among them) above `reduction`, where the fused

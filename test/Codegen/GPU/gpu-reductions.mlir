@@ -10,7 +10,7 @@
 // RUN: not ir-opt %s -split-input-file -adj-gpu-reductions="subgroup-size=16 workgroup-size=40" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=OPTIONS
 
-// SPIRV-COUNT-9: valid
+// SPIRV-COUNT-12: valid
 // SPIRV-NOT: failed
 // OPTIONS: workgroup-size a multiple of it, at most its square (got 16 and 40)
 
@@ -177,7 +177,7 @@ func.func @named_reduce(%x: memref<6x100xf32>, %out: memref<6xf32>) {
 // CHECK-NOT:  linalg.generic
 // CHECK:      return %[[Y]]
 // NOFUSE-LABEL: func.func @softmax
-// NOFUSE-COUNT-2: gpu.launch
+// NOFUSE:     gpu.launch
 // NOFUSE:     linalg.generic
 // NOFUSE:     gpu.launch
 // NOFUSE:     linalg.generic
@@ -213,6 +213,82 @@ func.func @softmax(%x: memref<4x100xf32>, %m: memref<4xf32>, %s: memref<4xf32>) 
     linalg.yield %q : f32
   }
   return %y : memref<4x100xf32>
+}
+}
+
+// -----
+
+// Layer norm's statistics: the in-place division that turns each sum into
+// a mean runs on the row result inside the kernel (before the store), then
+// the centered square of the variance reads the mean as a fused producer,
+// and the same epilogue divides it. A negation of a full sum (rank-0) is
+// an epilogue too. Three launches, no linalg op left.
+// CHECK-LABEL: func.func @mean_var
+// CHECK:      gpu.launch
+// CHECK:        gpu.shuffle
+// CHECK:        %[[OLD:.*]] = memref.load %{{.*}} : memref<4xf32>
+// CHECK:        %[[SUM:.*]] = arith.addf %{{.*}}, %[[OLD]] : f32
+// CHECK:        %[[MEAN:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
+// CHECK:        gpu.barrier
+// CHECK:        scf.if
+// CHECK:          memref.store %[[MEAN]], %{{.*}} : memref<4xf32>
+// CHECK:      gpu.launch
+// CHECK:        arith.subf
+// CHECK:        arith.mulf
+// CHECK:        arith.divf
+// CHECK:      gpu.launch
+// CHECK:        gpu.shuffle
+// CHECK:        %[[TOLD:.*]] = memref.load %{{.*}}[] : memref<f32>
+// CHECK:        %[[T:.*]] = arith.addf %{{.*}}, %[[TOLD]] : f32
+// CHECK:        %[[NEG:.*]] = arith.negf %[[T]] : f32
+// CHECK:          memref.store %[[NEG]], %{{.*}}[] : memref<f32>
+// CHECK-NOT:  linalg.generic
+// NOFUSE-LABEL: func.func @mean_var
+// NOFUSE:     gpu.launch
+// NOFUSE:     linalg.generic
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64, GroupNonUniform, GroupNonUniformShuffle, SubgroupDispatch], []>, api=OpenCL, #spirv.resource_limits<subgroup_size = 16>>} {
+func.func @mean_var(%x: memref<4x100xf32>, %m: memref<4xf32>, %v: memref<4xf32>, %t: memref<f32>) {
+  %n = arith.constant 100.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x100xf32>) outs(%m : memref<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%m : memref<4xf32>) outs(%m : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.divf %in, %n : f32
+    linalg.yield %q : f32
+  }
+  %mv = memref.expand_shape %m [[0, 1]] output_shape [4, 1] : memref<4xf32> into memref<4x1xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mv : memref<4x100xf32>, memref<4x1xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%in: f32, %mean: f32, %acc: f32):
+    %d = arith.subf %in, %mean : f32
+    %s = arith.mulf %d, %d : f32
+    %r = arith.addf %s, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%v : memref<4xf32>) outs(%v : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.divf %in, %n : f32
+    linalg.yield %q : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%x : memref<4x100xf32>) outs(%t : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%t : memref<f32>) outs(%t : memref<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.negf %in : f32
+    linalg.yield %q : f32
+  }
+  return
 }
 }
 

@@ -27,7 +27,9 @@ def GpuReductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
     butterfly of `gpu.shuffle xor` (width = `subgroup-size`) combines each
     subgroup, subgroup leaders meet in workgroup memory after a
     `gpu.barrier`, the first subgroup combines those, and work item 0
-    writes `combine(partial, out[p])`. When the next op is an elementwise
+    writes `combine(partial, out[p])`, after applying to it the in-place
+    elementwise ops on the result that follow (the division of a mean).
+    When the next op is an elementwise
     linalg.generic over the same loops that reads the row's result
     broadcast along the reduced loops (softmax's `exp(x - max)` and
     `e / sum`, layer norm's `(x - mean) * rstd`) and writes fresh buffers,
