@@ -34,7 +34,7 @@ set_target_properties(ir-opt ir-run adj-aot adjoint_runtime PROPERTIES
 set(ADJOINT_INSTALLED_LIBRARIES
   AdjointAD AdjointADRules AdjointAPI AdjointAdjDialect AdjointAdjTransforms
   AdjointAdjToLinalg AdjointApproximateMath AdjointCompile
-  AdjointFuseElementwise AdjointGPUKernels AdjointInitAll AdjointInterpreter
+  AdjointFuseElementwise AdjointGPUCodegen AdjointInitAll AdjointInterpreter
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
   AdjointParallelToRuntime AdjointPipelines AdjointRuntime)
 foreach(lib ${ADJOINT_INSTALLED_LIBRARIES})

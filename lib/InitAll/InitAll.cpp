@@ -27,6 +27,6 @@ void adjoint::registerAllPasses() {
   adj::registerAdjPasses();
   ad::registerADPasses();
   registerConversionPasses();
-  gpu::registerGPUKernelsPasses();
+  registerGPUCodegenPasses();
   registerPipelines();
 }

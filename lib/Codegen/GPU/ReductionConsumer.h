@@ -1,4 +1,4 @@
-//===- ReductionConsumer.h - Consumers of row reductions ----*- C++ -*-===//
+//===- ReductionConsumer.h - Consumers of row reductions --------*- C++ -*-===//
 //
 // Softmax, layer norm and log-softmax follow a row reduction with an
 // elementwise op over the same rows that reads the row's result (x - max,

@@ -15,7 +15,7 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Pass/Pass.h"
 
-namespace adjoint::gpu {
+namespace adjoint {
 
 #define GEN_PASS_DECL
 #include "adjoint/Codegen/GPU/Passes.h.inc"
@@ -23,6 +23,6 @@ namespace adjoint::gpu {
 #define GEN_PASS_REGISTRATION
 #include "adjoint/Codegen/GPU/Passes.h.inc"
 
-} // namespace adjoint::gpu
+} // namespace adjoint
 
 #endif // ADJOINT_CODEGEN_GPU_PASSES_H

@@ -2,9 +2,9 @@
 //
 // Passes that turn linalg ops on memrefs (the bufferized host function) into
 // gpu.launch ops. They run before -adj-gpu-map-to-kernels, which leaves
-// existing launches alone. Pass `GpuFooBar` lives in
-// lib/Codegen/GPU/GpuFooBar.cpp, has the flag `-adj-gpu-foo-bar` and is
-// tested in test/Codegen/GPU/gpu-foo-bar.mlir.
+// existing launches alone. Pass `FooBar` lives in lib/Codegen/GPU/FooBar.cpp,
+// has the flag `-adj-gpu-foo-bar` and is tested in
+// test/Codegen/GPU/foo-bar.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def GpuReductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
+def Reductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
   let summary = "Reductions (linalg.generic with reduction loops) -> "
                 "workgroup/subgroup-cooperative gpu.launch kernels";
   let description = [{
@@ -92,7 +92,7 @@ def GpuReductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
   ];
 }
 
-def GpuMatmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
+def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
   let summary = "Contractions (linalg.matmul, batch_matmul, transposed "
                 "variants) -> tiled gpu.launch kernels with workgroup memory";
   let description = [{
@@ -142,7 +142,7 @@ def GpuMatmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
   ];
 }
 
-def GpuConv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
+def Conv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
   let summary = "linalg.conv_2d_nchw_fchw (and grouped) -> implicit-GEMM "
                 "gpu.launch kernels with workgroup memory";
   let description = [{
@@ -194,7 +194,7 @@ def GpuConv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
   ];
 }
 
-def GpuWorkgroupAllocs : Pass<"adj-gpu-workgroup-allocs",
+def WorkgroupAllocs : Pass<"adj-gpu-workgroup-allocs",
                                "::mlir::gpu::GPUModuleOp"> {
   let summary = "Workgroup attributions of gpu.func kernels -> memref.alloc "
                 "in SPIR-V Workgroup storage";

@@ -1,4 +1,4 @@
-//===- GpuWorkgroupAllocs.cpp - Workgroup attributions to SPIR-V allocs ---===//
+//===- WorkgroupAllocs.cpp - Workgroup attributions to SPIR-V allocs ------===//
 //
 // The SPIR-V (OpenCL) path's form of workgroup memory; see Passes.td.
 //
@@ -9,17 +9,17 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVEnums.h"
 
-namespace adjoint::gpu {
-#define GEN_PASS_DEF_GPUWORKGROUPALLOCS
+namespace adjoint {
+#define GEN_PASS_DEF_WORKGROUPALLOCS
 #include "adjoint/Codegen/GPU/Passes.h.inc"
-} // namespace adjoint::gpu
+} // namespace adjoint
 
 using namespace mlir;
 
 namespace {
 
-struct GpuWorkgroupAllocsPass
-    : adjoint::gpu::impl::GpuWorkgroupAllocsBase<GpuWorkgroupAllocsPass> {
+struct WorkgroupAllocsPass
+    : adjoint::impl::WorkgroupAllocsBase<WorkgroupAllocsPass> {
   void runOnOperation() override {
     auto workgroup = spirv::StorageClassAttr::get(
         &getContext(), spirv::StorageClass::Workgroup);

@@ -1,4 +1,4 @@
-//===- GpuMatmul.cpp - Contractions to tiled GPU kernels ------------------===//
+//===- Matmul.cpp - Contractions to tiled GPU kernels ---------------------===//
 //
 // Any linalg contraction with one m, n and k loop (matmul, batch_matmul,
 // their transposed forms written with indexing maps, generic contractions)
@@ -16,10 +16,10 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
-namespace adjoint::gpu {
-#define GEN_PASS_DEF_GPUMATMUL
+namespace adjoint {
+#define GEN_PASS_DEF_MATMUL
 #include "adjoint/Codegen/GPU/Passes.h.inc"
-} // namespace adjoint::gpu
+} // namespace adjoint
 
 using namespace mlir;
 using namespace adjoint::gpu;
@@ -113,8 +113,8 @@ FailureOr<GemmProblem> match(linalg::LinalgOp op) {
   return p;
 }
 
-struct GpuMatmulPass : adjoint::gpu::impl::GpuMatmulBase<GpuMatmulPass> {
-  using GpuMatmulBase::GpuMatmulBase;
+struct MatmulPass : adjoint::impl::MatmulBase<MatmulPass> {
+  using MatmulBase::MatmulBase;
 
   void runOnOperation() override {
     GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};

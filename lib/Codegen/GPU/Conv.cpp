@@ -1,4 +1,4 @@
-//===- GpuConv.cpp - 2-D convolutions to implicit-GEMM GPU kernels --------===//
+//===- Conv.cpp - 2-D convolutions to implicit-GEMM GPU kernels -----------===//
 //
 // conv_2d_nchw_fchw as C[f, p] += sum_k W[f, k] * I[k, p] with p = (n, y, x)
 // and k = (c, i, j), computed by the tiled kernel of TiledGemm.h reading
@@ -15,10 +15,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
-namespace adjoint::gpu {
-#define GEN_PASS_DEF_GPUCONV
+namespace adjoint {
+#define GEN_PASS_DEF_CONV
 #include "adjoint/Codegen/GPU/Passes.h.inc"
-} // namespace adjoint::gpu
+} // namespace adjoint
 
 using namespace mlir;
 using namespace adjoint::gpu;
@@ -101,8 +101,8 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped) {
   return p;
 }
 
-struct GpuConvPass : adjoint::gpu::impl::GpuConvBase<GpuConvPass> {
-  using GpuConvBase::GpuConvBase;
+struct ConvPass : adjoint::impl::ConvBase<ConvPass> {
+  using ConvBase::ConvBase;
 
   void runOnOperation() override {
     GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};

@@ -1,4 +1,4 @@
-//===- GpuReductions.cpp - Reductions to cooperative GPU kernels ----------===//
+//===- Reductions.cpp - Reductions to cooperative GPU kernels -------------===//
 //
 // Row reductions: a workgroup per output element, strided serial partials,
 // a shuffle butterfly per subgroup, subgroup partials through workgroup
@@ -21,10 +21,10 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "llvm/Support/MathExtras.h"
 
-namespace adjoint::gpu {
-#define GEN_PASS_DEF_GPUREDUCTIONS
+namespace adjoint {
+#define GEN_PASS_DEF_REDUCTIONS
 #include "adjoint/Codegen/GPU/Passes.h.inc"
-} // namespace adjoint::gpu
+} // namespace adjoint
 
 using namespace mlir;
 using namespace adjoint::gpu;
@@ -401,9 +401,9 @@ bool isRowReduction(const Reduction &r, int64_t subgroupSize) {
   return true;
 }
 
-struct GpuReductionsPass
-    : adjoint::gpu::impl::GpuReductionsBase<GpuReductionsPass> {
-  using GpuReductionsBase::GpuReductionsBase;
+struct ReductionsPass
+    : adjoint::impl::ReductionsBase<ReductionsPass> {
+  using ReductionsBase::ReductionsBase;
 
   void runOnOperation() override {
     if (subgroupSize < 1 || !llvm::isPowerOf2_64(subgroupSize) ||
