@@ -129,6 +129,17 @@ void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
   buildCPULLVMPipeline(pm);
 }
 
+namespace {
+/// The subgroup size kernels are written for when the options leave it to
+/// the kind (0). Intel GPUs run subgroups of 8 to 32; 16 suits them all,
+/// and Intel's CPU OpenCL runtime miscompiles the reductions' shuffle
+/// butterfly at 32 and 64 (docs/gpu-kernels.md). The NVIDIA and AMD
+/// pipelines will pass their own (32, 64) explicitly.
+int64_t subgroupSizeOf(const adjoint::LowerToTargetOptions &options) {
+  return options.subgroupSize ? options.subgroupSize : int64_t(16);
+}
+} // namespace
+
 void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
                                       const LowerToTargetOptions &options) {
   // Products, convolutions and reductions first, as tiled kernels with
@@ -137,7 +148,7 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createMatmul());
   pm.addNestedPass<func::FuncOp>(createConv());
   ReductionsOptions reductions;
-  reductions.subgroupSize = options.subgroupSize;
+  reductions.subgroupSize = subgroupSizeOf(options);
   reductions.workgroupSize = options.workgroupSize;
   pm.addNestedPass<func::FuncOp>(createReductions(reductions));
   pm.addPass(createMapToKernels(MapToKernelsOptions{options.workgroupSize}));
@@ -151,7 +162,7 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
 void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
                                       const LowerToTargetOptions &options) {
   pm.addPass(createAttachTarget(AttachTargetOptions{
-      options.chip, options.features, options.subgroupSize}));
+      options.chip, options.features, subgroupSizeOf(options)}));
   // Workgroup buffers of the tiled kernels as SPIR-V Workgroup variables.
   pm.addNestedPass<gpu::GPUModuleOp>(createWorkgroupAllocs());
   // Views sunk into the kernels fold into their loads and stores; affine
@@ -177,17 +188,10 @@ void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
 
 void adjoint::buildLowerToSPIRVPipeline(OpPassManager &pm,
                                         const LowerToTargetOptions &options) {
-  // Intel GPUs run subgroups of 8 to 32; 16 suits them all, and Intel's CPU
-  // OpenCL runtime miscompiles the reductions' shuffle butterfly at 32 and
-  // 64 (docs/gpu-kernels.md).
-  LowerToTargetOptions intel;
-  intel.copyOptionValuesFrom(options);
-  if (intel.subgroupSize == 0)
-    intel.subgroupSize = 16;
   buildTensorPipeline(pm);
   buildBufferizePipeline(pm);
-  buildGPUKernelsPipeline(pm, intel);
-  buildIntelSPIRVPipeline(pm, intel);
+  buildGPUKernelsPipeline(pm, options);
+  buildIntelSPIRVPipeline(pm, options);
   buildGPUHostLLVMPipeline(pm);
 }
 

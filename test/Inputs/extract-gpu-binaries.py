@@ -1,7 +1,7 @@
 """Writes the kernel modules that -adj-gpu-launch-to-runtime embeds
 (llvm.mlir.global @__adj_gpu_data_<module>("...")) to <dir>/<module>.bin, so
 that tests can count them, and runs the validator given after the folder
-(`extract-gpu-binaries.py DIR spirv-val --target-env opencl2.0`) on each;
+(`extract-gpu-binaries.py DIR spirv-val --target-env spv1.3`) on each;
 exits 1 when one fails."""
 import re
 import subprocess

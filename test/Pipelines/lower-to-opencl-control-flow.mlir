@@ -2,10 +2,10 @@
 // and the branch condition are computed by kernels and read back into host
 // slots (adj_rt_gpu_read), the loop-carried buffers stay device buffers,
 // constants are uploaded once; the f64 kernels pass spirv-val.
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
 // RUN: ir-opt %s -adj-lower-to-opencl | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env opencl2.0 | FileCheck %s --check-prefix=COUNT
+// RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env spv1.3 | FileCheck %s --check-prefix=COUNT
 // RUN: not ir-opt %s -adj-lower-to-opencl=features=-fp64 2>&1 | FileCheck %s --check-prefix=NOFP64
 // REQUIRES: spirv-tools
 // COUNT: extracted 6 modules

@@ -3,10 +3,10 @@
 // copy kernel as a flat buffer plus offset and stride; scatter_add's rows,
 // views at offsets read from the device, are made inside the kernel from
 // their base buffers. The kernels pass spirv-val.
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels -adj-intel-spirv | FileCheck %s --check-prefix=SPIRV
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels -adj-intel-spirv | FileCheck %s --check-prefix=SPIRV
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env opencl2.0 | FileCheck %s --check-prefix=COUNT
+// RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env spv1.3 | FileCheck %s --check-prefix=COUNT
 // REQUIRES: spirv-tools
 // COUNT: extracted 4 modules
 
@@ -15,7 +15,7 @@
 // KERNELS:         %[[R:.*]] = scf.if
 // KERNELS:         scf.for
 // KERNELS:           call @adj_rt_gpu_read(
-// KERNELS:           gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%[[U]] : memref<2x5x4xf32>, %{{.*}} : index, %{{.*}} : index, %[[T]] : memref<2x3x4xf32>, %{{.*}} : index)
+// KERNELS:           gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%[[U]] : memref<2x5x4xf32>, %{{.*}} : index, %{{.*}} : index, %{{.*}} : memref<2x3x4xf32>, %{{.*}} : index)
 // KERNELS:         %[[FLAT:.*]] = memref.reinterpret_cast %[[R]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<4xf32, strided<[?], offset: ?>> to memref<?xf32>
 // KERNELS:         gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%{{.*}} : index, %{{.*}} : index, %[[FLAT]] : memref<?xf32>, %{{.*}} : memref<4xf32>)
 // The scatter kernel indexes its rows from the base buffers.

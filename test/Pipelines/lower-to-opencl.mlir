@@ -3,21 +3,22 @@
 // result, on the OpenCL (SPIR-V) path; the embedded kernels pass spirv-val
 // and the host code becomes LLVM IR that calls only the runtime
 // (docs/gpu-backend.md).
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels -adj-intel-spirv | FileCheck %s --check-prefix=SPIRV
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels | FileCheck %s --check-prefix=KERNELS
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels -adj-intel-spirv | FileCheck %s --check-prefix=SPIRV
 // RUN: ir-opt %s -adj-lower-to-opencl | FileCheck %s --check-prefix=HOST
 // Level Zero takes the same SPIR-V (OpenCL kernel flavour):
 // RUN: ir-opt %s -adj-lower-to-level-zero | FileCheck %s --check-prefix=HOST
 // RUN: ir-opt %s -adj-lower-to-opencl | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env opencl2.0 | FileCheck %s --check-prefix=COUNT
+// RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env spv1.3 | FileCheck %s --check-prefix=COUNT
 // REQUIRES: spirv-tools
 
 // Kernels: device buffers from the runtime (the constant uploaded once),
-// one launch per linalg op: the zero fill and the fused exp + row sum (one
-// work item per row), the matmul's fill and product (1920 items in 8
-// workgroups of 256), the comparison on the slice, whose kernel takes the
-// view's type on the base buffer.
+// one launch per linalg op: the zero fill and the fused exp + row sum (a
+// workgroup per row: 112 items, 7 subgroups of 16, shuffles then workgroup
+// memory), the matmul's fill (1920 items in 8 workgroups of 256) and its
+// tiled product (workgroup memory, 8x16 items), the comparison on the
+// slice, whose kernel takes the view's type on the base buffer.
 // KERNELS-LABEL: func.func @model(
 // KERNELS-SAME:      %[[X:.*]]: memref<64x100xf32>, %[[W:.*]]: memref<100x30xf32>)
 // KERNELS:         %[[G:.*]] = memref.get_global @__constant_4xf32
@@ -26,39 +27,42 @@
 // KERNELS:         call @adj_rt_gpu_alloc(
 // KERNELS:         %[[S:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64xf32>
 // KERNELS:         gpu.launch_func @model_kernel::@model_kernel blocks in (%[[C1:.*]], %[[C1]], %[[C1]]) threads in (%[[C64:.*]], %[[C1]], %[[C1]]) args(%[[S]] : memref<64xf32>)
-// KERNELS:         gpu.launch_func @model_kernel_0::@model_kernel {{.*}} args(%[[S]] : memref<64xf32>, %[[X]] : memref<64x100xf32>)
+// KERNELS:         gpu.launch_func @model_kernel_0::@model_kernel blocks in (%[[C64]], %[[C1]], %[[C1]]) threads in (%[[C112:.*]], %[[C1]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[S]] : memref<64xf32>)
 // KERNELS:         %[[M:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64x30xf32>
 // KERNELS:         gpu.launch_func @model_kernel_1::@model_kernel blocks in (%[[C8:.*]], %[[C1]], %[[C1]]) threads in (%[[C256:.*]], %[[C1]], %[[C1]]) args(%[[M]] : memref<64x30xf32>)
-// KERNELS:         gpu.launch_func @model_kernel_2::@model_kernel {{.*}} args(%[[M]] : memref<64x30xf32>, %[[X]] : memref<64x100xf32>, %[[W]] : memref<100x30xf32>)
+// KERNELS:         gpu.launch_func @model_kernel_2::@model_kernel {{.*}} threads in (%[[C8]], %[[C16:.*]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[W]] : memref<100x30xf32>, %[[M]] : memref<64x30xf32>)
 // KERNELS:         %[[V:.*]] = memref.subview %[[X]][0, 3] [64, 4] [1, 1]
 // KERNELS:         %[[B:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64x4xi1>
 // KERNELS:         gpu.launch_func @model_kernel_3::@model_kernel {{.*}} args(%[[V]] : memref<64x4xf32, strided<[100, 1], offset: 3>>, %[[Z]] : memref<4xf32>, %[[B]] : memref<64x4xi1>)
 // KERNELS:         return %[[S]], %[[M]], %[[B]]
 // KERNELS:       gpu.module @model_kernel_0
-// KERNELS:         gpu.func @model_kernel(%{{.*}}: memref<64xf32>, %{{.*}}: memref<64x100xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>
-// KERNELS:           scf.for
+// KERNELS:         gpu.func @model_kernel(%{{.*}}: memref<64x100xf32>, %{{.*}}: memref<64xf32>) workgroup(%{{.*}} : memref<7xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 112, 1, 1>
 // KERNELS:             math.exp
-// KERNELS:             arith.addf
+// KERNELS:           gpu.shuffle  xor %{{.*}}, %{{.*}}, %[[W16:.*]] : f32
+// KERNELS:           gpu.barrier
 // KERNELS:       gpu.module @model_kernel_2
-// KERNELS:           scf.for
+// KERNELS:         gpu.func @model_kernel({{.*}}) workgroup({{.*}}#gpu.address_space<workgroup>>{{.*}}) kernel attributes {known_block_size = array<i32: 8, 16, 1>
+// KERNELS:           gpu.barrier
 // KERNELS:             arith.mulf
 // KERNELS:             arith.addf
 
-// SPIR-V: the row sum loops in the kernel with exp as an OpenCL extended
-// instruction; the view is its base buffer with the offset (3) folded into
-// the index; booleans are stored as bytes (0/1).
+// SPIR-V: the row sum with exp as an OpenCL extended instruction, subgroup
+// shuffles at the pinned subgroup size (16 by default) and a workgroup
+// barrier; the view is its base buffer with the offset (3) folded into the
+// index; booleans are stored as bytes (0/1).
 // SPIRV-LABEL: spirv.module @__spv__model_kernel_0 Physical64 OpenCL
-// SPIRV:         spirv.func @model_kernel(%{{.*}}: !spirv.ptr<!spirv.array<64 x f32>, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<6400 x f32>, CrossWorkgroup>)
-// SPIRV:           spirv.mlir.loop
+// SPIRV:         spirv.func @model_kernel(%{{.*}}: !spirv.ptr<!spirv.array<6400 x f32>, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<64 x f32>, CrossWorkgroup>)
 // SPIRV:             spirv.CL.exp
-// SPIRV:             spirv.FAdd
+// SPIRV:           spirv.GroupNonUniformShuffleXor <Subgroup>
+// SPIRV:           spirv.ControlBarrier <Workgroup>
 // SPIRV:         spirv.EntryPoint "Kernel" @model_kernel
-// SPIRV:         spirv.ExecutionMode @model_kernel "LocalSize", 64, 1, 1
+// SPIRV:         spirv.ExecutionMode @model_kernel "LocalSize", 112, 1, 1
+// SPIRV:         spirv.ExecutionMode @model_kernel "SubgroupSize", 16
 // SPIRV-LABEL: spirv.module @__spv__model_kernel_2
-// SPIRV:           spirv.mlir.loop
+// SPIRV:           spirv.ControlBarrier <Workgroup>
 // SPIRV:             spirv.FMul
 // SPIRV:             spirv.FAdd
-// SPIRV-LABEL: spirv.module @__spv__model_kernel_3 Physical64 OpenCL requires #spirv.vce<v1.0, [Int64, Int8, Kernel, Addresses], []>
+// SPIRV-LABEL: spirv.module @__spv__model_kernel_3 Physical64 OpenCL requires #spirv.vce<v1.1, [Int64, Int8, Kernel, SubgroupDispatch, Addresses, DeviceEnqueue], []>
 // SPIRV:         spirv.func @model_kernel(%[[XV:.*]]: !spirv.ptr<!spirv.array<6403 x f32>, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<4 x f32>, CrossWorkgroup>, %[[BV:.*]]: !spirv.ptr<!spirv.array<256 x i8>, CrossWorkgroup>)
 // SPIRV:           %[[C3:.*]] = spirv.Constant 3 : i64
 // SPIRV:           spirv.IAdd %{{.*}}, %[[C3]] : i64
@@ -83,7 +87,8 @@
 // LLVMIR: call ptr @adj_rt_gpu_alloc(i64 256)
 // LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_model_kernel, i64 1, i64 1, i64 1, i64 64, i64 1, i64 1, i32 0, ptr
 // LLVMIR: call ptr @adj_rt_gpu_alloc(i64 7680)
-// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_2_model_kernel, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr
+// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_1_model_kernel, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr
+// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_2_model_kernel, i64 1, i64 1, i64 1, i64 8, i64 16, i64 1, i32 0, ptr
 // LLVMIR-NOT: call {{.*}}@malloc
 // COUNT: extracted 5 modules
 adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf32>, tensor<64x30xf32>, tensor<64x4xi1>) {
@@ -98,7 +103,7 @@ adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf3
 
 // Pipeline options reach the kernels: a workgroup size of 128 and a
 // required subgroup size of 16 (SubgroupSize needs SubgroupDispatch).
-// RUN: ir-opt %s -adj-cpu-tensor -adj-cpu-bufferize -adj-gpu-kernels=workgroup-size=128 -adj-intel-spirv="subgroup-size=16 chip=cpu" | FileCheck %s --check-prefix=OPTIONS
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=workgroup-size=128 -adj-intel-spirv="subgroup-size=16 chip=cpu" | FileCheck %s --check-prefix=OPTIONS
 // RUN: rm -rf %t.sg && mkdir -p %t.sg
 // RUN: ir-opt %s -adj-lower-to-opencl="workgroup-size=128 subgroup-size=16" | %python %inputs/extract-gpu-binaries.py %t.sg spirv-val | FileCheck %s --check-prefix=COUNT
 // OPTIONS-LABEL: spirv.module @__spv__model_kernel_2 Physical64 OpenCL requires #spirv.vce<v1.1, [Int64, Kernel, SubgroupDispatch, Addresses, DeviceEnqueue], []>

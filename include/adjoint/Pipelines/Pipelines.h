@@ -74,7 +74,7 @@ struct LowerToTargetOptions
   Option<int64_t> subgroupSize{
       *this, "subgroup-size",
       llvm::cl::desc("GPU: the subgroup (warp) size kernels are written "
-                     "for and pin (0: the kind's default)"),
+                     "for and pin (0: the kind's default, 16 on Intel)"),
       llvm::cl::init(0)};
   Option<int64_t> workgroupSize{
       *this, "workgroup-size",

@@ -119,9 +119,20 @@ struct AttachTarget : adjoint::impl::AttachTargetBase<AttachTarget> {
     // dispatch); without it the requested size would be dropped silently.
     if (subgroupSize > 0)
       caps.push_back(C::SubgroupDispatch);
-    auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_4, caps, {}, ctx);
+    auto vce = spirv::VerCapExtAttr::get(spirv::Version::V_1_3, caps, {}, ctx);
+    // The subgroup size the kernels are written for: the SPIR-V conversion
+    // accepts a shuffle only when its width equals it.
+    spirv::ResourceLimitsAttr defaults = spirv::getDefaultResourceLimits(ctx);
+    auto limits = spirv::ResourceLimitsAttr::get(
+        ctx, defaults.getMaxComputeSharedMemorySize(),
+        defaults.getMaxComputeWorkgroupInvocations(),
+        defaults.getMaxComputeWorkgroupSize(),
+        subgroupSize > 0 ? int(subgroupSize) : defaults.getSubgroupSize(),
+        std::nullopt, std::nullopt,
+        defaults.getCooperativeMatrixPropertiesKhr(),
+        defaults.getCooperativeMatrixPropertiesNv());
     auto env = spirv::TargetEnvAttr::get(
-        vce, spirv::getDefaultResourceLimits(ctx), spirv::ClientAPI::OpenCL,
+        vce, limits, spirv::ClientAPI::OpenCL,
         spirv::Vendor::Intel, *device);
 
     bool failedKernel = false;

@@ -3,7 +3,7 @@
 // RUN: ir-opt %s -adj-intel-attach-target -split-input-file -verify-diagnostics | FileCheck %s
 // RUN: not ir-opt %s -adj-intel-attach-target="chip=cpu features=-fp64 subgroup-size=16" -split-input-file 2>&1 | FileCheck %s --check-prefix=NOFP64
 
-// CHECK-LABEL: gpu.module @kernels [#spirv.target_env<#spirv.vce<v1.4, [Kernel, Addresses, Int64, Int8, Int16, GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformShuffle, GroupNonUniformBallot, Float16, Float64], []>, api=OpenCL, Intel, #spirv.resource_limits<>>]
+// CHECK-LABEL: gpu.module @kernels [#spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Int8, Int16, GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformShuffle, GroupNonUniformBallot, Float16, Float64], []>, api=OpenCL, Intel, #spirv.resource_limits<>>]
 // CHECK-SAME:      spirv.target_env = #spirv.target_env<
 // CHECK:         gpu.func @sized
 // CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [128, 1, 1]>
@@ -11,7 +11,7 @@
 // CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<>
 // CHECK:         gpu.func @helper
 // CHECK-NOT:       spirv.entry_point_abi
-// NOFP64-DAG: gpu.module @kernels [#spirv.target_env<#spirv.vce<v1.4, [Kernel, Addresses, Int64, Int8, Int16, GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformShuffle, GroupNonUniformBallot, Float16, SubgroupDispatch], []>, api=OpenCL, Intel:CPU, #spirv.resource_limits<>>]
+// NOFP64-DAG: gpu.module @kernels [#spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Int8, Int16, GroupNonUniform, GroupNonUniformArithmetic, GroupNonUniformShuffle, GroupNonUniformBallot, Float16, SubgroupDispatch], []>, api=OpenCL, Intel:CPU, #spirv.resource_limits<subgroup_size = 16>>]
 // NOFP64-DAG:     spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [128, 1, 1], subgroup_size = 16>
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -2,7 +2,8 @@
 //
 // Declarations and registration of the GPU passes that every GPU vendor
 // uses (see Passes.td): linalg on buffers -> gpu.launch, host memory ->
-// runtime calls, gpu.binary + gpu.launch_func -> runtime launches.
+// runtime calls, gpu.binary + gpu.launch_func -> runtime launches, and
+// the tiled kernels of reductions, contractions and convolutions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Pass/Pass.h"
 
 namespace adjoint {

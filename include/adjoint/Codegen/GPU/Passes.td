@@ -1,7 +1,10 @@
 //===- Passes.td - GPU codegen shared by every vendor ------*- tablegen -*-===//
 //
-// Pass `FooBar` lives in lib/Codegen/GPU/FooBar.cpp, has the flag
-// `-adj-gpu-foo-bar` and is tested in test/Codegen/GPU/foo-bar.mlir.
+// Linalg ops on memrefs (the bufferized host function) -> gpu.launch (the
+// tiled reductions, contractions and convolutions first, then every other
+// op one work item per output), host memory -> runtime calls, launches ->
+// the runtime. Pass `FooBar` lives in lib/Codegen/GPU/FooBar.cpp, has the
+// flag `-adj-gpu-foo-bar` and is tested in test/Codegen/GPU/foo-bar.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -182,6 +185,220 @@ def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
   ];
+}
+
+def Reductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Reductions (linalg.generic with reduction loops) -> "
+                "workgroup/subgroup-cooperative gpu.launch kernels";
+  let description = [{
+    `out[p] = combine(out[p], reduce_r f(in[p, r]))` becomes a gpu.launch
+    that computes the same values, with `f` (the fused producer: everything
+    in the payload before the combiner) applied where the inputs are read.
+
+    Rows (the first input's innermost dim is reduced and there are at least
+    `subgroup-size` elements to reduce): one workgroup per output element;
+    each work item combines a strided part of the row serially, then a
+    butterfly of `gpu.shuffle xor` (width = `subgroup-size`) combines each
+    subgroup, subgroup leaders meet in workgroup memory after a
+    `gpu.barrier`, the first subgroup combines those, and work item 0
+    writes `combine(partial, out[p])`, after applying to it the in-place
+    elementwise ops on the result that follow (the division of a mean).
+    When the next op is an elementwise
+    linalg.generic over the same loops that reads the row's result
+    broadcast along the reduced loops (softmax's `exp(x - max)` and
+    `e / sum`, layer norm's `(x - mean) * rstd`) and writes fresh buffers,
+    it runs in the same kernel: every work item keeps the row's result and
+    applies that op to its strided part of the row. The shuffle width is a constant, so
+    the kernel needs the subgroup size pinned (SPIR-V: the entry point ABI's
+    `subgroup_size`, i.e. execution mode SubgroupSize); the launch carries
+    `adj.subgroup_size` for that. Otherwise (column sums, short rows):
+    workgroups of 32 outputs x `workgroup-size / 32` slices of the
+    reduction; work item (x, y) combines elements y, y + slices, ... of
+    output x (adjacent work items read adjacent columns, so reads are
+    coalesced), and the slice partials meet in workgroup memory.
+
+    Handled: linalg.reduce (generalized first) and linalg.generic with
+    static shapes on memrefs whose outputs are
+    indexed by exactly the parallel loops and whose payload yields, for
+    each output, `c(x, out)` with `c` a commutative combiner with an
+    identity (addf, mulf, maximumf, minimumf, maxnumf, minnumf, addi, muli,
+    max/min si/ui, andi, ori, xori) and `out` used only there. Anything else
+    is left alone.
+
+    Example:
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+                    iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<37x53xf32>) outs(%m : memref<37xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %e = math.exp %in : f32
+      %s = arith.addf %e, %out : f32
+      linalg.yield %s : f32
+    }
+    // becomes
+    gpu.launch blocks(...) in (%gx = %c37, ...) threads(...) in (%bx = %c64, ...)
+        workgroup(%part : memref<2xf32, #gpu.address_space<workgroup>>) {
+      %acc = scf.for %r = %tx to %c53 step %c64 iter_args(%a = %zero) ...
+      %v, %ok = gpu.shuffle xor %acc, %c16_i32, %c32_i32 : f32   // ...
+      gpu.barrier
+      ...
+    } {adj.subgroup_size = 32 : i64}
+    ```
+
+    Why: upstream's gpu.subgroup_reduce lowering is incomplete in MLIR 22.1
+    and the naive mapping (one work item per output, serial) leaves most of
+    the GPU idle on the row reductions of softmax, layer norm and losses.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "int64_t", "32",
+           "Subgroup size of the target (NVIDIA 32, AMD 64 or 32, Intel "
+           "8-32); a power of two">,
+    Option<"workgroupSize", "workgroup-size", "int64_t", "256",
+           "Work items per workgroup for row reductions (a multiple of the "
+           "subgroup size, at most its square)">,
+    Option<"fuseConsumers", "fuse-consumers", "bool", "true",
+           "Run the elementwise op that follows a row reduction and reads "
+           "its result per row (softmax's exp(x - max), e / sum) in the "
+           "row kernel">,
+  ];
+}
+
+def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Contractions (linalg.matmul, batch_matmul, transposed "
+                "variants) -> tiled gpu.launch kernels with workgroup memory";
+  let description = [{
+    `C[b, m, n] += sum_k A[b, m, k] * B[b, k, n]`, with any layout of A, B
+    and C that the indexing maps express (transposes made by the AD), becomes
+    a gpu.launch: workgroup (x, y, z) = (n tile, m tile, batch) computes a
+    `tile-m` x `tile-n` tile of C; K advances in steps of `tile-k`, each step
+    staged in workgroup memory by all work items (reads ordered so that
+    adjacent work items read adjacent addresses); each work item keeps a
+    `thread-m` x `thread-n` register block of accumulators; loads past the
+    edges read zero and stores past them are skipped.
+
+    Handled: linalg ops with a multiply-add payload (isaContractionOpInterface)
+    on static memrefs of one element type (f32, f64, f16) with exactly one
+    m, n and k loop and any number of batch loops. Others are left alone.
+
+    Example:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<37x29xf32>, memref<29x53xf32>)
+                  outs(%c : memref<37x53xf32>)
+    // becomes
+    gpu.launch blocks(...) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(...) in (%bx = %c16, %by = %c16, %bz = %c1)
+        workgroup(%As : memref<16x65xf32, #gpu.address_space<workgroup>>,
+                  %Bs : memref<16x65xf32, #gpu.address_space<workgroup>>) {
+      %acc:16 = scf.for %kt = ... iter_args(...) { stage; gpu.barrier; ... }
+      ...
+    }
+    ```
+
+    Why: a work item per output element re-reads A and B from global memory
+    K times each; tiles in workgroup memory and register blocks divide that
+    traffic by the tile sizes. This is the fallback where no vendor GEMM
+    library is used.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", "64", "Rows of C per workgroup">,
+    Option<"tileN", "tile-n", "int64_t", "64", "Columns of C per workgroup">,
+    Option<"tileK", "tile-k", "int64_t", "16", "K step staged in workgroup "
+           "memory">,
+    Option<"threadM", "thread-m", "int64_t", "4", "Rows of C per work item">,
+    Option<"threadN", "thread-n", "int64_t", "4", "Columns of C per work "
+           "item">,
+  ];
+}
+
+def Conv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
+  let summary = "linalg.conv_2d_nchw_fchw (and grouped) -> implicit-GEMM "
+                "gpu.launch kernels with workgroup memory";
+  let description = [{
+    `out[n, f, y, x] += sum_{c, i, j} in[n, c, y*sh + i*dh, x*sw + j*dw] *
+    w[f, c, i, j]` is the GEMM `C[f, p] += sum_k W[f, k] * I[k, p]` with
+    `p = (n, y, x)` (every output pixel of every image) and
+    `k = (c, i, j)`; the input matrix `I` is never built: the tiled GEMM
+    kernel of -adj-gpu-matmul reads its tiles straight from the input
+    (implicit GEMM). Strides and dilations are any; padding is already
+    explicit in the input. The gradients of conv2d are conv2d again (a
+    transposed convolution for the input, a convolution of the input with
+    the output sensitivity for the filter), so they take the same kernel.
+
+    Grouped convolutions (linalg.conv_2d_ngchw_gfchw) are one such GEMM
+    per group, the group being the grid's z.
+
+    Handled: linalg.conv_2d_nchw_fchw and conv_2d_ngchw_gfchw on static
+    memrefs of one element type (f32, f64, f16). Others are left alone.
+
+    Example:
+    ```mlir
+    linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>,
+                              strides = dense<1> : tensor<2xi64>}
+        ins(%in, %w : memref<2x3x9x9xf32>, memref<8x3x3x3xf32>)
+        outs(%out : memref<2x8x7x7xf32>)
+    // becomes
+    gpu.launch blocks(...) in (%gx = %c2, %gy = %c1, %gz = %c1) ...
+        workgroup(%Ws : memref<16x65xf32, #gpu.address_space<workgroup>>,
+                  %Is : memref<16x65xf32, #gpu.address_space<workgroup>>) {
+      ...
+    }
+    ```
+
+    Why: direct convolution with a work item per output reads every input
+    value KH*KW*F times from global memory; the tiled implicit GEMM reuses
+    each staged value tile-m (or tile-n) times from workgroup memory.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", "64", "Filters per workgroup">,
+    Option<"tileN", "tile-n", "int64_t", "64", "Output pixels per "
+           "workgroup">,
+    Option<"tileK", "tile-k", "int64_t", "16", "Reduction step (channel x "
+           "window) staged in workgroup memory">,
+    Option<"threadM", "thread-m", "int64_t", "4", "Filters per work item">,
+    Option<"threadN", "thread-n", "int64_t", "4", "Pixels per work item">,
+  ];
+}
+
+def WorkgroupAllocs : Pass<"adj-gpu-workgroup-allocs",
+                               "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Workgroup attributions of gpu.func kernels -> memref.alloc "
+                "in SPIR-V Workgroup storage";
+  let description = [{
+    `gpu.func @k() workgroup(%w : memref<S, #gpu.address_space<workgroup>>)`
+    becomes `gpu.func @k()` whose body starts with
+    `%w = memref.alloc() : memref<S, #spirv.storage_class<Workgroup>>`.
+
+    Run after gpu-kernel-outlining and before convert-gpu-to-spirv on the
+    SPIR-V (OpenCL) path only: NVVM and ROCDL lower attributions directly.
+
+    Example:
+    ```mlir
+    gpu.func @k(%a: memref<4xf32>)
+        workgroup(%w : memref<2xf32, #gpu.address_space<workgroup>>) kernel {
+      memref.store %x, %w[%i] : memref<2xf32, #gpu.address_space<workgroup>>
+    // becomes
+    gpu.func @k(%a: memref<4xf32>) kernel {
+      %w = memref.alloc() : memref<2xf32, #spirv.storage_class<Workgroup>>
+      memref.store %x, %w[%i] : memref<2xf32, #spirv.storage_class<Workgroup>>
+    ```
+
+    Why: in MLIR 22.1, convert-gpu-to-spirv leaves workgroup attributions of
+    OpenCL kernels as unrealized casts and does not map
+    `#gpu.address_space<workgroup>` for OpenCL, while it lowers an alloc in
+    Workgroup storage to a Workgroup global variable. The kernel passes
+    keep emitting the portable attributions that every vendor path reads.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::spirv::SPIRVDialect"];
 }
 
 #endif // ADJOINT_CODEGEN_GPU_PASSES_TD

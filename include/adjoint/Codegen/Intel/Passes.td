@@ -15,7 +15,7 @@ def AttachTarget : Pass<"adj-intel-attach-target", "::mlir::ModuleOp"> {
                 "and each kernel its entry point ABI (workgroup size)";
   let description = [{
     `attach(gpu.module) = gpu.module with targets = [#spirv.target_env<
-    v1.4, caps(features), api=OpenCL, Intel:device(chip)>]`, each kernel
+    v1.3, caps(features), api=OpenCL, Intel:device(chip)>]`, each kernel
     `spirv.entry_point_abi = <workgroup_size = known_block_size>`.
 
     The capabilities are those of the OpenCL kernel flavour (Kernel,
@@ -39,7 +39,7 @@ def AttachTarget : Pass<"adj-intel-attach-target", "::mlir::ModuleOp"> {
     ```
     After:
     ```mlir
-    gpu.module @m [#spirv.target_env<#spirv.vce<v1.4, [Kernel, Addresses,
+    gpu.module @m [#spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses,
         ...], []>, api=OpenCL, #spirv.resource_limits<>>] {
       gpu.func @k(%a: memref<4xf32>) kernel attributes {known_block_size =
           array<i32: 256, 1, 1>, spirv.entry_point_abi =
