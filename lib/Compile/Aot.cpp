@@ -176,6 +176,9 @@ AotArtifacts adjoint::compileToObject(mlir::ModuleOp module,
                                       const CompileOptions &options) {
   checkOptions(options);
   checkTarget(target);
+  if (target.isGPU())
+    throw Error(std::string("compileToObject: ahead-of-time code for ") +
+                target.kindName() + " is not supported yet (use compile())");
   if (!isIdentifier(function))
     throw Error("compileToObject: '" + function +
                 "' is not a C identifier, which the generated header needs");

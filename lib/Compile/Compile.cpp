@@ -3,6 +3,10 @@
 #include "CompileImpl.h"
 
 #include "adjoint/API/Builder.h"
+#include "adjoint/Pipelines/Pipelines.h"
+#include "adjoint/Runtime/DeviceRegistry.h"
+
+#include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -64,7 +68,8 @@ std::string compiler::objectFor(mlir::ModuleOp module,
     }
   }
   LLVMModule lowered = lowerToLLVMIR(module, function, target, options);
-  std::string object = emitObject(*lowered.module, target, options.optLevel);
+  std::string object =
+      emitObject(*lowered.module, target.hostTarget(), options.optLevel);
   noteCompilation();
   if (options.cache)
     diskCacheStore(cacheDirFor(options), key, object);
@@ -78,7 +83,8 @@ std::string adjoint::compileToLLVMIR(mlir::ModuleOp module,
   checkOptions(options);
   checkTarget(target);
   LLVMModule lowered = lowerToLLVMIR(module, function, target, options);
-  return optimizedLLVMIR(*lowered.module, target, options.optLevel);
+  return optimizedLLVMIR(*lowered.module, target.hostTarget(),
+                         options.optLevel);
 }
 
 void compiler::checkOptions(const CompileOptions &options) {
@@ -88,9 +94,11 @@ void compiler::checkOptions(const CompileOptions &options) {
 }
 
 void compiler::checkTarget(const Target &target) {
-  if (target.kind != TargetKind::CPU)
+  registerPipelines();
+  if (!mlir::PassPipelineInfo::lookup(target.pipelineName()))
     throw Error(std::string("compile: target ") + target.kindName() +
-                " is not supported yet");
+                " is not supported yet (no pipeline -" +
+                target.pipelineName() + ")");
 }
 
 Executable adjoint::compile(mlir::ModuleOp module, const std::string &function,
@@ -104,7 +112,7 @@ Executable adjoint::compile(mlir::ModuleOp module, const std::string &function,
   };
   checkOptions(options);
   checkTarget(target);
-  if (target.triple != hostTriple())
+  if (target.hostTarget().triple != hostTriple())
     throw Error("compile: the JIT runs code for the host (" + hostTriple() +
                 "), not for " + target.triple +
                 "; use compileToObject for other targets");
@@ -131,6 +139,8 @@ Executable adjoint::compile(mlir::ModuleOp module, const std::string &function,
   if (fromDisk)
     noteDiskHit();
   program->key = key;
+  program->targetKind = target.kind;
+  program->target = target;
   if (options.cache)
     memoryCacheInsert(key, program);
   return makeExecutable(std::move(program),
@@ -145,25 +155,88 @@ Executable adjoint::compile(const api::Module &module,
   return compile(module.op(), function, target, options);
 }
 
+namespace {
+/// The device a GPU executable runs on when the caller does not name one:
+/// the one its device inputs are on, else device 0 of its kind.
+rt::Status defaultDevice(const Executable::Program &program,
+                         const std::vector<rt::Tensor> &inputs,
+                         rt::Device **device) {
+  *device = nullptr;
+  for (const rt::Tensor &input : inputs) {
+    if (input.isOnHost())
+      continue;
+    if (*device && &input.device() != *device)
+      return rt::Status::error(
+          rt::StatusCode::InvalidArgument,
+          "inputs on two devices (" + (*device)->id() + " and " +
+              input.device().id() + "); put them on one with device_put");
+    *device = &input.device();
+  }
+  if (*device)
+    return rt::Status::success();
+  return rt::findDevice(std::string(targetKindName(program.targetKind)) +
+                            ":0",
+                        device);
+}
+} // namespace
+
 rt::Status Executable::tryRun(const std::vector<rt::Tensor> &inputs,
                               std::vector<rt::Tensor> &outputs,
-                              rt::InvokeStats *stats) const {
+                              rt::InvokeStats *stats,
+                              rt::Device *device) const {
   if (!program_)
     return rt::Status::error(rt::StatusCode::InvalidArgument,
                              "empty Executable (not made by compile())");
-  return rt::invoke(program_->entry, program_->signature, inputs, outputs,
-                    stats);
+  const Program &program = *program_;
+  if (program.targetKind == TargetKind::CPU) {
+    if (device && device->kind() != rt::DeviceKind::CPU)
+      return rt::Status::error(rt::StatusCode::InvalidArgument,
+                               "compiled for the cpu, asked to run on " +
+                                   device->id());
+    return rt::invoke(program.entry, program.signature, inputs, outputs,
+                      stats);
+  }
+  if (!device) {
+    rt::Status status = defaultDevice(program, inputs, &device);
+    if (!status.ok())
+      return status;
+  }
+  if (rt::deviceKindName(device->kind()) !=
+      std::string(targetKindName(program.targetKind)))
+    return rt::Status::error(rt::StatusCode::InvalidArgument,
+                             std::string("compiled for ") +
+                                 targetKindName(program.targetKind) +
+                                 ", asked to run on " + device->id());
+  // Host inputs travel to the device (an explicit device_put keeps them
+  // there across calls instead).
+  std::vector<rt::Tensor> placed;
+  placed.reserve(inputs.size());
+  for (const rt::Tensor &input : inputs) {
+    if (!input.valid() || &input.device() == device) {
+      placed.push_back(input);
+      continue;
+    }
+    try {
+      placed.push_back(input.to(*device));
+    } catch (const Error &e) {
+      return rt::Status::error(rt::StatusCode::Internal, e.what());
+    }
+  }
+  return rt::invoke(program.entry, program.signature, placed, outputs, stats,
+                    device);
 }
 
-std::vector<rt::Tensor>
-Executable::run(const std::vector<rt::Tensor> &inputs) const {
+std::vector<rt::Tensor> Executable::run(const std::vector<rt::Tensor> &inputs,
+                                        rt::Device *device) const {
   const Program &program = programOf(program_);
   std::vector<rt::Tensor> outputs;
-  rt::Status status = tryRun(inputs, outputs);
+  rt::Status status = tryRun(inputs, outputs, nullptr, device);
   if (!status.ok())
     throw Error("@" + program.function + ": " + status.toString());
   return outputs;
 }
+
+const Target &Executable::target() const { return programOf(program_).target; }
 
 const std::string &Executable::function() const {
   return programOf(program_).function;

@@ -35,6 +35,9 @@ struct Executable::Program {
   rt::Signature signature;
   std::string function;
   std::string key;
+  /// What it was compiled for: GPU kinds run on a device of that kind.
+  TargetKind targetKind = TargetKind::CPU;
+  Target target;
   ~Program();
 };
 

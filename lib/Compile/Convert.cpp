@@ -19,8 +19,12 @@ rt::Tensor adjoint::toRuntime(const interp::Tensor &tensor) {
 interp::Tensor adjoint::toInterpreter(const rt::Tensor &tensor) {
   if (!tensor.valid())
     throw Error("toInterpreter: empty tensor");
-  interp::Tensor result(tensor.dtype(), tensor.shape());
+  // A device tensor comes to the host first: that waits for the work that
+  // computes it (its address may be readable from the host, as with a CPU
+  // OpenCL device, but not yet written).
+  rt::Tensor host = tensor.isOnHost() ? tensor : tensor.toHost();
+  interp::Tensor result(host.dtype(), host.shape());
   if (result.byteSize())
-    std::memcpy(result.mutableData(), tensor.data(), result.byteSize());
+    std::memcpy(result.mutableData(), host.data(), result.byteSize());
   return result;
 }

@@ -8,6 +8,8 @@
 
 #include "CompileImpl.h"
 
+#include "adjoint/Runtime/DeviceRegistry.h"
+
 #include "adjoint/Runtime/Symbols.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -19,7 +21,12 @@
 using namespace adjoint;
 using namespace llvm::orc;
 
-Executable::Program::~Program() = default;
+Executable::Program::~Program() {
+  // The devices cache the kernels and constants of this code by the
+  // addresses of its descriptors, which code loaded later may reuse.
+  if (targetKind != TargetKind::CPU)
+    rt::forgetLoadedGpuCode();
+}
 
 std::shared_ptr<Executable::Program>
 compiler::loadObject(const std::string &object, const std::string &function,

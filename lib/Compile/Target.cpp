@@ -100,13 +100,19 @@ std::string Target::pipelineName() const {
 
 std::string Target::pipelineOptions() const {
   std::string options;
+  auto add = [&](const std::string &option) {
+    options += (options.empty() ? "" : " ") + option;
+  };
   if (!chip.empty())
-    options += "chip=" + chip;
+    add("chip=" + chip);
   if (!features.empty())
-    options += (options.empty() ? "" : " ") + std::string("features=") +
-               features;
+    add("features=" + features);
+  if (subgroupSize != 0)
+    add("subgroup-size=" + std::to_string(subgroupSize));
   return options;
 }
+
+Target Target::hostTarget() const { return isGPU() ? cpu() : *this; }
 
 std::string Target::name() const {
   std::string text = kindName();
@@ -121,5 +127,7 @@ std::string Target::str() const {
     text += " " + triple;
   if (!features.empty())
     text += " " + features;
+  if (subgroupSize != 0)
+    text += " subgroup-size=" + std::to_string(subgroupSize);
   return text;
 }

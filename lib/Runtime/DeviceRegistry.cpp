@@ -7,6 +7,7 @@
 
 #include "adjoint/Runtime/DeviceRegistry.h"
 #include "LevelZero/LevelZeroDevice.h"
+#include "GPU/GpuDevice.h"
 #include "OpenCL/OpenCLDevice.h"
 
 #include <memory>
@@ -127,4 +128,12 @@ Status adjoint::rt::findDevice(const std::string &id, Device **device) {
   return Status::error(StatusCode::InvalidArgument,
                        "unknown device kind '" + kindName + "' in '" + id +
                            "' (cpu, cuda, hip, level_zero, opencl)");
+}
+
+void adjoint::rt::forgetLoadedGpuCode() {
+  // Only executables compiled for a GPU kind call this, after they ran on
+  // one of its devices: the registry exists and nothing new is probed.
+  for (Device *device : registry().all)
+    if (device->kind() != DeviceKind::CPU)
+      static_cast<gpu::GpuDevice *>(device)->forgetLoadedCode();
 }

@@ -17,13 +17,21 @@ using namespace adjoint::python;
 
 namespace {
 
-/// Outputs as Python: one array itself, otherwise a tuple of arrays.
+/// One output as Python: a numpy array over host memory, an adjoint.Tensor
+/// that stays on its device (read it with to_numpy).
+py::object pyOutput(const rt::Tensor &output) {
+  if (output.isOnHost())
+    return adoptTensor(output);
+  return py::cast(output);
+}
+
+/// Outputs as Python: one itself, otherwise a tuple.
 py::object arrays(const std::vector<rt::Tensor> &outputs) {
   if (outputs.size() == 1)
-    return adoptTensor(outputs.front());
+    return pyOutput(outputs.front());
   py::tuple t(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i)
-    t[i] = adoptTensor(outputs[i]);
+    t[i] = pyOutput(outputs[i]);
   return std::move(t);
 }
 

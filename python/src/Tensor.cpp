@@ -277,7 +277,10 @@ rt::Tensor adjoint::python::borrowArray(const py::array &array) {
                             const_cast<void *>(array.data()));
 }
 
-py::array adjoint::python::adoptTensor(const rt::Tensor &tensor) {
+py::array adjoint::python::adoptTensor(const rt::Tensor &device) {
+  // numpy reads host memory only: a device tensor is copied (after the
+  // work that computes it).
+  rt::Tensor tensor = device.isOnHost() ? device : device.toHost();
   py::dtype dt = numpyDType(tensor.dtype());
   // The capsule owns a copy of the Tensor, i.e. a reference to its storage.
   auto *keep = new rt::Tensor(tensor);
@@ -311,6 +314,7 @@ void adjoint::python::bindTensor(py::module_ &m) {
               return adoptTensor(t);
             rt::Tensor host;
             {
+              // The copy waits for the device's queue.
               py::gil_scoped_release release;
               host = t.toHost();
             }

@@ -91,14 +91,24 @@ public:
   /// the compiled code without a copy (and never written). The outputs own
   /// their memory. Throws adjoint::Error on a wrong input count, dtype or
   /// shape, and on an allocation failure (the memory pool's limit).
-  std::vector<rt::Tensor> run(const std::vector<rt::Tensor> &inputs) const;
+  ///
+  /// Code compiled for a GPU kind runs on `device` (a device of that kind),
+  /// by default on the device its device inputs are on, else on device 0
+  /// of the kind. Host inputs are copied to the device first; the outputs
+  /// are device tensors (Tensor::toHost() reads them, waiting for the
+  /// queued work). Unavailable when the kind has no device here.
+  std::vector<rt::Tensor> run(const std::vector<rt::Tensor> &inputs,
+                              rt::Device *device = nullptr) const;
   /// run() without exceptions: the failure is the returned status.
   rt::Status tryRun(const std::vector<rt::Tensor> &inputs,
                     std::vector<rt::Tensor> &outputs,
-                    rt::InvokeStats *stats = nullptr) const;
+                    rt::InvokeStats *stats = nullptr,
+                    rt::Device *device = nullptr) const;
 
   /// The adj function's name.
   const std::string &function() const;
+  /// The target it was compiled for.
+  const Target &target() const;
   /// The flattened inputs and outputs.
   const rt::Signature &signature() const;
   /// Whether this came from the compiler or the cache.

@@ -13,6 +13,7 @@
 #ifndef ADJOINT_COMPILE_TARGET_H
 #define ADJOINT_COMPILE_TARGET_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -38,6 +39,9 @@ struct Target {
   /// The triple of the host code ("x86_64-pc-linux-gnu"); kernels of GPU
   /// kinds get their device triple from the kind.
   std::string triple;
+  /// GPU kinds: the subgroup (warp) size kernels are written for; 0 means
+  /// the kind's default (16 on Intel, 32 on NVIDIA, 64 on AMD).
+  int64_t subgroupSize = 0;
 
   /// The host CPU with every feature it has (AVX2, AVX-512, ...).
   static Target cpu();
@@ -49,6 +53,11 @@ struct Target {
   static Target parse(const std::string &spec);
 
   const char *kindName() const { return targetKindName(kind); }
+  bool isGPU() const { return kind != TargetKind::CPU; }
+  /// The CPU that runs the host code: this target for the CPU kind, the
+  /// host CPU with all its features for a GPU kind (its host function runs
+  /// in this process and launches the kernels).
+  Target hostTarget() const;
   /// "kind" or "kind:chip", what parse() takes (features and triple left
   /// out).
   std::string name() const;

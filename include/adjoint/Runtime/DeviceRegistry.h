@@ -27,6 +27,14 @@ const std::vector<Device *> &devices();
 /// support", "opencl:3 does not exist: 1 OpenCL device").
 Status findDevice(const std::string &id, Device **device);
 
+/// Every GPU device forgets the modules, kernels and constants it loaded
+/// from compiled code (after the work that uses them), because code is
+/// being unloaded whose descriptors' addresses later code may reuse (the
+/// GpuABI caches by address). Executables call it when their code goes;
+/// live executables load what they need again on their next launch. Does
+/// not probe drivers that were never probed.
+void forgetLoadedGpuCode();
+
 /// Why a kind has no devices (Ok when it has some): the probe's status.
 Status driverStatus(DeviceKind kind);
 

@@ -272,6 +272,13 @@ void emitRowKernel(OpBuilder &b, Location loc, const Reduction &r,
       accs[k] = subgroupReduce(b, loc, c, v, subgroupSize);
     }
   }
+  // Intel's CPU OpenCL runtime (2026.2) miscompiles a workgroup of one
+  // subgroup that stores a butterfly's result from lane 0 only: the stored
+  // value is garbage (docs/gpu-kernels.md). The workgroup barrier that
+  // several subgroups need anyway keeps it right here too, at the cost of
+  // one barrier per row.
+  if (numSubgroups == 1)
+    barrier(b, loc);
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                       indexConstant(b, loc, 0));
   if (!consumer && epilogues.empty()) {

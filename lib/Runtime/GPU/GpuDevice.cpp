@@ -192,6 +192,27 @@ Status GpuDevice::launch(const adj_rt_gpu_kernel &kernel,
   return enqueueLaunch(handle, kernel, grid, block, sharedBytes, args);
 }
 
+void GpuDevice::forgetLoadedCode() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!initialized_ || !initStatus_.ok())
+    return;
+  if (modules_.empty() && kernels_.empty() && constants_.empty())
+    return;
+  // Queued launches may still use the kernels and read the constants. A
+  // failure here is the device's (it reports it on the next blocking call
+  // too); releasing then is still right, nothing can run them any more.
+  (void)finish();
+  for (auto &[descriptor, handle] : kernels_)
+    releaseKernel(handle);
+  for (auto &[descriptor, handle] : modules_)
+    releaseModule(handle);
+  for (auto &[host, constant] : constants_)
+    rawRelease(constant.device);
+  kernels_.clear();
+  modules_.clear();
+  constants_.clear();
+}
+
 Status GpuDevice::constant(const void *host, uint64_t bytes, void **device) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   auto it = constants_.find(host);
@@ -209,8 +230,9 @@ Status GpuDevice::constant(const void *host, uint64_t bytes, void **device) {
   }
   if (Status status = ready(); !status.ok())
     return status;
-  // Constants live as long as the process, outside the pool, so that they
-  // never show in its statistics as memory a call leaked.
+  // Constants live as long as their code (forgetLoadedCode), outside the
+  // pool, so that they never show in its statistics as memory a call
+  // leaked.
   void *block = nullptr;
   Status status = rawAllocate(CachingAllocator::roundSize(bytes), &block);
   if (!status.ok()) {

@@ -61,6 +61,12 @@ public:
   /// The GpuABI's constants: the device copy of `bytes` at `host`,
   /// uploaded on first use.
   Status constant(const void *host, uint64_t bytes, void **device);
+  /// Forgets the modules, kernels and constants loaded from compiled code,
+  /// after the queue has passed every launch that uses them: the code is
+  /// being unloaded, and its descriptors' addresses may be reused by code
+  /// loaded later (the caches are keyed by address). Live code loads what
+  /// it needs again on its next launch.
+  void forgetLoadedCode();
   /// Modules and kernels loaded so far (for tests of the caches).
   size_t loadedModules() const;
   size_t loadedKernels() const;
@@ -93,6 +99,10 @@ protected:
                                const uint64_t grid[3],
                                const uint64_t block[3], uint32_t sharedBytes,
                                void **args) = 0;
+  /// Releases a kernel or module of loadKernel/loadModule (no launch
+  /// queued uses it any more).
+  virtual void releaseKernel(void *handle) = 0;
+  virtual void releaseModule(void *handle) = 0;
   /// The module formats this driver loads (ADJ_RT_GPU_SPIRV for both
   /// drivers here).
   virtual bool acceptsFormat(uint32_t format) const = 0;

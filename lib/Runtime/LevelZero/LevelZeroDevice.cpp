@@ -114,6 +114,14 @@ protected:
     return Status::success();
   }
 
+  void releaseKernel(void *handle) override {
+    (void)ze_.zeKernelDestroy(static_cast<ze_kernel_handle_t>(handle));
+  }
+
+  void releaseModule(void *handle) override {
+    (void)ze_.zeModuleDestroy(static_cast<ze_module_handle_t>(handle));
+  }
+
   Status loadKernel(void *module, const adj_rt_gpu_kernel &kernel,
                     void **handle) override {
     ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0,

@@ -176,9 +176,17 @@ protected:
                    " for module " + name +
                        (log.empty() ? std::string() : ":\n" + log));
     }
-    // Kept for the life of the process, like the device (GpuDevice.h).
+    // Kept until its code is unloaded (GpuDevice::forgetLoadedCode).
     *handle = program;
     return Status::success();
+  }
+
+  void releaseKernel(void *handle) override {
+    (void)cl_.clReleaseKernel(static_cast<cl_kernel>(handle));
+  }
+
+  void releaseModule(void *handle) override {
+    (void)cl_.clReleaseProgram(static_cast<cl_program>(handle));
   }
 
   Status loadKernel(void *module, const adj_rt_gpu_kernel &kernel,
@@ -244,9 +252,19 @@ protected:
       global[d] = grid[d] * block[d];
       local[d] = block[d];
     }
-    return check(cl_.clEnqueueNDRangeKernel(queue_, k, 3, nullptr, global,
-                                            local, 0, nullptr, nullptr),
-                 "clEnqueueNDRangeKernel", what);
+    if (Status status = check(cl_.clEnqueueNDRangeKernel(
+                                  queue_, k, 3, nullptr, global, local, 0,
+                                  nullptr, nullptr),
+                              "clEnqueueNDRangeKernel", what);
+        !status.ok())
+      return status;
+    // Intel's CPU runtime (2026.2) lets a kernel of an in-order queue start
+    // before the one queued ahead of it has finished when they share only
+    // USM or SVM pointers (it tracks cl_mem dependencies only): a reduction
+    // and its consumer then race. A barrier after each launch restores the
+    // order the queue promises (and GpuABI.h relies on).
+    return check(cl_.clEnqueueBarrierWithWaitList(queue_, 0, nullptr, nullptr),
+                 "clEnqueueBarrierWithWaitList", what);
   }
 
 private:

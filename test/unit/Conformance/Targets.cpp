@@ -4,6 +4,7 @@
 
 #include "adjoint/AD/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Runtime/DeviceRegistry.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -11,6 +12,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 using namespace adjoint;
@@ -19,6 +21,21 @@ using namespace adjoint::conformance;
 const std::vector<Target> &conformance::presentTargets() {
   static const std::vector<Target> targets = [] {
     std::vector<Target> present = {Target::cpu()};
+    for (const char *kind : {"opencl", "level_zero"}) {
+      rt::Device *device = nullptr;
+      rt::Status status = rt::findDevice(std::string(kind) + ":0", &device);
+      if (status.ok()) {
+        present.push_back(Target::parse(kind));
+        continue;
+      }
+      std::fprintf(stderr, "conformance: %s not tested: %s\n", kind,
+                   status.toString().c_str());
+      // Where the OpenCL runtime was installed for the tests (ctest, CI),
+      // its absence is a failure, not a reason to test less.
+      if (std::string(kind) == "opencl" && std::getenv("OCL_ICD_VENDORS"))
+        FAIL("OCL_ICD_VENDORS is set but opencl:0 is unavailable: "
+             << status.toString());
+    }
     return present;
   }();
   return targets;
@@ -138,6 +155,8 @@ void conformance::checkOnAllTargets(const api::Module &module,
     INFO("@" << function << " on " << target.str());
     Executable exe = compile(module, function, target, options);
     std::vector<rt::Tensor> outputs = exe.run(args);
+    for (rt::Tensor &output : outputs)
+      output = output.toHost();
     REQUIRE(outputs.size() == expected.size());
     for (size_t i = 0; i < outputs.size(); ++i) {
       INFO("output #" << i);

@@ -235,6 +235,16 @@ ze_result_t zeKernelCreate(ze_module_handle_t module,
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t zeKernelDestroy(ze_kernel_handle_t kernel) {
+  delete reinterpret_cast<Kernel *>(kernel);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeModuleDestroy(ze_module_handle_t module) {
+  delete reinterpret_cast<Module *>(module);
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t handle, uint32_t x,
                                  uint32_t y, uint32_t z) {
   auto *kernel = reinterpret_cast<Kernel *>(handle);
