@@ -97,8 +97,12 @@ def make_step(workload, impl, size):
     raise ValueError("unknown implementation %r" % impl)
 
 
-def measure(workload, impl, size, steps_, warmup, seed=0, progress=None):
-    """The protocol in this process (the child): returns the raw result."""
+def measure(workload, impl, size, steps_, warmup, seed=0, progress=None,
+            device="cpu"):
+    """The protocol in this process (the child): returns the raw result.
+    Adjoint's arrays go to `device` once, before timing, and stay there:
+    its compiled steps run where their inputs are. The references run on
+    the CPU."""
     import resource
     from . import steps
     framework = impl.split(".")[0]
@@ -107,9 +111,11 @@ def measure(workload, impl, size, steps_, warmup, seed=0, progress=None):
     except Unavailable as e:
         return {"status": "n/a", "error": str(e)}
     problem = workload.problem(size, seed)
+    where = device if framework == "adjoint" else "cpu"
     params = steps.to_framework(problem.params, framework,
-                                trainable=workload.train)
-    batches = [steps.to_framework(b, framework) for b in problem.batches]
+                                trainable=workload.train, device=where)
+    batches = [steps.to_framework(b, framework, device=where)
+               for b in problem.batches]
     base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     total = warmup + steps_
     times, values = [], []
@@ -119,14 +125,14 @@ def measure(workload, impl, size, steps_, warmup, seed=0, progress=None):
         out, params = step(params, batch, problem.lr)
         steps.sync((out, params), framework)
         times.append(time.perf_counter() - start)
-        values.append(workload.value(out))
+        values.append(workload.value(steps.to_host(out, framework)))
         if progress:
             progress(i + 1, total)
     final = None
     if workload.train and workload.loss_decreases:
         out, _ = step(params, batches[0], problem.lr)
         steps.sync(out, framework)
-        final = workload.value(out)
+        final = workload.value(steps.to_host(out, framework))
     items = float(problem.items)
     timed = times[warmup:]
     return {
@@ -171,7 +177,7 @@ def child_main(spec_path):
                             spec.get("batch_size"))
         result = measure(workload, spec["implementation"], size,
                          spec["steps"], spec["warmup"], spec.get("seed", 0),
-                         progress)
+                         progress, spec.get("device", "cpu"))
     except Exception as e:  # noqa: BLE001 - reported, never raised
         tb = traceback.format_exc()
         result = {"status": "failed",

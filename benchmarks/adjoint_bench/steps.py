@@ -50,15 +50,19 @@ def jax_step(loss):
     return step
 
 
-def to_framework(tree, framework, trainable=False):
-    """numpy arrays (in dicts, lists, tuples) as the framework's arrays."""
+def to_framework(tree, framework, trainable=False, device="cpu"):
+    """numpy arrays (in dicts, lists, tuples) as the framework's arrays;
+    Adjoint's on `device` ("opencl:0": device arrays that stay there)."""
     if isinstance(tree, dict):
-        return {k: to_framework(v, framework, trainable)
+        return {k: to_framework(v, framework, trainable, device)
                 for k, v in tree.items()}
     if isinstance(tree, (list, tuple)):
-        return type(tree)(to_framework(v, framework, trainable)
+        return type(tree)(to_framework(v, framework, trainable, device)
                           for v in tree)
     if framework == "adjoint":
+        if device != "cpu":
+            import adjoint
+            return adjoint.device_put(np.ascontiguousarray(tree), device)
         return np.ascontiguousarray(tree)
     if framework == "torch":
         import torch
@@ -70,9 +74,34 @@ def to_framework(tree, framework, trainable=False):
     raise ValueError("unknown framework %r" % framework)
 
 
+def _leaves(tree):
+    if isinstance(tree, dict):
+        tree = list(tree.values())
+    if isinstance(tree, (list, tuple)):
+        return [leaf for t in tree for leaf in _leaves(t)]
+    return [tree]
+
+
 def sync(x, framework):
-    """Waits for the step's results (JAX dispatches asynchronously)."""
+    """Waits for the step's results (JAX and Adjoint on a GPU dispatch
+    asynchronously)."""
     if framework == "jax":
         import jax
         jax.block_until_ready(x)
+    if framework == "adjoint":
+        import adjoint
+        devices = {leaf.device for leaf in _leaves(x)
+                   if isinstance(leaf, adjoint.Tensor)}
+        for d in devices:
+            d.synchronize()
+    return x
+
+
+def to_host(x, framework):
+    """A step's first result where workload.value can read it: Adjoint's
+    device arrays copied to numpy."""
+    if framework == "adjoint":
+        import adjoint
+        if isinstance(x, adjoint.Tensor):
+            return adjoint.to_numpy(x)
     return x

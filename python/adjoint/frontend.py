@@ -30,7 +30,7 @@ import sys
 import numpy as _np
 
 from . import _adjoint as _adj
-from ._adjoint import DType, Module, Type
+from ._adjoint import Device, DType, Module, Tensor, Type
 from ._np_support import building
 from ._source import FrontendError, _Source, _NP_TO_ADJ
 from ._trees import _flatten, _results, _unflatten
@@ -54,6 +54,13 @@ def _leaf(x, static):
     floats take the program's float dtype) or a static value "S" (part of
     the cache key, a Python value while building)."""
     t = type(x)
+    if t is Tensor and not static:
+        # A runtime tensor, possibly on a device: passed as it is, so that
+        # device arrays stay where they are.
+        if x.dtype not in _NAME_TO_NP:
+            raise TypeError("adjoint.jit: unsupported argument dtype %s"
+                            % x.dtype)
+        return "A", (_NAME_TO_NP[x.dtype], tuple(x.shape)), x
     if t is _np.ndarray and not static:  # the common case, kept quick
         if x.dtype not in _NP_TO_ADJ:
             raise TypeError("adjoint.jit: unsupported argument dtype %s"
@@ -80,6 +87,10 @@ def _weak_array(x, float_dtype):
 
 
 _DTYPE_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
+#: adjoint.Tensor.dtype names -> numpy dtypes (bf16 has none).
+_NAME_TO_NP = {"f64": _np.dtype(_np.float64), "f32": _np.dtype(_np.float32),
+               "f16": _np.dtype(_np.float16), "i64": _np.dtype(_np.int64),
+               "i32": _np.dtype(_np.int32), "i1": _np.dtype(_np.bool_)}
 
 
 class JitFunction:
@@ -90,11 +101,19 @@ class JitFunction:
     the arguments at ``static_argnums`` and any leaf that is not an array or
     a number (a function, a string, None) are static: Python values while
     the program is built, part of the cache key. ``builds`` counts the
-    modules built (one per new signature)."""
+    modules built (one per new signature).
 
-    def __init__(self, fn, static_argnums=()):
+    ``device`` ("cpu", "opencl:0", an adjoint.Device) is where the compiled
+    code runs; None: where the arguments' device arrays are (adjoint.Tensor
+    from device_put or from an earlier call), else the CPU. On a GPU,
+    numpy arguments are copied there and the results are device arrays
+    (adjoint.Tensor) that stay there: pass them to the next call, read them
+    with adjoint.to_numpy."""
+
+    def __init__(self, fn, static_argnums=(), device=None):
         self.fn = fn
         self.static_argnums = tuple(static_argnums)
+        self.device = None if device is None else _device(device)
         self.__name__ = getattr(fn, "__name__", type(fn).__name__)
         self.__doc__ = getattr(fn, "__doc__", None)
         self.__wrapped__ = fn
@@ -110,10 +129,12 @@ class JitFunction:
             trees.append(_flatten(a, l))
             static = i in self.static_argnums
             leaves += [_leaf(x, static) for x in l]
-        float_dtype = next((_NP_TO_ADJ[p.dtype] for k, _, p in leaves
-                            if k == "A" and p.dtype.kind == "f"), DType.f32)
-        key = (tuple(trees), float_dtype) + tuple((k, c) for k, c, _ in leaves)
-        return key, tuple(trees), leaves, float_dtype
+        float_dtype = next((_NP_TO_ADJ[c[0]] for k, c, _ in leaves
+                            if k == "A" and c[0].kind == "f"), DType.f32)
+        device = self.device or _argument_device(leaves)
+        key = (tuple(trees), float_dtype, device.id) + \
+            tuple((k, c) for k, c, _ in leaves)
+        return key, tuple(trees), leaves, float_dtype, device
 
     @staticmethod
     def _arrays(leaves, float_dtype):
@@ -122,8 +143,14 @@ class JitFunction:
                 for k, _, p in leaves if k != "S"]
 
     def _types(self, leaves, float_dtype):
-        return [Type.tensor(_NP_TO_ADJ[a.dtype], list(a.shape))
-                for a in self._arrays(leaves, float_dtype)]
+        types = []
+        for k, c, p in leaves:
+            if k == "A":
+                types.append(Type.tensor(_NP_TO_ADJ[c[0]], list(c[1])))
+            elif k == "W":
+                a = _weak_array(p, float_dtype)
+                types.append(Type.tensor(_NP_TO_ADJ[a.dtype], list(a.shape)))
+        return types
 
     # Building --------------------------------------------------------------
 
@@ -161,37 +188,60 @@ class JitFunction:
 
     def lower(self, *args):
         """The adj module built for these arguments (not compiled)."""
-        _, trees, leaves, float_dtype = self._signature(args)
+        _, trees, leaves, float_dtype, _ = self._signature(args)
         m = Module()
         self._translate(m, trees, leaves, float_dtype)
         return m
 
     def _compiled(self, args):
-        key, trees, leaves, float_dtype = self._signature(args)
+        key, trees, leaves, float_dtype, device = self._signature(args)
         entry = self._cache.get(key)
         if entry is None:
             m = Module()
             self.builds += 1
             fn, tree = self._translate(m, trees, leaves, float_dtype)
-            entry = self._cache[key] = (_adj.compile(m, fn.name), tree)
-        return entry, self._arrays(leaves, float_dtype)
+            exe = _adj.compile(m, fn.name, target=device.kind)
+            entry = self._cache[key] = (exe, tree)
+        return entry, self._arrays(leaves, float_dtype), device
 
     def __call__(self, *args):
-        (exe, tree), arrays = self._compiled(args)
-        return _unflatten(tree, _results(exe(*arrays)))
+        (exe, tree), arrays, device = self._compiled(args)
+        return _unflatten(tree, _results(exe(*arrays, device=device)))
 
     def __repr__(self):
         return "<adjoint.jit %s>" % self.__name__
 
 
-def jit(fn=None, *, static_argnums=()):
+def jit(fn=None, *, static_argnums=(), device=None):
     """Compiles `fn` from its Python source, per argument signature. Use as
-    ``@jit`` or ``@jit(static_argnums=(1,))``."""
+    ``@jit``, ``@jit(static_argnums=(1,))`` or ``jit(f, device="opencl:0")``
+    (JitFunction says where the code runs)."""
     if fn is None:
-        return lambda f: jit(f, static_argnums=static_argnums)
+        return lambda f: jit(f, static_argnums=static_argnums, device=device)
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
     if isinstance(fn, JitFunction) and \
-            fn.static_argnums == tuple(static_argnums):
+            fn.static_argnums == tuple(static_argnums) and \
+            fn.device == (None if device is None else _device(device)):
         return fn
-    return JitFunction(fn, static_argnums)
+    return JitFunction(fn, static_argnums, device)
+
+
+def _device(spec):
+    """An adjoint.Device from one or an id ("opencl:0")."""
+    return spec if isinstance(spec, Device) else _adj.device(spec)
+
+
+def _argument_device(leaves):
+    """Where the device arrays among the arguments are: one device, else
+    the CPU (numpy arguments go wherever the code runs)."""
+    found = None
+    for k, _, p in leaves:
+        if k == "A" and type(p) is Tensor and p.device.kind != "cpu":
+            if found is not None and p.device != found:
+                raise ValueError(
+                    "adjoint.jit: arguments on two devices (%s and %s); put "
+                    "them on one with adjoint.device_put" %
+                    (found.id, p.device.id))
+            found = p.device
+    return found or _adj.device("cpu")

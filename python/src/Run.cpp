@@ -38,7 +38,17 @@ py::object arrays(const std::vector<rt::Tensor> &outputs) {
 /// Runs `exe` on Python inputs: adjoint.Tensors as they are, anything else
 /// through numpy as a C-contiguous array of the expected dtype (no copy when
 /// it already is one).
-py::object runExecutable(const Executable &exe, const py::args &args) {
+py::object runExecutable(const Executable &exe, const py::args &args,
+                         const py::kwargs &kwargs) {
+  rt::Device *device = nullptr;
+  for (auto [key, value] : kwargs) {
+    std::string name = py::str(key);
+    if (name != "device")
+      throw py::type_error("Executable() got an unexpected keyword argument '" +
+                           name + "'");
+    if (!value.is_none())
+      device = &deviceOf(value);
+  }
   const rt::Signature &sig = exe.signature();
   if (args.size() != sig.inputs.size())
     throw Error("@" + exe.function() + " takes " +
@@ -67,7 +77,7 @@ py::object runExecutable(const Executable &exe, const py::args &args) {
   {
     // Compiled code does not touch Python objects.
     py::gil_scoped_release release;
-    outputs = exe.run(inputs);
+    outputs = exe.run(inputs, device);
   }
   return arrays(outputs);
 }
@@ -167,8 +177,9 @@ void adjoint::python::bindRun(py::module_ &m) {
   m.def(
       "compile",
       [](const api::Module &module, const std::string &function,
-         bool optimize, unsigned optLevel, bool cache,
-         const std::string &cacheDir) {
+         const std::string &target, bool optimize, unsigned optLevel,
+         bool cache, const std::string &cacheDir) {
+        Target parsed = Target::parse(target);
         CompileOptions options;
         options.optimize = optimize;
         options.optLevel = optLevel;
@@ -178,14 +189,18 @@ void adjoint::python::bindRun(py::module_ &m) {
         py::gil_scoped_release release;
         api::Module copy;
         return compile(*parseCopy(copy, text, "compile @" + function),
-                       function, Target::cpu(), options);
+                       function, parsed, options);
       },
       py::arg("module"), py::arg("function"), py::kw_only(),
-      py::arg("optimize") = true, py::arg("opt_level") = 3,
-      py::arg("cache") = true, py::arg("cache_dir") = "",
-      "Compiles one function of the module for the host CPU (the module is "
-      "not modified). Inputs and outputs are its tensor leaves, tuples "
-      "flattened depth-first.");
+      py::arg("target") = "cpu", py::arg("optimize") = true,
+      py::arg("opt_level") = 3, py::arg("cache") = true,
+      py::arg("cache_dir") = "",
+      "Compiles one function of the module (the module is not modified) "
+      "for `target`: \"cpu\", \"cpu:znver4\", \"opencl\", "
+      "\"level_zero\". Inputs and outputs are its tensor leaves, tuples "
+      "flattened depth-first. Call the result with arrays (and device=... "
+      "for GPU code: by default the inputs' device, else device 0 of the "
+      "kind); GPU results are adjoint.Tensor device arrays.");
 
   m.def(
       "interpret",

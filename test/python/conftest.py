@@ -1,5 +1,7 @@
 """Shared fixtures: the package comes from the build tree (PYTHONPATH)."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -36,3 +38,15 @@ def check_grads(f, args, argnums, rtol=1e-6, atol=1e-9):
         np.testing.assert_allclose(g, central_diff(f, args, i), rtol=rtol,
                                    atol=atol)
     return grads
+
+
+@pytest.fixture
+def opencl_device():
+    """opencl:0, or a skip with the reason; where OCL_ICD_VENDORS is set
+    (ctest, CI) the device must be there: a failure, not a skip."""
+    try:
+        return adj.device("opencl:0")
+    except adj.Error as e:
+        if os.environ.get("OCL_ICD_VENDORS"):
+            raise
+        pytest.skip(str(e))

@@ -249,9 +249,11 @@ def test_failures_are_isolated_and_reported(tmp_path):
 
 
 def test_unavailable_device_is_reported(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, os.path.join(BENCHMARKS, "adjoint-bench"),
-         "--device", "gpu", "mlp"], capture_output=True, text=True,
-        timeout=120)
-    assert proc.returncode == 2
-    assert "unavailable" in proc.stderr and "GPU" in proc.stderr
+    for device, reason in [("level_zero:0", "libze_loader"),
+                           ("gpu", "unknown device kind")]:
+        proc = subprocess.run(
+            [sys.executable, os.path.join(BENCHMARKS, "adjoint-bench"),
+             "--device", device, "mlp"], capture_output=True, text=True,
+            timeout=120)
+        assert proc.returncode == 2
+        assert "unavailable" in proc.stderr and reason in proc.stderr

@@ -9,17 +9,6 @@ import pytest
 import adjoint as adj
 
 
-def opencl():
-    """opencl:0, or a skip with the reason; where OCL_ICD_VENDORS is set
-    (ctest, CI) the device must be there: a failure, not a skip."""
-    try:
-        return adj.device("opencl:0")
-    except adj.Error as e:
-        if os.environ.get("OCL_ICD_VENDORS"):
-            raise
-        pytest.skip(str(e))
-
-
 def test_devices_lists_the_cpu_first_with_ids_and_properties():
     devices = adj.devices()
     assert devices[0].id == "cpu" and devices[0].kind == "cpu"
@@ -33,8 +22,8 @@ def test_devices_lists_the_cpu_first_with_ids_and_properties():
         assert list(props["subgroup_sizes"]) == sorted(props["subgroup_sizes"])
 
 
-def test_opencl_device_is_listed_with_its_limits():
-    d = opencl()
+def test_opencl_device_is_listed_with_its_limits(opencl_device):
+    d = opencl_device
     assert d in adj.devices()
     assert d.kind == "opencl" and d.index == 0 and d.id == "opencl:0"
     assert adj.device("opencl") == d
@@ -46,8 +35,8 @@ def test_opencl_device_is_listed_with_its_limits():
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16,
                                    np.int64, np.int32, np.bool_])
-def test_device_put_and_to_numpy_round_trip_every_dtype(dtype):
-    d = opencl()
+def test_device_put_and_to_numpy_round_trip_every_dtype(dtype, opencl_device):
+    d = opencl_device
     host = (np.arange(-7, 17).reshape(4, 6) * 3).astype(dtype)
     x = adj.device_put(host, d)
     assert x.device == d and x.shape == [4, 6]
@@ -62,8 +51,8 @@ def test_device_put_and_to_numpy_round_trip_every_dtype(dtype):
     np.testing.assert_array_equal(adj.to_numpy(x)[0, 0], back[0, 0])
 
 
-def test_transfers_between_devices_and_to_the_same_device():
-    d = opencl()
+def test_transfers_between_devices_and_to_the_same_device(opencl_device):
+    d = opencl_device
     host = np.linspace(-1, 1, 35, dtype=np.float32).reshape(5, 7)
     x = adj.device_put(host, "opencl:0")
     assert adj.device_put(x, d) is not None
@@ -76,8 +65,8 @@ def test_transfers_between_devices_and_to_the_same_device():
                                   host.astype(np.float64))
 
 
-def test_device_tensors_are_not_host_buffers():
-    d = opencl()
+def test_device_tensors_are_not_host_buffers(opencl_device):
+    d = opencl_device
     x = adj.device_put(np.ones((2, 3), np.float32), d)
     with pytest.raises(BufferError, match="on opencl:0: copy it to the host"):
         memoryview(x)
@@ -86,8 +75,8 @@ def test_device_tensors_are_not_host_buffers():
     assert "device=opencl:0" in repr(x)
 
 
-def test_device_memory_comes_from_the_caching_pool():
-    d = opencl()
+def test_device_memory_comes_from_the_caching_pool(opencl_device):
+    d = opencl_device
     before = d.memory_stats()
     x = adj.device_put(np.zeros(1000, np.float32), d)
     during = d.memory_stats()
@@ -100,8 +89,8 @@ def test_device_memory_comes_from_the_caching_pool():
     assert d.memory_stats()["bytes_cached"] == 0
 
 
-def test_dlpack_says_where_the_memory_is():
-    d = opencl()
+def test_dlpack_says_where_the_memory_is(opencl_device):
+    d = opencl_device
     x = adj.device_put(np.ones(4, np.float32), d)
     assert x.__dlpack_device__() == (14, 0)  # kDLOneAPI: USM pointers
     host = x.to("cpu")

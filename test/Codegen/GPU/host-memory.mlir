@@ -199,3 +199,15 @@ func.func @dynamic_view_in_kernel(%v: memref<4xf32, strided<[?], offset: ?>>) {
   }
   return
 }
+
+// -----
+
+// The closure runtime copies tensors as host memory: programs that still
+// build closures after -adj-optimize are refused on GPU targets.
+func.func private @adj_rt_tuple_new(i64) -> !llvm.ptr
+func.func @closure() -> !llvm.ptr {
+  %c1 = arith.constant 1 : i64
+  // expected-error @+1 {{closures that remain after -adj-optimize (recursion, function values kept across loop iterations) are not supported on GPU targets yet}}
+  %box = func.call @adj_rt_tuple_new(%c1) : (i64) -> !llvm.ptr
+  return %box : !llvm.ptr
+}

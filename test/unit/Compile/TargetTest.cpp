@@ -75,11 +75,22 @@ TEST_CASE("the cache key holds the whole target") {
 TEST_CASE("compile() refuses the kinds without a lowering yet") {
   api::Module m;
   m.function("f", {f32({4})}, [](api::Value x) { return x; });
+  for (const char *spec : {"cuda:sm_90", "hip:gfx942"}) {
+    std::string kind = std::string(spec).substr(0, std::string(spec).find(':'));
+    std::string expected = "compile: target " + kind +
+                           " is not supported yet (no pipeline -adj-lower-to-" +
+                           kind + ")";
+    REQUIRE(errorOf([&] {
+              compile(m, "f", Target::parse(spec), noCache());
+            }) == expected);
+    REQUIRE(errorOf([&] {
+              compileToMLIR(m.op(), "f", Target::parse(spec), noCache());
+            }) == expected);
+  }
+  // GPU kinds with a lowering are compiled, but not ahead of time yet.
   REQUIRE(errorOf([&] {
-            compile(m, "f", Target::parse("opencl"), noCache());
-          }) == "compile: target opencl is not supported yet");
-  REQUIRE(errorOf([&] {
-            compileToMLIR(m.op(), "f", Target::parse("cuda:sm_90"),
-                          noCache());
-          }) == "compile: target cuda is not supported yet");
+            compileToObject(m, "f", "/nonexistent", Target::parse("opencl"),
+                            noCache());
+          }) == "compileToObject: ahead-of-time code for opencl is not "
+                "supported yet (use compile())");
 }

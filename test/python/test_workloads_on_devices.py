@@ -1,0 +1,59 @@
+"""The training step of every adjoint-bench workload (tiny size) on each
+GPU device present agrees with the same step on the CPU for several steps:
+losses and updated parameters, with the parameters kept on the device
+between steps (device arrays)."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import adjoint as adj
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+
+from adjoint_bench import protocol, steps  # noqa: E402
+
+WORKLOADS = protocol.load_workloads()
+STEPS = 3
+
+
+def run(workload, device):
+    size = protocol.resolve_size(workload, "tiny", None)
+    problem = workload.problem(size, seed=0)
+    step = protocol.make_step(workload, "adjoint", size)
+    params = steps.to_framework(problem.params, "adjoint", device=device)
+    batches = [steps.to_framework(b, "adjoint", device=device)
+               for b in problem.batches]
+    values = []
+    for i in range(STEPS):
+        out, params = step(params, batches[i % len(batches)], problem.lr)
+        values.append(workload.value(steps.to_host(out, "adjoint")))
+    return values, {k: adj.to_numpy(v) for k, v in params.items()}, params
+
+
+# The LSTM's gradient keeps backpropagators across loop iterations in the
+# closure runtime, which copies tensors as host memory: refused on GPU
+# targets for now (docs/gpu-backend.md).
+_NOT_YET = {"lstm": "closures that remain after -adj-optimize"}
+
+
+@pytest.mark.parametrize("name", sorted(WORKLOADS))
+def test_training_step_on_opencl_agrees_with_cpu(name, opencl_device):
+    device = opencl_device
+    workload = WORKLOADS[name]
+    if name in _NOT_YET:
+        with pytest.raises(adj.Error, match=_NOT_YET[name]):
+            run(workload, device.id)
+        return
+    cpu_values, cpu_params, _ = run(workload, "cpu")
+    gpu_values, gpu_params, on_device = run(workload, device.id)
+    np.testing.assert_allclose(gpu_values, cpu_values, rtol=2e-4, atol=1e-5)
+    for k, v in on_device.items():
+        assert isinstance(v, adj.Tensor) and v.device == device, k
+    for k in cpu_params:
+        np.testing.assert_allclose(gpu_params[k], cpu_params[k], rtol=2e-3,
+                                   atol=2e-5, err_msg=k)
