@@ -1,7 +1,6 @@
 """Devices seen from Python: the registry, explicit transfers, device
 tensors that refuse to be read as host memory, DLPack placement."""
 
-
 import numpy as np
 import pytest
 
