@@ -252,19 +252,9 @@ protected:
       global[d] = grid[d] * block[d];
       local[d] = block[d];
     }
-    if (Status status = check(cl_.clEnqueueNDRangeKernel(
-                                  queue_, k, 3, nullptr, global, local, 0,
-                                  nullptr, nullptr),
-                              "clEnqueueNDRangeKernel", what);
-        !status.ok())
-      return status;
-    // Intel's CPU runtime (2026.2) lets a kernel of an in-order queue start
-    // before the one queued ahead of it has finished when they share only
-    // USM or SVM pointers (it tracks cl_mem dependencies only): a reduction
-    // and its consumer then race. A barrier after each launch restores the
-    // order the queue promises (and GpuABI.h relies on).
-    return check(cl_.clEnqueueBarrierWithWaitList(queue_, 0, nullptr, nullptr),
-                 "clEnqueueBarrierWithWaitList", what);
+    return check(cl_.clEnqueueNDRangeKernel(queue_, k, 3, nullptr, global,
+                                            local, 0, nullptr, nullptr),
+                 "clEnqueueNDRangeKernel", what);
   }
 
 private:
