@@ -14,6 +14,14 @@
 // Inputs and outputs are the tensor leaves of the function's adj signature,
 // tuples flattened depth-first. Function values cannot cross the boundary.
 //
+// For a GPU kind (Target::parse("opencl")) the object is host code for this
+// CPU with the kernels embedded; it runs on a device of that kind and
+// launches them through the runtime (docs/gpu-backend.md):
+//
+//   Executable exe = compile(m, "mlp", Target::parse("opencl"));
+//   std::vector<rt::Tensor> out = exe.run({x, w, b});  // device tensors
+//   out[0].toHost();
+//
 // The object file is cached, keyed by a hash of the printed input module,
 // the function, the target, the options and the compiler's identity: in
 // memory for the process, and on disk in a cache folder (so a fresh process
