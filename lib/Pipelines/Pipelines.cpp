@@ -155,6 +155,9 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createHostMemory());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After the last CSE, which would merge the views it makes again inside
+  // launches with the same views outside them.
+  pm.addPass(createKernelLayouts());
   addPipelineText(pm,
                   "gpu-launch-sink-index-computations,gpu-kernel-outlining");
 }

@@ -8,18 +8,22 @@
 // runtime call. Marks are taken between runtime calls, so releasing
 // everything newer than a mark leaves no dangling reference behind.
 //
-// Every byte (objects and tensor copies) comes from the memory pool through
-// rt::allocateRuntimeBlock(), so it counts against the pool's byte limit,
-// and a failure inside invoke() jumps back to it like a failed allocation
-// of compiled code. Hence nothing here holds a C++ object with a destructor
+// Objects come from the memory pool through rt::allocateRuntimeBlock(), so
+// they count against the pool's byte limit, and a failure inside invoke()
+// jumps back to it like a failed allocation of compiled code. Tensor copies
+// live where the call's tensors live (BoxMemory.h): in the host pool, or in
+// the device's pool when invoke() runs GPU host code, whose tensors are
+// device addresses; device failures jump back the same way. Hence nothing
+// here holds a C++ object with a destructor
 // across an allocation, and whatever is allocated is owned by the arena at
 // once: invoke() then releases the arena to its mark and nothing leaks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/Closures.h"
+#include "BoxMemory.h"
+#include "adjoint/Runtime/DType.h"
 #include "adjoint/Runtime/Invoke.h"
-#include "adjoint/Runtime/Tensor.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -54,9 +58,11 @@ struct Slot {
   enum class Kind : uint8_t { Empty, Tensor, Env, Fn };
   Kind kind;
   int64_t dtype;
-  /// A runtime block the slot owns (null when the tensor has no bytes).
+  /// A block the slot owns (null when the tensor has no bytes), on `device`
+  /// (null: the host pool).
   unsigned char *bytes;
   int64_t nbytes;
+  rt::gpu::GpuDevice *device;
   Object *env;
   intptr_t tag;
   void *box;
@@ -78,7 +84,7 @@ Entry *entriesOf(Object *env) { return reinterpret_cast<Entry *>(env + 1); }
 /// Frees a tuple's tensor copy, if any.
 void clearSlot(Slot &slot) {
   if (slot.kind == Slot::Kind::Tensor)
-    rt::releaseRuntimeBlock(slot.bytes);
+    rt::releaseBox(slot.device, slot.bytes);
   slot = Slot();
 }
 
@@ -148,79 +154,30 @@ Slot *slotOf(void *tuple, int64_t slot) {
   return &slotsOf(t)[slot];
 }
 
-/// A runtime copy of `nbytes` bytes at `src` (null for none, or when a
-/// failed call found no memory).
-unsigned char *copyBytes(const unsigned char *src, int64_t nbytes) {
+/// Makes the empty slot `dst` a tensor slot owning a copy of `nbytes`
+/// bytes at `src` on `device`. The slot owns the block before the copy is
+/// queued, so that a failing copy leaves nothing behind the arena's back.
+void putBytes(Slot &dst, int64_t dtype, rt::gpu::GpuDevice *device,
+              const unsigned char *src, int64_t nbytes) {
+  dst.kind = Slot::Kind::Tensor;
+  dst.dtype = dtype;
+  dst.device = device;
   if (nbytes <= 0)
-    return nullptr;
-  auto *copy = static_cast<unsigned char *>(
-      rt::allocateRuntimeBlock(static_cast<size_t>(nbytes)));
-  if (copy)
-    std::memcpy(copy, src, static_cast<size_t>(nbytes));
-  return copy;
+    return;
+  auto n = static_cast<size_t>(nbytes);
+  dst.bytes = rt::allocateBox(device, n);
+  if (!dst.bytes)
+    return;
+  dst.nbytes = nbytes;
+  rt::copyBox(device, dst.bytes, src, n);
 }
 
 /// Fills the empty slot `dst` with a copy of `src` (its own tensor copy).
 void copySlot(Slot &dst, const Slot &src) {
-  Slot copy = src;
-  if (src.kind == Slot::Kind::Tensor) {
-    copy.bytes = copyBytes(src.bytes, src.nbytes);
-    if (!copy.bytes)
-      copy.nbytes = 0;
-  }
-  dst = copy;
-}
-
-template <typename T>
-T load(const unsigned char *p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-
-template <typename T>
-void store(unsigned char *p, T v) {
-  std::memcpy(p, &v, sizeof(T));
-}
-
-/// a += b elementwise, for `n` bytes of tensors of one dtype.
-void addInto(unsigned char *a, const unsigned char *b, size_t n,
-             int64_t dtype) {
-  switch (dtype) {
-  case ADJ_RT_F64:
-    for (size_t i = 0; i < n; i += 8)
-      store(a + i, load<double>(a + i) + load<double>(b + i));
-    break;
-  case ADJ_RT_F32:
-    for (size_t i = 0; i < n; i += 4)
-      store(a + i, load<float>(a + i) + load<float>(b + i));
-    break;
-  case ADJ_RT_F16:
-    for (size_t i = 0; i < n; i += 2)
-      store(a + i, rt::floatToHalf(rt::halfToFloat(load<uint16_t>(a + i)) +
-                                   rt::halfToFloat(load<uint16_t>(b + i))));
-    break;
-  case ADJ_RT_BF16:
-    for (size_t i = 0; i < n; i += 2)
-      store(a + i, rt::floatToBFloat16(
-                       rt::bfloat16ToFloat(load<uint16_t>(a + i)) +
-                       rt::bfloat16ToFloat(load<uint16_t>(b + i))));
-    break;
-  case ADJ_RT_I64:
-    // Wraps around like compiled code and the interpreter.
-    for (size_t i = 0; i < n; i += 8)
-      store(a + i, load<uint64_t>(a + i) + load<uint64_t>(b + i));
-    break;
-  case ADJ_RT_I32:
-    for (size_t i = 0; i < n; i += 4)
-      store(a + i, static_cast<uint32_t>(load<uint32_t>(a + i) +
-                                         load<uint32_t>(b + i)));
-    break;
-  default: // i1: logical or.
-    for (size_t i = 0; i < n; ++i)
-      a[i] = (a[i] != 0 || b[i] != 0) ? 1 : 0;
-    break;
-  }
+  if (src.kind == Slot::Kind::Tensor)
+    putBytes(dst, src.dtype, src.device, src.bytes, src.nbytes);
+  else
+    dst = src;
 }
 
 /// The slot-wise sum of two environment entries.
@@ -242,8 +199,9 @@ Object *addTuples(Object *lhs, Object *rhs) {
     if (!b || b->kind != a->kind)
       continue;
     if (a->kind == Slot::Kind::Tensor && a->dtype == b->dtype &&
-        a->nbytes == b->nbytes && dst.bytes)
-      addInto(dst.bytes, b->bytes, static_cast<size_t>(dst.nbytes), a->dtype);
+        a->nbytes == b->nbytes && a->device == b->device && dst.bytes)
+      rt::addBoxes(dst.device, dst.bytes, b->bytes,
+                   static_cast<size_t>(dst.nbytes), a->dtype);
     else if (a->kind == Slot::Kind::Env)
       dst.env = static_cast<Object *>(adj_rt_env_add(a->env, b->env));
   }
@@ -269,14 +227,9 @@ void adj_rt_tuple_put_tensor(void *tuple, int64_t slot, int64_t dtype,
   Slot *s = slotOf(tuple, slot);
   if (!s)
     return;
-  // Copy first: a failure then leaves the slot as it was.
-  unsigned char *copy =
-      copyBytes(reinterpret_cast<const unsigned char *>(data), nbytes);
   clearSlot(*s);
-  s->kind = Slot::Kind::Tensor;
-  s->dtype = dtype;
-  s->bytes = copy;
-  s->nbytes = copy ? nbytes : 0;
+  putBytes(*s, dtype, rt::boxDevice(),
+           reinterpret_cast<const unsigned char *>(data), nbytes);
 }
 
 void adj_rt_tuple_put_env(void *tuple, int64_t slot, void *env) {
@@ -300,14 +253,16 @@ void adj_rt_tuple_get_tensor(void *tuple, int64_t slot, intptr_t dst,
                              int64_t nbytes) {
   auto *out = reinterpret_cast<unsigned char *>(dst);
   size_t n = nbytes > 0 ? static_cast<size_t>(nbytes) : 0;
+  // `dst` is memory of the calling code: on its device, if it has one.
+  rt::gpu::GpuDevice *device = rt::boxDevice();
   const Slot *s = slotOf(tuple, slot);
   size_t copied = 0;
   if (s && s->kind == Slot::Kind::Tensor && s->bytes) {
     copied = std::min(n, static_cast<size_t>(s->nbytes));
-    std::memcpy(out, s->bytes, copied);
+    rt::copyBox(device, out, s->bytes, copied);
   }
   if (n > copied)
-    std::memset(out + copied, 0, n - copied);
+    rt::zeroBox(device, out + copied, n - copied);
 }
 
 void *adj_rt_tuple_get_env(void *tuple, int64_t slot) {

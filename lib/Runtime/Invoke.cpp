@@ -250,6 +250,11 @@ gpu::GpuDevice &adjoint::rt::gpu::currentDevice(const char *function) {
   return *call->device;
 }
 
+gpu::GpuDevice *adjoint::rt::gpu::callDevice() {
+  CallContext *call = currentCall();
+  return call ? call->device : nullptr;
+}
+
 void adjoint::rt::gpu::trackBlock(void *block) {
   if (CallContext *call = currentCall()) {
     std::lock_guard<std::mutex> lock(call->mutex);
@@ -273,6 +278,11 @@ void adjoint::rt::gpu::fail(Status status) {
   }
   std::fprintf(stderr, "adjoint: %s\n", status.toString().c_str());
   std::abort();
+}
+
+[[gnu::noinline]] void adjoint::rt::gpu::orFail(Status status) {
+  if (!status.ok())
+    fail(std::move(status));
 }
 
 void *adjoint::rt::allocateRuntimeBlock(size_t bytes) {

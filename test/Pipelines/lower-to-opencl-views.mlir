@@ -16,7 +16,8 @@
 // KERNELS:         scf.for
 // KERNELS:           call @adj_rt_gpu_read(
 // KERNELS:           gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%[[U]] : memref<2x5x4xf32>, %{{.*}} : index, %{{.*}} : index, %{{.*}} : memref<2x3x4xf32>, %{{.*}} : index)
-// KERNELS:         %[[FLAT:.*]] = memref.reinterpret_cast %[[R]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<4xf32, strided<[?], offset: ?>> to memref<?xf32>
+// KERNELS:         %[[BASE:.*]], %{{.*}}, %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[R]]
+// KERNELS:         %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<f32> to memref<?xf32>
 // KERNELS:         gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%{{.*}} : index, %{{.*}} : index, %[[FLAT]] : memref<?xf32>, %{{.*}} : memref<4xf32>)
 // The scatter kernel indexes its rows from the base buffers.
 // KERNELS:       gpu.func @views_kernel(%[[UB:.*]]: memref<2x5x4xf32>, %{{.*}}: index, %{{.*}}: index, %[[TB:.*]]: memref<2x3x4xf32>, %{{.*}}: index) kernel

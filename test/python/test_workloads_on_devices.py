@@ -35,20 +35,10 @@ def run(workload, device):
     return values, {k: adj.to_numpy(v) for k, v in params.items()}, params
 
 
-# The LSTM's gradient keeps backpropagators across loop iterations in the
-# closure runtime, which copies tensors as host memory: refused on GPU
-# targets for now (docs/gpu-backend.md).
-_NOT_YET = {"lstm": "closures that remain after -adj-optimize"}
-
-
 @pytest.mark.parametrize("name", sorted(WORKLOADS))
 def test_training_step_on_opencl_agrees_with_cpu(name, opencl_device):
     device = opencl_device
     workload = WORKLOADS[name]
-    if name in _NOT_YET:
-        with pytest.raises(adj.Error, match=_NOT_YET[name]):
-            run(workload, device.id)
-        return
     cpu_values, cpu_params, _ = run(workload, "cpu")
     gpu_values, gpu_params, on_device = run(workload, device.id)
     np.testing.assert_allclose(gpu_values, cpu_values, rtol=2e-4, atol=1e-5)

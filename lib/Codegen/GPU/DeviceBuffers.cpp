@@ -63,6 +63,15 @@ DeviceBuffers::DeviceBuffers(ModuleOp module) {
           seed(v);
         return WalkResult::skip();
       }
+      // The closure runtime copies boxed tensors on the call's device
+      // (lib/Runtime/BoxMemory.h): the buffers whose addresses it takes are
+      // device buffers, even where no kernel touches them.
+      if (auto call = dyn_cast<func::CallOp>(op);
+          call && call.getCallee().starts_with("adj_rt_tuple_"))
+        for (Value operand : call.getOperands())
+          if (auto pointer = operand.getDefiningOp<
+                             memref::ExtractAlignedPointerAsIndexOp>())
+            seed(pointer.getSource());
       visit(op, module);
       return WalkResult::advance();
     });

@@ -2,7 +2,6 @@
 
 #include "DeviceBuffers.h"
 #include "HostRuntime.h"
-#include "KernelLayouts.h"
 #include "LinalgToLaunch.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 
@@ -201,27 +200,6 @@ bool keepsDeviceBuffer(Operation *op) {
 void HostMemory::runOnOperation() {
   ModuleOp module = getOperation();
   ptrType = LLVM::LLVMPointerType::get(&getContext());
-  // The closure runtime (function values and environments that survive
-  // -adj-optimize: recursion, backpropagators stored across loop trips)
-  // copies tensors as host memory; on a GPU those are device addresses.
-  WalkResult hostClosures = module.walk([&](func::CallOp call) {
-    if (!call.getCallee().starts_with("adj_rt_tuple_") &&
-        !call.getCallee().starts_with("adj_rt_env_"))
-      return WalkResult::advance();
-    call.emitError("closures that remain after -adj-optimize (recursion, "
-                   "function values kept across loop iterations) are not "
-                   "supported on GPU targets yet; they run on the cpu");
-    return WalkResult::interrupt();
-  });
-  if (hostClosures.wasInterrupted())
-    return signalPassFailure();
-  WalkResult legal = module.walk([&](gpu::LaunchOp launch) {
-    return failed(adjoint::gpu::legalizeKernelLayouts(launch))
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  if (legal.wasInterrupted())
-    return signalPassFailure();
 
   adjoint::gpu::DeviceBuffers device(module);
   SmallVector<Operation *> work;

@@ -1,11 +1,17 @@
 //===- KernelLayouts.cpp - Only static layouts reach kernels --------------===//
 
 #include "KernelLayouts.h"
+#include "adjoint/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+namespace adjoint {
+#define GEN_PASS_DEF_KERNELLAYOUTS
+#include "adjoint/Codegen/GPU/Passes.h.inc"
+} // namespace adjoint
 
 using namespace mlir;
 
@@ -102,3 +108,19 @@ LogicalResult adjoint::gpu::legalizeKernelLayouts(mlir::gpu::LaunchOp launch) {
   }
   return success();
 }
+
+namespace {
+
+struct KernelLayouts : adjoint::impl::KernelLayoutsBase<KernelLayouts> {
+  void runOnOperation() override {
+    WalkResult legal = getOperation().walk([](mlir::gpu::LaunchOp launch) {
+      return failed(adjoint::gpu::legalizeKernelLayouts(launch))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (legal.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

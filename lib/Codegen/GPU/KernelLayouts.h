@@ -1,8 +1,8 @@
 //===- KernelLayouts.h - Only static layouts reach kernels ------*- C++ -*-===//
 //
-// Part of -adj-gpu-host-memory: kernels take a memref as one pointer and
-// its layout from its type, so a buffer whose offset or strides are only
-// known at run time must not become a kernel argument as it is.
+// The work of -adj-gpu-kernel-layouts: kernels take a memref as one
+// pointer and its layout from its type, so a buffer whose offset or strides
+// are only known at run time must not become a kernel argument as it is.
 //
 //===----------------------------------------------------------------------===//
 

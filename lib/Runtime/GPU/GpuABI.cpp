@@ -14,15 +14,6 @@
 using namespace adjoint::rt;
 using namespace adjoint::rt::gpu;
 
-namespace {
-/// Fails the call when `status` is an error. Out of line, so that the
-/// Status temporaries of the callers die before any jump.
-[[gnu::noinline]] void orFail(Status status) {
-  if (!status.ok())
-    fail(std::move(status));
-}
-} // namespace
-
 extern "C" void *adj_rt_gpu_alloc(uint64_t bytes) {
   GpuDevice &device = currentDevice("adj_rt_gpu_alloc");
   void *block = nullptr;

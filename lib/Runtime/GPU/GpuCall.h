@@ -19,6 +19,9 @@ class GpuDevice;
 /// The GPU device of the current call; fails (see fail()) outside a call
 /// or in a call on the CPU, naming `function`.
 GpuDevice &currentDevice(const char *function);
+/// The GPU device of the current call, or null in a call on the CPU and
+/// outside calls (never fails).
+GpuDevice *callDevice();
 /// Records `block` as allocated by the current call, or forgets it.
 void trackBlock(void *block);
 void untrackBlock(void *block);
@@ -26,6 +29,9 @@ void untrackBlock(void *block);
 /// call's thread; elsewhere (a worker of a parallel loop, or no call)
 /// prints the message and aborts, as GpuABI.h says.
 [[noreturn]] void fail(Status status);
+/// fail()s with `status` when it is an error. Out of line, so that the
+/// callers' Status temporaries are moved from before any jump.
+void orFail(Status status);
 
 } // namespace adjoint::rt::gpu
 

@@ -136,78 +136,36 @@ func.func private @scale(%b: memref<4x2xf32>) -> f32 {
 
 // -----
 
-// A view at a dynamic offset (a row chosen by an index read from the
-// device) is made again inside the kernel, which takes the base buffer.
-// CHECK-LABEL: func.func @dynamic_row(
-// CHECK-SAME:      %[[T:.*]]: memref<3x4xf32>, %[[I:.*]]: memref<i64>)
-// CHECK:         call @adj_rt_gpu_read(
-// CHECK:         %[[ROW:.*]] = arith.index_cast
-// CHECK:         gpu.launch
-// CHECK-NEXT:      %[[V:.*]] = memref.subview %[[T]][%[[ROW]], 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
-// CHECK:           memref.store %{{.*}}, %[[V]][%{{.*}}]
-func.func @dynamic_row(%t: memref<3x4xf32>, %i: memref<i64>) {
-  %r = memref.load %i[] : memref<i64>
-  %row = arith.index_cast %r : i64 to index
-  %v = memref.subview %t[%row, 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %f = arith.constant 1.0 : f32
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
-    memref.store %f, %v[%tx] : memref<4xf32, strided<[1], offset: ?>>
-    gpu.terminator
-  }
+// The closure runtime boxes tensors on the call's device: a buffer whose
+// address it takes is a device buffer even where no kernel and no caller
+// sees it (here a tensor moved from one box to another), and a buffer
+// that reaches neither stays host memory.
+// CHECK-LABEL: func.func @rebox(
+// CHECK-SAME:      %[[FROM:.*]]: !llvm.ptr, %[[TO:.*]]: !llvm.ptr)
+// CHECK:         %[[P:.*]] = call @adj_rt_gpu_alloc(%{{.*}}) : (i64) -> !llvm.ptr
+// CHECK:         %[[B:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<{{.*}}> to memref<4xf32>
+// CHECK:         %[[A:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK:         call @adj_rt_tuple_get_tensor(%[[FROM]], %{{.*}}, %[[A]], %{{.*}})
+// CHECK:         call @adj_rt_tuple_put_tensor(%[[TO]], %{{.*}}, %{{.*}}, %[[A]], %{{.*}})
+// CHECK:         call @adj_rt_gpu_free(
+// CHECK:         %[[H:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NOT:     adj_rt_gpu
+// CHECK:         memref.dealloc %[[H]]
+func.func private @adj_rt_tuple_get_tensor(!llvm.ptr, i64, index, i64)
+func.func private @adj_rt_tuple_put_tensor(!llvm.ptr, i64, i64, index, i64)
+func.func @rebox(%from: !llvm.ptr, %to: !llvm.ptr) {
+  %slot = arith.constant 0 : i64
+  %f32 = arith.constant 1 : i64
+  %bytes = arith.constant 16 : i64
+  %b = memref.alloc() : memref<4xf32>
+  %a = memref.extract_aligned_pointer_as_index %b : memref<4xf32> -> index
+  call @adj_rt_tuple_get_tensor(%from, %slot, %a, %bytes)
+      : (!llvm.ptr, i64, index, i64) -> ()
+  call @adj_rt_tuple_put_tensor(%to, %slot, %f32, %a, %bytes)
+      : (!llvm.ptr, i64, i64, index, i64) -> ()
+  memref.dealloc %b : memref<4xf32>
+  %h = memref.alloc() : memref<4xf32>
+  %ha = memref.extract_aligned_pointer_as_index %h : memref<4xf32> -> index
+  memref.dealloc %h : memref<4xf32>
   return
-}
-
-// -----
-
-// A buffer of dynamic layout that is no view made here (an argument, an
-// scf.if result whose branches differ in layout) reaches the kernel as a
-// flat buffer from its base pointer, with its offset and strides as
-// scalars.
-// CHECK-LABEL: func.func @dynamic_argument(
-// CHECK-SAME:      %[[V:.*]]: memref<4xf32, strided<[?], offset: ?>>)
-// CHECK:         %[[BASE:.*]], %[[OFF:.*]], %{{.*}}, %[[STRIDE:.*]] = memref.extract_strided_metadata %[[V]]
-// CHECK:         %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<f32> to memref<?xf32>
-// CHECK:         gpu.launch
-// CHECK:           %[[M:.*]] = arith.muli %{{.*}}, %[[STRIDE]] : index
-// CHECK:           %[[I:.*]] = arith.addi %[[OFF]], %[[M]] : index
-// CHECK:           memref.store %{{.*}}, %[[FLAT]][%[[I]]] : memref<?xf32>
-func.func @dynamic_argument(%v: memref<4xf32, strided<[?], offset: ?>>) {
-  %c1 = arith.constant 1 : index
-  %f = arith.constant 1.0 : f32
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    memref.store %f, %v[%tx] : memref<4xf32, strided<[?], offset: ?>>
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
-func.func @dynamic_view_in_kernel(%v: memref<4xf32, strided<[?], offset: ?>>) {
-  %c1 = arith.constant 1 : index
-  %f = arith.constant 1.0 : f32
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    // expected-error @+1 {{a kernel can only load and store a buffer of dynamic layout 'memref<4xf32, strided<[?], offset: ?>>'}}
-    %w = memref.subview %v[0] [2] [1] : memref<4xf32, strided<[?], offset: ?>> to memref<2xf32, strided<[?], offset: ?>>
-    memref.store %f, %w[%tx] : memref<2xf32, strided<[?], offset: ?>>
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
-// The closure runtime copies tensors as host memory: programs that still
-// build closures after -adj-optimize are refused on GPU targets.
-func.func private @adj_rt_tuple_new(i64) -> !llvm.ptr
-func.func @closure() -> !llvm.ptr {
-  %c1 = arith.constant 1 : i64
-  // expected-error @+1 {{closures that remain after -adj-optimize (recursion, function values kept across loop iterations) are not supported on GPU targets yet}}
-  %box = func.call @adj_rt_tuple_new(%c1) : (i64) -> !llvm.ptr
-  return %box : !llvm.ptr
 }

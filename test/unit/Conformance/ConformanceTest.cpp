@@ -353,3 +353,51 @@ TEST_CASE("gradients: closures, higher-order functions, grad of grad",
   checkOnAllTargets(m, "dg", 43);
   checkOnAllTargets(m, "ddh", 47);
 }
+
+TEST_CASE("gradients: backpropagators kept in boxes (a loop, recursion)",
+          "[conformance][gradients][closures]") {
+  api::Module m;
+  // A recurrent cell run for a trip count given at run time: the loop is
+  // not unrolled, so the forward pass boxes each trip's backpropagator in
+  // the closure runtime and the backward pass calls them in reverse, as
+  // the LSTM workload does. On a GPU the boxed tensors are device memory.
+  m.function("rnn", {f32({5, 5}), f32({1, 5}), tensor(DType::I64, {})},
+             [&](api::Value w, api::Value h0, api::Value n) {
+               api::Value zero = api::scalar(m, 0, DType::I64);
+               api::Value one = api::scalar(m, 1, DType::I64);
+               api::Values h = api::for_(
+                   zero, n, one, {h0}, [&](api::Value, api::Value h) {
+                     return api::Values{api::tanh(api::matmul(h, w) + h0)};
+                   });
+               return api::sum(h[0] * h[0]);
+             });
+  m.function("drnn", {f32({5, 5}), f32({1, 5}), tensor(DType::I64, {})},
+             [&](std::vector<api::Value> args) {
+               return api::call(api::grad(m.lookup("rnn").ref()), args);
+             });
+  for (double trips : {4.0, 1.0, 0.0})
+    checkOnAllTargets(m, "drnn",
+                      {interp::Value(sample(DType::F32, {5, 5}, 51, -0.5, 0.5)),
+                       interp::Value(sample(DType::F32, {1, 5}, 52)),
+                       interp::Value(interp::Tensor::scalar(DType::I64,
+                                                            trips))});
+
+  // Recursion on tensors: halve(x) = sum|x| < 1 ? x * x
+  //                                             : sin(halve(x / 2)) + x,
+  // whose depth depends on the values; the recursive calls' backpropagators
+  // and the sensitivities of their environments go through the runtime.
+  api::Function halve = m.declare("halve", {f32({3})}, {f32({3})});
+  halve.define([&](api::Value x) {
+    return api::if_(
+        api::sum(api::abs(x)) < 1.0, [&] { return api::Values{x * x}; },
+        [&] {
+          api::Value r = halve(x / 2.0)[0];
+          return api::Values{api::sin(r) + x};
+        })[0];
+  });
+  m.function("dhalve", {f32({3})}, [&](api::Value x) {
+    return api::call(api::grad(halve.ref()), {x});
+  });
+  checkOnAllTargets(m, "dhalve", 53, -4.0, 4.0);
+  checkOnAllTargets(m, "dhalve", 54, -0.3, 0.3);
+}

@@ -85,7 +85,9 @@ def HostMemory : Pass<"adj-gpu-host-memory", "::mlir::ModuleOp"> {
 
     A buffer is a *device buffer* when it can reach a kernel or the
     caller: it is captured by a gpu.launch, is an argument or result of a
-    public function, or aliases one (views, scf region arguments and
+    public function, its address goes to the closure runtime
+    (`adj_rt_tuple_put_tensor`/`get_tensor`, which box tensors on the
+    call's device), or it aliases one (views, scf region arguments and
     results, calls, copies, clones). Other buffers (the deallocation
     bookkeeping of -buffer-deallocation-pipeline, say) stay host memory.
     On device buffers: `memref.alloc` -> `adj_rt_gpu_alloc` (a descriptor
@@ -98,11 +100,8 @@ def HostMemory : Pass<"adj-gpu-host-memory", "::mlir::ModuleOp"> {
     slot. Views stay views: descriptor arithmetic on device addresses is
     fine on the host, and a kernel takes a view as its memref type (static
     offset and strides) applied to the aligned pointer of the base buffer
-    (-adj-gpu-launch-to-runtime). Dynamic layouts never reach a kernel: a
-    view with a dynamic offset is made again inside the kernel from its
-    source; another buffer of dynamic layout (an scf.if result) becomes a
-    flat memref<?xT> of its base plus offset and strides as index
-    arguments, which its loads and stores in the kernel index.
+    (-adj-gpu-launch-to-runtime); -adj-gpu-kernel-layouts then keeps
+    dynamic layouts out of kernels.
 
     Before:
     ```mlir
@@ -133,6 +132,53 @@ def HostMemory : Pass<"adj-gpu-host-memory", "::mlir::ModuleOp"> {
     "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
+def KernelLayouts : Pass<"adj-gpu-kernel-layouts", "::mlir::ModuleOp"> {
+  let summary = "Only static layouts reach kernels: dynamic views are made "
+                "again inside, other dynamic buffers flattened";
+  let description = [{
+    `launch(view(%src, %dyn)) = launch(%src, %dyn) { view(%src, %dyn) }`,
+    `launch(%b : strided<[?], offset: ?>) = launch(flat(%b), offset,
+    strides)`.
+
+    A kernel takes a memref as one pointer and its layout from its type, so
+    no buffer whose offset or strides are only known at run time may be
+    captured by a gpu.launch. A captured view with a dynamic layout (a row
+    picked by an index read from a tensor, the scatter_add of a gather's
+    gradient) is made again inside the kernel from its source, where it
+    folds into the loads and stores; any other buffer of dynamic layout (an
+    argument, an scf.if result whose branches differ in layout) becomes a
+    flat `memref<?xT>` of its base plus its offset and strides as index
+    values, which its loads and stores in the kernel index. A kernel that
+    does more than load and store such a buffer is an error.
+
+    Before:
+    ```mlir
+    %v = memref.subview %t[%row, 0] [1, 4] [1, 1]
+        : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    gpu.launch ... { memref.store %f, %v[%tx] ... }
+    ```
+    After:
+    ```mlir
+    gpu.launch ... {
+      %v = memref.subview %t[%row, 0] [1, 4] [1, 1]
+          : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+      memref.store %f, %v[%tx] ...
+    }
+    ```
+
+    Why: SPIR-V (and the one-pointer kernel ABI) has no dynamic layouts.
+    It runs right before gpu-kernel-outlining, after the last CSE: the
+    launch region is not isolated from above, so CSE would merge a view
+    made again inside it with the same view outside it that other host
+    code still uses (a scatter whose row is also copied on the host).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
   ];
 }
