@@ -139,7 +139,6 @@ Executable adjoint::compile(mlir::ModuleOp module, const std::string &function,
   if (fromDisk)
     noteDiskHit();
   program->key = key;
-  program->targetKind = target.kind;
   program->target = target;
   if (options.cache)
     memoryCacheInsert(key, program);
@@ -174,7 +173,7 @@ rt::Status defaultDevice(const Executable::Program &program,
   }
   if (*device)
     return rt::Status::success();
-  return rt::findDevice(std::string(targetKindName(program.targetKind)) +
+  return rt::findDevice(std::string(targetKindName(program.target.kind)) +
                             ":0",
                         device);
 }
@@ -188,7 +187,7 @@ rt::Status Executable::tryRun(const std::vector<rt::Tensor> &inputs,
     return rt::Status::error(rt::StatusCode::InvalidArgument,
                              "empty Executable (not made by compile())");
   const Program &program = *program_;
-  if (program.targetKind == TargetKind::CPU) {
+  if (program.target.kind == TargetKind::CPU) {
     if (device && device->kind() != rt::DeviceKind::CPU)
       return rt::Status::error(rt::StatusCode::InvalidArgument,
                                "compiled for the cpu, asked to run on " +
@@ -202,10 +201,10 @@ rt::Status Executable::tryRun(const std::vector<rt::Tensor> &inputs,
       return status;
   }
   if (rt::deviceKindName(device->kind()) !=
-      std::string(targetKindName(program.targetKind)))
+      std::string(targetKindName(program.target.kind)))
     return rt::Status::error(rt::StatusCode::InvalidArgument,
                              std::string("compiled for ") +
-                                 targetKindName(program.targetKind) +
+                                 targetKindName(program.target.kind) +
                                  ", asked to run on " + device->id());
   // Host inputs travel to the device (an explicit device_put keeps them
   // there across calls instead).

@@ -36,7 +36,6 @@ struct Executable::Program {
   std::string function;
   std::string key;
   /// What it was compiled for: GPU kinds run on a device of that kind.
-  TargetKind targetKind = TargetKind::CPU;
   Target target;
   ~Program();
 };

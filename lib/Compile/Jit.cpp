@@ -24,7 +24,7 @@ using namespace llvm::orc;
 Executable::Program::~Program() {
   // The devices cache the kernels and constants of this code by the
   // addresses of its descriptors, which code loaded later may reuse.
-  if (targetKind != TargetKind::CPU)
+  if (target.isGPU())
     rt::forgetLoadedGpuCode();
 }
 

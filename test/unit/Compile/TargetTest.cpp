@@ -3,8 +3,11 @@
 #include "Helpers.h"
 
 #include "adjoint/Compile/Target.h"
+#include "adjoint/Runtime/DeviceRegistry.h"
 
 #include "llvm/TargetParser/Host.h"
+
+#include <cstdlib>
 
 using namespace adjoint;
 using namespace adjoint::test;
@@ -93,4 +96,33 @@ TEST_CASE("compile() refuses the kinds without a lowering yet") {
                             noCache());
           }) == "compileToObject: ahead-of-time code for opencl is not "
                 "supported yet (use compile())");
+}
+
+TEST_CASE("GPU executables run on a device of their kind") {
+  rt::Device *device = nullptr;
+  rt::Status status = rt::findDevice("opencl:0", &device);
+  if (!status.ok()) {
+    // Where the tests installed the OpenCL runtime, it must be there.
+    REQUIRE(std::getenv("OCL_ICD_VENDORS") == nullptr);
+    WARN("opencl:0 unavailable: " << status.toString());
+    return;
+  }
+  api::Module m;
+  m.function("f", {f32({4})}, [](api::Value x) { return x * 2.0 + 1.0; });
+  Executable exe = compile(m, "f", Target::parse("opencl"), noCache());
+  REQUIRE(exe.target().kind == TargetKind::OpenCL);
+  rt::Tensor x = rt::Tensor::fromDoubles(DType::F32, {4}, {1, 2, 3, -4});
+  // Host inputs are copied to the default device; outputs stay there.
+  std::vector<rt::Tensor> out = exe.run({x});
+  REQUIRE(&out[0].device() == device);
+  REQUIRE(out[0].toHost().toDoubles() == std::vector<double>{3, 5, 7, -7});
+  // Device inputs choose the device; a device of another kind is refused.
+  out = exe.run({x.to(*device)});
+  REQUIRE(out[0].toHost().toDoubles() == std::vector<double>{3, 5, 7, -7});
+  REQUIRE(errorOf([&] { exe.run({x}, &rt::cpuDevice()); }) ==
+          "@f: invalid argument: compiled for opencl, asked to run on cpu");
+  Executable cpu = compile(m, "f", Target::cpu(), noCache());
+  REQUIRE(errorOf([&] { cpu.run({x}, device); }) ==
+          "@f: invalid argument: compiled for the cpu, asked to run on "
+          "opencl:0");
 }
