@@ -190,10 +190,15 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
   // which the kernels' static layouts (-adj-gpu-kernel-layouts) make
   // enough. Math ops become libdevice calls there; the target checks that
   // libdevice is at hand for them.
+  // Flat buffers of dynamic extent (-adj-gpu-kernel-layouts) as pointers
+  // first: bare pointers carry only static shapes.
+  pm.addNestedPass<gpu::GPUModuleOp>(nvidia::createFlatKernelArgs());
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "convert-scf-to-cf,canonicalize,"
                       "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
-                      "reconcile-unrealized-casts)");
+                      // What has no libdevice function (math.absi, ...):
+                      // LLVM intrinsics, which NVPTX selects.
+                      "convert-math-to-llvm,reconcile-unrealized-casts)");
   nvidia::AttachTargetOptions target;
   if (!options.chip.empty())
     target.chip = options.chip;

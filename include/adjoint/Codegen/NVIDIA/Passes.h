@@ -9,8 +9,10 @@
 #ifndef ADJOINT_CODEGEN_NVIDIA_PASSES_H
 #define ADJOINT_CODEGEN_NVIDIA_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
