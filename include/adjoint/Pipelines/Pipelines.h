@@ -68,13 +68,15 @@ struct LowerToTargetOptions
   Option<std::string> features{
       *this, "features",
       llvm::cl::desc("Comma-separated +/- features (CPU: LLVM's, "
-                     "\"+avx2,+fma\"; opencl/level_zero: fp16, fp64); empty "
+                     "\"+avx2,+fma\"; opencl/level_zero: fp16, fp64; CUDA: "
+                     "+ptx80); empty "
                      "for the chip's defaults"),
       llvm::cl::init("")};
   Option<int64_t> subgroupSize{
       *this, "subgroup-size",
       llvm::cl::desc("GPU: the subgroup (warp) size kernels are written "
-                     "for and pin (0: the kind's default, 16 on Intel)"),
+                     "for and pin (0: the kind's default, 16 on Intel, 32 "
+                     "on NVIDIA)"),
       llvm::cl::init(0)};
   Option<int64_t> workgroupSize{
       *this, "workgroup-size",
