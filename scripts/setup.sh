@@ -92,6 +92,34 @@ if [ "$(cat "$OPENCL_PREFIX/icd/intel-cpu.icd" 2>/dev/null)" != "$icd_line" ]; t
   echo "$icd_line" > "$OPENCL_PREFIX/icd/intel-cpu.icd"
 fi
 
+# NVIDIA's compiler pieces from PyPI, not from a CUDA install: ptxas and
+# fatbinary (nvidia-cuda-nvcc) and libdevice (nvidia-nvvm), pinned to CUDA
+# 13.0, the driver version of the lent GPUs, so that cubins are built and
+# checked on machines without a GPU. In a venv, like the OpenCL runtime;
+# root/ arranges them as a CUDA toolkit folder (bin/, nvvm/libdevice/), the
+# default of the ADJOINT_CUDA_TOOLKIT CMake variable.
+CUDA_PREFIX=/opt/adjoint/cuda-toolkit
+CUDA_VERSION=13.0
+if ! "$CUDA_PREFIX/bin/python" - "$CUDA_VERSION" 2>/dev/null <<'PY'
+import importlib.metadata as md, sys
+sys.exit(any(not md.version(d).startswith(sys.argv[1] + ".")
+             for d in ("nvidia-cuda-nvcc", "nvidia-nvvm")))
+PY
+then
+  echo "setup: installing ptxas and libdevice (CUDA $CUDA_VERSION) in $CUDA_PREFIX"
+  python3 -m venv "$CUDA_PREFIX"
+  "$CUDA_PREFIX/bin/pip" install -q "nvidia-cuda-nvcc==$CUDA_VERSION.*" \
+    "nvidia-nvvm==$CUDA_VERSION.*"
+fi
+cuda_wheels=$("$CUDA_PREFIX/bin/python" -c \
+  'import os, nvidia; print(os.path.join(list(nvidia.__path__)[0], "cu13"))')
+mkdir -p "$CUDA_PREFIX/root/bin" "$CUDA_PREFIX/root/nvvm/libdevice"
+for tool in ptxas fatbinary nvlink; do
+  ln -sfn "$cuda_wheels/bin/$tool" "$CUDA_PREFIX/root/bin/$tool"
+done
+ln -sfn "$cuda_wheels/nvvm/libdevice/libdevice.10.bc" \
+  "$CUDA_PREFIX/root/nvvm/libdevice/libdevice.10.bc"
+
 # scripts/sanitize.sh needs the packages only; it builds elsewhere.
 if [ "${1:-}" = "--packages-only" ]; then
   exit 0

@@ -28,3 +28,11 @@ import sys
 config.substitutions.append(("%python", sys.executable))
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-tools")
+# NVIDIA tests that serialize cubins (ptxas) or link math functions
+# (libdevice) need the CUDA toolkit folder of the build (ADJOINT_CUDA_TOOLKIT,
+# arranged from PyPI wheels by scripts/setup.sh).
+config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))
+if config.cuda_toolkit and os.path.exists(
+        os.path.join(config.cuda_toolkit, "bin", "ptxas")) and os.path.exists(
+        os.path.join(config.cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("cuda-toolkit")

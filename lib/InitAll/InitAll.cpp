@@ -6,6 +6,7 @@
 #include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 #include "adjoint/Codegen/Intel/Passes.h"
+#include "adjoint/Codegen/NVIDIA/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
@@ -32,5 +33,6 @@ void adjoint::registerAllPasses() {
   cpu::registerCodegenCPUPasses();
   registerGPUCodegenPasses();
   registerIntelCodegenPasses();
+  nvidia::registerNVIDIACodegenPasses();
   registerPipelines();
 }

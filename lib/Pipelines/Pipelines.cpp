@@ -5,9 +5,11 @@
 #include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 #include "adjoint/Codegen/Intel/Passes.h"
+#include "adjoint/Codegen/NVIDIA/Passes.h"
 #include "adjoint/Compile/Target.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -133,8 +135,8 @@ namespace {
 /// The subgroup size kernels are written for when the options leave it to
 /// the kind (0). Intel GPUs run subgroups of 8 to 32; 16 suits them all,
 /// and Intel's CPU OpenCL runtime miscompiles the reductions' shuffle
-/// butterfly at 32 and 64 (docs/gpu-kernels.md). The NVIDIA and AMD
-/// pipelines will pass their own (32, 64) explicitly.
+/// butterfly at 32 and 64 (docs/gpu-kernels.md). The NVIDIA pipeline
+/// passes its warp size (32) explicitly; AMD will pass 64.
 int64_t subgroupSizeOf(const adjoint::LowerToTargetOptions &options) {
   return options.subgroupSize ? options.subgroupSize : int64_t(16);
 }
@@ -179,10 +181,40 @@ void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
                       "spirv-update-vce))");
 }
 
+void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
+                                      const LowerToTargetOptions &options) {
+  // Views fold into their loads and stores, affine index arithmetic and
+  // structured control flow become what the LLVM dialect has; then the
+  // NVVM conversion with bare pointers, the runtime's kernel ABI
+  // (include/adjoint/Runtime/GpuABI.h): one device address per memref,
+  // which the kernels' static layouts (-adj-gpu-kernel-layouts) make
+  // enough. Math ops become libdevice calls there; the target checks that
+  // libdevice is at hand for them.
+  // Flat buffers of dynamic extent (-adj-gpu-kernel-layouts) as pointers
+  // first: bare pointers carry only static shapes.
+  pm.addNestedPass<gpu::GPUModuleOp>(nvidia::createFlatKernelArgs());
+  addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
+                      "convert-scf-to-cf,canonicalize,"
+                      "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
+                      // What has no libdevice function (math.absi, ...):
+                      // LLVM intrinsics, which NVPTX selects.
+                      "convert-math-to-llvm,reconcile-unrealized-casts)");
+  nvidia::AttachTargetOptions target;
+  if (!options.chip.empty())
+    target.chip = options.chip;
+  if (!options.features.empty())
+    target.features = options.features;
+  target.toolkit = options.toolkit;
+  pm.addPass(nvidia::createAttachTarget(target));
+}
+
 void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
-                                       StringRef binaryFormat) {
-  addPipelineText(pm, ("gpu-module-to-binary{format=" + binaryFormat + "}")
-                          .str());
+                                       StringRef binaryFormat,
+                                       StringRef toolkit) {
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = binaryFormat.str();
+  binary.toolkitPath = toolkit.str();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createLaunchToRuntime());
   // The host's own buffers (deallocation bookkeeping) come from the
   // runtime's pool, as on the CPU.
@@ -196,6 +228,24 @@ void adjoint::buildLowerToSPIRVPipeline(OpPassManager &pm,
   buildGPUKernelsPipeline(pm, options);
   buildIntelSPIRVPipeline(pm, options);
   buildGPUHostLLVMPipeline(pm);
+}
+
+void adjoint::buildLowerToCUDAPipeline(OpPassManager &pm,
+                                       const LowerToTargetOptions &options) {
+  // Kernels are written for NVIDIA's warps of 32 unless told otherwise.
+  LowerToTargetOptions cuda;
+  cuda.copyOptionValuesFrom(options);
+  if (cuda.subgroupSize == 0)
+    cuda.subgroupSize = 32;
+  buildTensorPipeline(pm);
+  buildBufferizePipeline(pm);
+  buildGPUKernelsPipeline(pm, cuda);
+  buildNVIDIANVVMPipeline(pm, cuda);
+  // A fatbin: the chip's cubin and the PTX (cuModuleLoadData takes either;
+  // the driver JITs the PTX on a newer GPU). ptxas and libdevice come from
+  // the same toolkit the target checked.
+  buildGPUHostLLVMPipeline(pm, "fatbin",
+                           nvidia::resolveCudaToolkit(cuda.toolkit));
 }
 
 LogicalResult adjoint::addLowerToTargetPipeline(
@@ -259,6 +309,21 @@ void adjoint::registerPipelines() {
         "Intel stage 4: kernels -> SPIR-V (OpenCL kernel flavour)",
         [](OpPassManager &pm, const LowerToTargetOptions &options) {
           buildIntelSPIRVPipeline(pm, options);
+        });
+    PassPipelineRegistration<LowerToTargetOptions>(
+        "adj-nvidia-nvvm",
+        "NVIDIA stage 4: kernels -> NVVM (bare device pointers), an NVVM "
+        "target on each gpu.module (sm_90, +ptx80 by default)",
+        [](OpPassManager &pm, const LowerToTargetOptions &options) {
+          buildNVIDIANVVMPipeline(pm, options);
+        });
+    PassPipelineRegistration<LowerToTargetOptions>(
+        "adj-lower-to-cuda",
+        "Typed, optimized adj -> LLVM dialect host code that launches "
+        "CUDA fatbins (cubin + PTX) through the GPU runtime (tensor, "
+        "bufferize, adj-gpu-kernels, adj-nvidia-nvvm, adj-gpu-host-llvm)",
+        [](OpPassManager &pm, const LowerToTargetOptions &options) {
+          buildLowerToCUDAPipeline(pm, options);
         });
     PassPipelineRegistration<>(
         "adj-gpu-host-llvm",

@@ -68,18 +68,26 @@ struct LowerToTargetOptions
   Option<std::string> features{
       *this, "features",
       llvm::cl::desc("Comma-separated +/- features (CPU: LLVM's, "
-                     "\"+avx2,+fma\"; opencl/level_zero: fp16, fp64); empty "
+                     "\"+avx2,+fma\"; opencl/level_zero: fp16, fp64; CUDA: "
+                     "+ptx80); empty "
                      "for the chip's defaults"),
       llvm::cl::init("")};
   Option<int64_t> subgroupSize{
       *this, "subgroup-size",
       llvm::cl::desc("GPU: the subgroup (warp) size kernels are written "
-                     "for and pin (0: the kind's default, 16 on Intel)"),
+                     "for and pin (0: the kind's default, 16 on Intel, 32 "
+                     "on NVIDIA)"),
       llvm::cl::init(0)};
   Option<int64_t> workgroupSize{
       *this, "workgroup-size",
       llvm::cl::desc("Work items per workgroup of the generated kernels"),
       llvm::cl::init(256)};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA: the toolkit folder with bin/ptxas and "
+                     "nvvm/libdevice (empty: $ADJOINT_CUDA_TOOLKIT, else "
+                     "the build's default)"),
+      llvm::cl::init("")};
 };
 
 /// The GPU lowering, stage by stage, each a named pipeline too.
@@ -96,16 +104,29 @@ void buildGPUKernelsPipeline(mlir::OpPassManager &pm,
 /// flavour) in each gpu.module.
 void buildIntelSPIRVPipeline(mlir::OpPassManager &pm,
                              const LowerToTargetOptions &options);
+/// `-adj-nvidia-nvvm`: kernels -> the NVVM/LLVM dialects in each
+/// gpu.module, one bare device pointer per memref argument, with an NVVM
+/// target (-adj-nvidia-attach-target; chip sm_90 and +ptx80 by default).
+void buildNVIDIANVVMPipeline(mlir::OpPassManager &pm,
+                             const LowerToTargetOptions &options);
 /// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
-/// format gpu-module-to-binary names `binaryFormat`), launches -> runtime
-/// calls (-adj-gpu-launch-to-runtime), host code -> the LLVM dialect.
+/// format gpu-module-to-binary names `binaryFormat`, with the CUDA toolkit
+/// `toolkit` where the target needs one), launches -> runtime calls
+/// (-adj-gpu-launch-to-runtime), host code -> the LLVM dialect.
 void buildGPUHostLLVMPipeline(mlir::OpPassManager &pm,
-                              llvm::StringRef binaryFormat = "bin");
+                              llvm::StringRef binaryFormat = "bin",
+                              llvm::StringRef toolkit = "");
 /// `-adj-lower-to-opencl` and `-adj-lower-to-level-zero`: typed, optimized
 /// adj -> LLVM dialect host code with embedded SPIR-V kernels (tensor and
 /// bufferize stages, then the three above).
 void buildLowerToSPIRVPipeline(mlir::OpPassManager &pm,
                                const LowerToTargetOptions &options);
+/// `-adj-lower-to-cuda`: typed, optimized adj -> LLVM dialect host code
+/// with embedded CUDA fatbins (cubin for the chip plus its PTX, so newer
+/// GPUs JIT it): tensor, bufferize, -adj-gpu-kernels (warps of 32),
+/// -adj-nvidia-nvvm, -adj-gpu-host-llvm{format=fatbin}.
+void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
+                              const LowerToTargetOptions &options);
 
 /// Appends the registered pipeline of `target`'s kind (-adj-lower-to-<kind>)
 /// with the target's chip and features, looked up by name in the pass

@@ -11,6 +11,7 @@
 // RUN: not adj-aot %s --function scale -o %t --target=tpu 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not adj-aot %s --function scale -o %t --target=opencl 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: not adj-aot %s --function scale -o %t --target=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: not adj-aot %s --function scale -o %t --target=hip 2>&1 | FileCheck %s --check-prefix=HIP
 
 // TOOL: adj-aot: wrote {{.*}}scale.o and {{.*}}scale.h
 // TOOL: adj-aot: wrote {{.*}}scale.ll
@@ -22,7 +23,8 @@
 // NAMED: // Target: cpu:x86-64-v3, {{.*}}-linux-gnu.
 // KIND: adj-aot: error: target 'tpu': unknown kind 'tpu' (expected one of cpu, opencl, level_zero, cuda, hip
 // GPU: adj-aot: error: compileToObject: ahead-of-time code for opencl is not supported yet (use compile())
-// CUDA: adj-aot: error: compile: target cuda is not supported yet (no pipeline -adj-lower-to-cuda)
+// CUDA: adj-aot: error: compileToObject: ahead-of-time code for cuda is not supported yet (use compile())
+// HIP: adj-aot: error: compile: target hip is not supported yet (no pipeline -adj-lower-to-hip)
 adj.func @scale(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32> {
   %y = adj.mul %x, %s : tensor<1024xf32>, tensor<f32>
   %z = adj.exp %y : tensor<1024xf32>

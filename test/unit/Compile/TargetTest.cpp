@@ -78,18 +78,15 @@ TEST_CASE("the cache key holds the whole target") {
 TEST_CASE("compile() refuses the kinds without a lowering yet") {
   api::Module m;
   m.function("f", {f32({4})}, [](api::Value x) { return x; });
-  for (const char *spec : {"cuda:sm_90", "hip:gfx942"}) {
-    std::string kind = std::string(spec).substr(0, std::string(spec).find(':'));
-    std::string expected = "compile: target " + kind +
-                           " is not supported yet (no pipeline -adj-lower-to-" +
-                           kind + ")";
-    REQUIRE(errorOf([&] {
-              compile(m, "f", Target::parse(spec), noCache());
-            }) == expected);
-    REQUIRE(errorOf([&] {
-              compileToMLIR(m.op(), "f", Target::parse(spec), noCache());
-            }) == expected);
-  }
+  std::string expected = "compile: target hip is not supported yet (no "
+                         "pipeline -adj-lower-to-hip)";
+  REQUIRE(errorOf([&] {
+            compile(m, "f", Target::parse("hip:gfx942"), noCache());
+          }) == expected);
+  REQUIRE(errorOf([&] {
+            compileToMLIR(m.op(), "f", Target::parse("hip:gfx942"),
+                          noCache());
+          }) == expected);
   // GPU kinds with a lowering are compiled, but not ahead of time yet.
   REQUIRE(errorOf([&] {
             compileToObject(m, "f", "/nonexistent", Target::parse("opencl"),
@@ -125,4 +122,32 @@ TEST_CASE("GPU executables run on a device of their kind") {
   REQUIRE(errorOf([&] { cpu.run({x}, device); }) ==
           "@f: invalid argument: compiled for the cpu, asked to run on "
           "opencl:0");
+}
+
+TEST_CASE("cuda compiles to fatbins without a driver and says it cannot "
+          "run") {
+  api::Module m;
+  m.function("f", {f32({4})}, [](api::Value x) { return api::exp(x) + x; });
+  Target cuda = Target::parse("cuda:sm_90");
+  if (std::string(ADJOINT_TEST_CUDA_TOOLKIT).empty()) {
+    // No ptxas to make the cubin with: compile() says so.
+    REQUIRE(errorOf([&] { compile(m, "f", cuda, noCache()); }) != "");
+    WARN("no CUDA toolkit in this build (ADJOINT_CUDA_TOOLKIT): the cuda "
+         "compile is not tested");
+    return;
+  }
+  // The module of the kernel: CUDA format (2), a fatbin (its magic
+  // 0xBA55ED50, little-endian), the kernel's one memref as a device
+  // address.
+  std::string ir = compileToLLVMIR(m.op(), "f", cuda, noCache());
+  REQUIRE(ir.find("{ i32 2, i32 0, ptr @__adj_gpu_data_") !=
+          std::string::npos);
+  REQUIRE(ir.find("c\"P\\EDU\\BA") != std::string::npos);
+  Executable exe = compile(m, "f", cuda, noCache());
+  REQUIRE(exe.target().name() == "cuda:sm_90");
+  std::string ran = errorOf([&] {
+    exe.run({rt::Tensor::fromDoubles(DType::F32, {4}, {1, 2, 3, 4})});
+  });
+  INFO(ran);
+  REQUIRE(ran.find("unavailable: ") != std::string::npos);
 }

@@ -41,6 +41,19 @@ const std::vector<Target> &conformance::presentTargets() {
   return targets;
 }
 
+const std::vector<Target> &conformance::compileOnlyTargets() {
+  static const std::vector<Target> targets = [] {
+    std::vector<Target> compileOnly;
+    if (std::string(ADJOINT_TEST_CUDA_TOOLKIT).empty())
+      std::fprintf(stderr, "conformance: cuda:sm_90 not compiled: the build "
+                           "has no CUDA toolkit (ADJOINT_CUDA_TOOLKIT)\n");
+    else
+      compileOnly.push_back(Target::parse("cuda:sm_90"));
+    return compileOnly;
+  }();
+  return targets;
+}
+
 double conformance::tolerance(DType dtype) {
   switch (dtype) {
   case DType::F64:
@@ -136,6 +149,31 @@ std::string compare(const interp::Tensor &expected, const rt::Tensor &actual) {
   return os.str();
 }
 
+/// Checks that the kernel modules of `function` compiled for the CUDA
+/// `target` are fatbins: every embedded module (a global
+/// @__adj_gpu_data_<module> in the LLVM IR) starts with the fatbin magic
+/// 0xBA55ED50 (little-endian, as LLVM prints the bytes), and compile()
+/// (which JITs the host code) succeeds.
+void checkCompilesForCuda(const api::Module &module,
+                          const std::string &function, const Target &target,
+                          const CompileOptions &options) {
+  INFO("@" << function << " compiled for " << target.str());
+  std::string ir = compileToLLVMIR(module.op(), function, target, options);
+  const std::string global = "@__adj_gpu_data_";
+  int modules = 0;
+  for (size_t at = ir.find("\n" + global); at != std::string::npos;
+       at = ir.find("\n" + global, at + 1)) {
+    std::string line = ir.substr(at + 1, ir.find('\n', at + 1) - at - 1);
+    INFO(line.substr(0, 120));
+    CHECK(line.find("c\"P\\EDU\\BA") != std::string::npos);
+    ++modules;
+  }
+  // Every program of the suite computes on the device.
+  CHECK(modules > 0);
+  Executable exe = compile(module, function, target, options);
+  CHECK(exe.target().name() == target.name());
+}
+
 } // namespace
 
 void conformance::checkOnAllTargets(const api::Module &module,
@@ -164,6 +202,8 @@ void conformance::checkOnAllTargets(const api::Module &module,
       CHECK(mismatch == "");
     }
   }
+  for (const Target &target : compileOnlyTargets())
+    checkCompilesForCuda(module, function, target, options);
 }
 
 void conformance::checkOnAllTargets(const api::Module &module,

@@ -27,6 +27,12 @@ using Shape = std::vector<int64_t>;
 /// ones with their reason once per process.
 const std::vector<Target> &presentTargets();
 
+/// Targets the programs are only compiled for, no device being needed:
+/// `cuda:sm_90` where the build has a CUDA toolkit (ADJOINT_CUDA_TOOLKIT;
+/// ptxas makes the cubins). Prints the absent ones with their reason once
+/// per process.
+const std::vector<Target> &compileOnlyTargets();
+
 /// Allowed |compiled - interpreter| relative to max(1, |interpreter|):
 /// exact for integers and i1, a few ulps of accumulated rounding for
 /// floats (reductions and products sum in another order on GPUs).
@@ -38,7 +44,9 @@ interp::Tensor sample(DType dtype, Shape shape, int64_t seed,
 
 /// Compiles `function` for every present target, runs it on `inputs`
 /// (tuples flattened) and checks each output against the interpreter
-/// (after -adj-grad), naming target, output and element on failure.
+/// (after -adj-grad), naming target, output and element on failure; then
+/// compiles it for each compile-only target and checks that every kernel
+/// module embedded is a non-empty binary of the target's format.
 void checkOnAllTargets(const api::Module &module, const std::string &function,
                        const std::vector<interp::Value> &inputs);
 

@@ -1,0 +1,56 @@
+// The NVIDIA stages on the program of lower-to-opencl.mlir (an exp fused
+// into a row sum, a matmul, a constant, a strided slice, a boolean result):
+// kernels in NVVM with one bare device pointer per memref (GpuABI.h), warps
+// of 32; PTX 8.0 for sm_90 with libdevice's expf linked in; a fatbin with
+// the cubin and the PTX per kernel module, embedded with the CUDA format.
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm -gpu-module-to-binary="format=isa toolkit=%cuda_toolkit" | FileCheck %s --check-prefix=PTX
+// RUN: ir-opt %s -adj-lower-to-cuda | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ir-opt %s -adj-lower-to-cuda | %python %inputs/extract-gpu-binaries.py %t %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=FATBIN
+// RUN: ir-opt %s -adj-lower-to-cuda="chip=sm_80 features=+ptx70" | %python %inputs/extract-gpu-binaries.py %t %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=SM80
+// REQUIRES: cuda-toolkit
+
+// After -adj-nvidia-nvvm every gpu.module has the NVVM target; kernels take !llvm.ptr per
+// memref (no descriptors), rebuild the static descriptor inside, call
+// libdevice for exp, reduce with warp shuffles and a barrier.
+// NVVM:       gpu.module @model_kernel [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
+// NVVM-NEXT:    llvm.func @model_kernel(%{{.*}}: !llvm.ptr) attributes {{{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 64, 1, 1>}
+// NVVM:       gpu.module @model_kernel_0 [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
+// NVVM:         llvm.func @__nv_expf(f32) -> f32
+// NVVM:         llvm.func @model_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
+// NVVM:           llvm.call @__nv_expf(
+// NVVM:           nvvm.shfl.sync bfly
+// NVVM:           nvvm.barrier0
+// NVVM:       gpu.module @model_kernel_2
+// NVVM:         llvm.func @model_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 8, 16, 1>}
+// NVVM:       gpu.module @model_kernel_3
+// NVVM:         llvm.func @model_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes
+
+// The PTX has the right version and target, expf resolved from libdevice (no
+// .extern), the row sum's shuffles at width 32.
+// PTX-NOT:   .extern
+// PTX:       gpu.binary @model_kernel_0 {{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_90{{.*}}.entry model_kernel({{.*}}.param .u64 .ptr .align 1 model_kernel_param_0,{{.*}}.param .u64 .ptr .align 1 model_kernel_param_1\0A){{.*}}.maxntid 128, 1, 1{{.*}}ex2.approx{{.*}}shfl.sync.bfly.b32{{.*}}bar.sync
+// PTX-NOT:   .extern
+
+// In LLVM IR the modules carry the CUDA format (2) and kernels one 8-byte
+// argument per memref (argSizes 0: a device address).
+// LLVMIR-DAG: @__adj_gpu_module_model_kernel_2 = internal constant { i32, i32, ptr, i64, ptr } { i32 2, i32 0, ptr @__adj_gpu_data_model_kernel_2, i64 {{[1-9][0-9]*}}, ptr @__adj_gpu_name_model_kernel_2 }
+// LLVMIR-DAG: @__adj_gpu_kernel_model_kernel_2_model_kernel = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernel_2, ptr @__adj_gpu_name_model_kernel_2_model_kernel, i32 3, i32 0, ptr @__adj_gpu_args_model_kernel_2_model_kernel }
+// LLVMIR-DAG: @__adj_gpu_args_model_kernel_2_model_kernel = internal constant [3 x i32] zeroinitializer
+
+// FATBIN-COUNT-5: cubin sm_90 {{[1-9][0-9]*}}
+// FATBIN:       extracted 5 modules
+// FATBIN-NOT:   invalid
+// SM80:         cubin sm_80 {{[1-9][0-9]*}}
+// SM80-NEXT:    ptx sm_80 {{[1-9][0-9]*}}
+
+adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf32>, tensor<64x30xf32>, tensor<64x4xi1>) {
+  %e = adj.exp %x : tensor<64x100xf32>
+  %s = adj.reduce_sum %e axes = [1] : tensor<64x100xf32>
+  %m = adj.matmul %x, %w : tensor<64x100xf32>, tensor<100x30xf32>
+  %z = adj.constant dense<[0.5, 0.25, 1.0, 2.0]> : tensor<4xf32>
+  %xs = adj.slice %x start = [0, 3] limit = [64, 7] stride = [1, 1] : tensor<64x100xf32>
+  %b = adj.cmp gt, %xs, %z : tensor<64x4xf32>, tensor<4xf32>
+  adj.return %s, %m, %b : tensor<64xf32>, tensor<64x30xf32>, tensor<64x4xi1>
+}
