@@ -87,10 +87,8 @@ def _weak_array(x, float_dtype):
 
 
 _DTYPE_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
-#: adjoint.Tensor.dtype names -> numpy dtypes (bf16 has none).
-_NAME_TO_NP = {"f64": _np.dtype(_np.float64), "f32": _np.dtype(_np.float32),
-               "f16": _np.dtype(_np.float16), "i64": _np.dtype(_np.int64),
-               "i32": _np.dtype(_np.int32), "i1": _np.dtype(_np.bool_)}
+#: adjoint.Tensor.dtype names ("f32") -> numpy dtypes (bf16 has none).
+_NAME_TO_NP = {adj.name: np for np, adj in _NP_TO_ADJ.items()}
 
 
 class JitFunction:

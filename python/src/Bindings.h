@@ -69,9 +69,6 @@ py::dtype numpyDType(DType dtype);
 /// The device `spec` names: an adjoint.Device or an id ("opencl:0");
 /// throws adjoint::Error with the reason when it is unavailable.
 rt::Device &deviceOf(const py::handle &spec);
-/// `x` as a runtime tensor: an adjoint.Tensor itself (wherever it lives),
-/// anything else through numpy into a copy the tensor owns.
-rt::Tensor tensorOf(const py::handle &x);
 
 } // namespace adjoint::python
 

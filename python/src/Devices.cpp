@@ -63,17 +63,6 @@ rt::Device &adjoint::python::deviceOf(const py::handle &spec) {
   return *device;
 }
 
-rt::Tensor adjoint::python::tensorOf(const py::handle &x) {
-  if (py::isinstance<rt::Tensor>(x))
-    return x.cast<rt::Tensor>();
-  py::array array =
-      py::array::ensure(x, py::array::c_style | py::array::forcecast);
-  if (!array)
-    throw py::error_already_set();
-  // A copy in the runtime's memory: the result outlives `array`.
-  return borrowArray(array).clone();
-}
-
 void adjoint::python::bindDevices(py::module_ &m) {
   py::class_<rt::Device, std::unique_ptr<rt::Device, py::nodelete>>(
       m, "Device",
@@ -131,9 +120,21 @@ void adjoint::python::bindDevices(py::module_ &m) {
       "device_put",
       [](const py::object &x, const py::object &spec) {
         rt::Device &device = deviceOf(spec);
-        rt::Tensor tensor = tensorOf(x);
+        if (py::isinstance<rt::Tensor>(x)) {
+          rt::Tensor tensor = x.cast<rt::Tensor>();
+          py::gil_scoped_release release;
+          return tensor.to(device);
+        }
+        // Any other array: borrowed while it is copied (once: to the
+        // device, or into the host pool, since the result outlives it).
+        py::array array =
+            py::array::ensure(x, py::array::c_style | py::array::forcecast);
+        if (!array)
+          throw py::error_already_set();
+        rt::Tensor borrowed = borrowArray(array);
         py::gil_scoped_release release;
-        return tensor.to(device);
+        return device.kind() == rt::DeviceKind::CPU ? borrowed.clone()
+                                                    : borrowed.to(device);
       },
       py::arg("x"), py::arg("device"),
       "x (an array or an adjoint.Tensor) on `device`: a copy, unless it is "

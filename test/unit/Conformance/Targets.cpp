@@ -1,12 +1,12 @@
 //===- Targets.cpp - The conformance suite's targets and oracle -----------===//
 
 #include "Targets.h"
+// The interpreter side of the oracle is the compile tests' (-adj-grad on
+// a clone, results flattened as compiled code returns them).
+#include "../Compile/Helpers.h"
 
-#include "adjoint/AD/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Runtime/DeviceRegistry.h"
-
-#include "mlir/Pass/PassManager.h"
 
 #include <catch2/catch.hpp>
 
@@ -83,29 +83,6 @@ interp::Tensor conformance::sample(DType dtype, Shape shape, int64_t seed,
 
 namespace {
 
-void flatten(const interp::Value &value, std::vector<interp::Tensor> &out) {
-  if (value.isTuple()) {
-    for (const interp::Value &element : value.elements())
-      flatten(element, out);
-    return;
-  }
-  out.push_back(value.tensor());
-}
-
-std::vector<interp::Tensor>
-interpretFlat(mlir::ModuleOp module, const std::string &function,
-              const std::vector<interp::Value> &inputs) {
-  mlir::OwningOpRef<mlir::ModuleOp> clone(module.clone());
-  mlir::PassManager pm(module.getContext());
-  pm.addPass(ad::createGrad());
-  REQUIRE(mlir::succeeded(pm.run(*clone)));
-  interp::Interpreter interpreter(*clone);
-  std::vector<interp::Tensor> leaves;
-  for (const interp::Value &v : interpreter.call(function, inputs))
-    flatten(v, leaves);
-  return leaves;
-}
-
 /// The worst element of `actual` against `expected`, or "" when all are
 /// within tolerance.
 std::string compare(const interp::Tensor &expected, const rt::Tensor &actual) {
@@ -180,10 +157,10 @@ void conformance::checkOnAllTargets(const api::Module &module,
                                     const std::string &function,
                                     const std::vector<interp::Value> &inputs) {
   std::vector<interp::Tensor> expected =
-      interpretFlat(module.op(), function, inputs);
+      test::interpret(module.op(), function, inputs);
   std::vector<interp::Tensor> leaves;
   for (const interp::Value &input : inputs)
-    flatten(input, leaves);
+    test::flattenValue(input, leaves);
   std::vector<rt::Tensor> args;
   for (const interp::Tensor &leaf : leaves)
     args.push_back(toRuntime(leaf));
