@@ -47,6 +47,17 @@ def _is_array(x):
         hasattr(x, "__array__") or hasattr(x, "__dlpack__")
 
 
+#: DLPack device types of memory the host can read (CPU, CUDA and ROCm
+#: pinned host memory): such arrays go through numpy.
+_HOST_DLPACK_DEVICES = (1, 3, 11)
+
+
+def _in_device_memory(x):
+    """Whether `x` is a DLPack producer whose memory is on a device."""
+    where = getattr(x, "__dlpack_device__", None)
+    return where is not None and where()[0] not in _HOST_DLPACK_DEVICES
+
+
 def _leaf(x, static):
     """How one leaf of the arguments enters the program, as (kind, key,
     payload): an array "A" (a parameter of its dtype and shape; payload the
@@ -70,6 +81,10 @@ def _leaf(x, static):
     if t in (bool, int, float) and not static:
         return "W", t, x
     if not static and _is_array(x):
+        if _in_device_memory(x):
+            # A torch/JAX/CuPy array on a GPU: wrapped without a copy
+            # (DLPack), so the computation follows it to its device.
+            return _leaf(_adj.from_dlpack(x), False)
         return _leaf(_np.asarray(x), False)
     try:
         hash(x)
@@ -95,7 +110,8 @@ class JitFunction:
     """A function compiled per argument signature.
 
     Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
-    tensors included), Python numbers, and tuples, lists and dicts of them;
+    tensors included; arrays in GPU memory such as torch CUDA tensors are
+    taken through DLPack without a copy and run there), Python numbers, and tuples, lists and dicts of them;
     the arguments at ``static_argnums`` and any leaf that is not an array or
     a number (a function, a string, None) are static: Python values while
     the program is built, part of the cache key. ``builds`` counts the
