@@ -11,6 +11,7 @@
 
 #include "adjoint/Runtime/DLPack.h"
 #include "adjoint/Runtime/Device.h"
+#include "adjoint/Runtime/DeviceRegistry.h"
 #include "adjoint/Support/Error.h"
 
 #include <pybind11/stl.h>
@@ -167,27 +168,35 @@ py::capsule exportCapsule(const rt::Tensor &t, const py::object &stream,
 }
 
 /// The stream argument a consumer on our queue passes to a producer of
-/// memory of `deviceType`: the legacy default stream for CUDA (1), which
-/// the producer makes wait for its own work (our stream is a blocking one,
-/// ordered after the legacy default stream), the default stream for ROCm
-/// (0), none elsewhere.
-py::object consumerStream(int32_t deviceType) {
-  if (deviceType == dl::kDLCUDA || deviceType == dl::kDLCUDAManaged)
-    return py::int_(1);
-  if (deviceType == dl::kDLROCM)
-    return py::int_(0);
-  return py::none();
+/// memory on `where` (its __dlpack_device__), so that the producer orders
+/// its pending work before ours: the device's own stream where the driver
+/// exposes it (CUDA); else the legacy default stream for CUDA (1) and the
+/// default stream for ROCm (0), whose waits reach blocking streams only;
+/// none for host and oneAPI memory (whose producers synchronize).
+py::object consumerStream(std::pair<int32_t, int32_t> where) {
+  const char *kind = nullptr;
+  if (where.first == dl::kDLCUDA || where.first == dl::kDLCUDAManaged)
+    kind = "cuda";
+  else if (where.first == dl::kDLROCM)
+    kind = "hip";
+  else
+    return py::none();
+  rt::Device *device = nullptr;
+  std::string id = std::string(kind) + ":" + std::to_string(where.second);
+  if (rt::findDevice(id, &device).ok())
+    if (uintptr_t stream = device->nativeStream())
+      return py::int_(stream);
+  return py::int_(where.first == dl::kDLROCM ? 0 : 1);
 }
 
 rt::Tensor fromDLPack(const py::object &source) {
   py::object capsule = source;
   if (py::hasattr(source, "__dlpack__")) {
-    int32_t deviceType = dl::kDLCPU;
+    std::pair<int32_t, int32_t> where{dl::kDLCPU, 0};
     if (py::hasattr(source, "__dlpack_device__"))
-      deviceType = source.attr("__dlpack_device__")()
-                       .cast<std::pair<int32_t, int32_t>>()
-                       .first;
-    py::object stream = consumerStream(deviceType);
+      where = source.attr("__dlpack_device__")()
+                  .cast<std::pair<int32_t, int32_t>>();
+    py::object stream = consumerStream(where);
     try {
       capsule = source.attr("__dlpack__")(
           py::arg("stream") = stream,
