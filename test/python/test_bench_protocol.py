@@ -257,4 +257,3 @@ def test_unavailable_device_is_reported(tmp_path):
             timeout=120)
         assert proc.returncode == 2
         assert "unavailable" in proc.stderr and reason in proc.stderr
-
