@@ -304,8 +304,10 @@ rt::Tensor adjoint::python::borrowArray(const py::array &array) {
                 " (f64, f32, f16, i64, i32 and bool are)");
   if (!(array.flags() & py::array::c_style))
     throw Error("the array is not C-contiguous");
-  return rt::Tensor::borrow(dtype, shapeOf(array),
-                            const_cast<void *>(array.data()));
+  rt::Tensor tensor = rt::Tensor::borrow(dtype, shapeOf(array),
+                                        const_cast<void *>(array.data()));
+  // A read-only array stays read-only when exported again (DLPack).
+  return array.writeable() ? tensor : tensor.asReadOnly();
 }
 
 py::array adjoint::python::adoptTensor(const rt::Tensor &device) {

@@ -190,6 +190,8 @@ def test_read_only_memory_stays_read_only():
     assert out.flags.writeable
     # device_put to where it is already is the same memory: still read-only.
     assert adj.device_put(t, "cpu").readonly
+    assert adj.Tensor.from_numpy(a).readonly
+    assert not adj.Tensor.from_numpy(np.ones(2)).readonly
 
 
 def test_cuda_is_unavailable_without_its_driver_everywhere():
