@@ -126,12 +126,14 @@ device() {
   [[ -n $toolkit ]] || { echo "device: no CUDA toolkit with bin/ptxas (set CUDA_TOOLKIT)" >&2; exit 1; }
   export ADJOINT_CUDA_TOOLKIT=$toolkit
   export ADJOINT_CACHE_DIR=/tmp/adjoint-cache
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$OUT/gpu.txt"
-  python3 -c "import adjoint; d = adjoint.device('cuda'); print(d, d.properties)" |
-    tee -a "$OUT/gpu.txt"
   FAILED=""
+  # What ran where, for the notes; a failure here is reported, and the
+  # stages still run (their logs say more).
+  { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv &&
+    python3 -c "import adjoint; d = adjoint.device('cuda'); print(d, d.properties)"; } \
+    2>&1 | tee "$OUT/gpu.txt" || FAILED="$FAILED device"
   local s
-  for s in ${STAGES:-conformance tests bench}; do
+  for s in ${STAGES-conformance tests bench}; do
     case $s in
     conformance)
       stage conformance "$payload/bin/ConformanceTest" ;;
