@@ -384,3 +384,80 @@ TEST_CASE("CUDA: a driver without a GPU means no cuda devices",
   for (Device *d : devices())
     REQUIRE(d->kind() != DeviceKind::CUDA);
 }
+
+TEST_CASE("the pinned pool reuses blocks per power of two, up to a cap",
+          "[gpu][pool]") {
+  int allocated = 0, released = 0;
+  bool refuse = false;
+  cuda::PinnedPool pool(
+      cuda::PinnedPool::Backend{
+          [&](size_t bytes, void **ptr) {
+            if (refuse)
+              return Status::error(StatusCode::OutOfMemory, "no pinning");
+            ++allocated;
+            *ptr = std::malloc(bytes);
+            return Status::success();
+          },
+          [&](void *ptr) {
+            ++released;
+            std::free(ptr);
+          }},
+      /*maxCachedBytes=*/16384);
+  void *a = nullptr, *b = nullptr, *c = nullptr;
+  REQUIRE(pool.allocate(100, &a).ok()); // a 4 KiB block
+  REQUIRE(pool.release(a));
+  REQUIRE(!pool.release(a)); // not live any more
+  REQUIRE(pool.cachedBytes() == 4096);
+  REQUIRE(pool.allocate(4000, &b).ok());
+  REQUIRE(b == a);
+  REQUIRE(allocated == 1);
+  REQUIRE(pool.allocate(4097, &c).ok()); // the next power of two
+  REQUIRE(allocated == 2);
+  REQUIRE(pool.liveBlocks() == 2);
+  // 4 KiB + 8 KiB cached fit under the cap; a 16 KiB block does not.
+  void *d = nullptr;
+  REQUIRE(pool.allocate(16384, &d).ok());
+  REQUIRE(pool.release(b));
+  REQUIRE(pool.release(c));
+  REQUIRE(pool.release(d));
+  REQUIRE(pool.cachedBytes() == 12288);
+  REQUIRE(released == 1);
+  refuse = true;
+  void *e = nullptr;
+  REQUIRE(pool.allocate(65536, &e).code() == StatusCode::OutOfMemory);
+  REQUIRE(pool.liveBlocks() == 0);
+  pool.trim();
+  REQUIRE(pool.cachedBytes() == 0);
+  REQUIRE(released == 3);
+}
+
+TEST_CASE("CUDA images are framed before any driver reads them",
+          "[gpu][cuda-image]") {
+  auto check = [](const void *data, size_t size) {
+    return cuda::checkCudaImage(data, size, "m");
+  };
+  static const char ptx[] = ".version 8.0\n.target sm_90\n";
+  REQUIRE(check(ptx, sizeof(ptx)).ok());
+  // Without its NUL the driver would read past the end.
+  REQUIRE(check(ptx, sizeof(ptx) - 1).message() ==
+          "module m is not a CUDA image: no fatbin or ELF header, and not "
+          "NUL-terminated PTX");
+  static const char text[] = "hello";
+  REQUIRE(check(text, sizeof(text)).message() ==
+          "module m is not a CUDA image: no fatbin or ELF header, and no PTX "
+          ".version");
+  static const char elf[] = "\x7f"
+                            "ELF\2\1\1";
+  REQUIRE(check(elf, sizeof(elf)).ok());
+  REQUIRE(check(elf, 3).message() ==
+          "module m is not a CUDA image: shorter than any header");
+  // A fatbin whose payload fits, one whose header is cut, and one whose
+  // header size is smaller than the header itself.
+  uint32_t fatbin[8] = {cuda::kFatbinMagic, 0x00100001, 16, 0};
+  REQUIRE(check(fatbin, sizeof(fatbin)).ok());
+  REQUIRE(check(fatbin, 12).message() ==
+          "module m is not a CUDA image: a fatbin header cut short");
+  fatbin[1] = 0x00040001;
+  REQUIRE(check(fatbin, sizeof(fatbin)).code() ==
+          StatusCode::InvalidArgument);
+}
