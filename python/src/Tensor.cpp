@@ -17,7 +17,6 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
-#include <type_traits>
 #include <utility>
 
 using namespace adjoint;
@@ -70,34 +69,51 @@ std::vector<int64_t> shapeOf(const py::array &array) {
 
 namespace dl = rt::dlpack;
 
-/// A capsule named `name` ("dltensor" or "dltensor_versioned") over a
-/// managed tensor. A consumer renames it to "used_<name>" and calls the
-/// deleter itself; an unconsumed capsule calls it when it dies.
-template <typename Managed>
-py::capsule managedCapsule(Managed *managed, const char *name) {
-  PyCapsule_Destructor destroy;
-  if constexpr (std::is_same_v<Managed, dl::DLManagedTensor>)
-    destroy = [](PyObject *c) {
-      if (PyCapsule_IsValid(c, "dltensor")) {
-        auto *m = static_cast<dl::DLManagedTensor *>(
-            PyCapsule_GetPointer(c, "dltensor"));
-        m->deleter(m);
-      }
-    };
-  else
-    destroy = [](PyObject *c) {
-      if (PyCapsule_IsValid(c, "dltensor_versioned")) {
-        auto *m = static_cast<dl::DLManagedTensorVersioned *>(
-            PyCapsule_GetPointer(c, "dltensor_versioned"));
-        m->deleter(m);
-      }
-    };
-  PyObject *capsule = PyCapsule_New(managed, name, destroy);
+/// The capsule names of the two managed tensor versions.
+template <typename Managed> struct CapsuleName;
+template <> struct CapsuleName<dl::DLManagedTensor> {
+  static constexpr const char *fresh = "dltensor";
+  static constexpr const char *used = "used_dltensor";
+};
+template <> struct CapsuleName<dl::DLManagedTensorVersioned> {
+  static constexpr const char *fresh = "dltensor_versioned";
+  static constexpr const char *used = "used_dltensor_versioned";
+};
+
+/// A capsule over a managed tensor. A consumer renames it to its "used"
+/// name and calls the deleter itself; an unconsumed capsule calls it when
+/// it dies.
+template <typename Managed> py::capsule managedCapsule(Managed *managed) {
+  PyCapsule_Destructor destroy = [](PyObject *c) {
+    const char *name = CapsuleName<Managed>::fresh;
+    if (!PyCapsule_IsValid(c, name))
+      return; // consumed: the consumer calls the deleter
+    auto *m = static_cast<Managed *>(PyCapsule_GetPointer(c, name));
+    m->deleter(m);
+  };
+  PyObject *capsule =
+      PyCapsule_New(managed, CapsuleName<Managed>::fresh, destroy);
   if (!capsule) {
     managed->deleter(managed);
     throw py::error_already_set();
   }
   return py::reinterpret_steal<py::capsule>(capsule);
+}
+
+/// Takes the managed tensor of an unused capsule: renamed as used, it is
+/// ours from here on (also when the import throws), released through the
+/// returned owner, which calls the producer's deleter.
+template <typename Managed>
+std::pair<Managed *, std::shared_ptr<void>> takeCapsule(PyObject *c) {
+  auto *managed = static_cast<Managed *>(
+      PyCapsule_GetPointer(c, CapsuleName<Managed>::fresh));
+  PyCapsule_SetName(c, CapsuleName<Managed>::used);
+  std::shared_ptr<void> owner(managed, [](void *p) {
+    auto *m = static_cast<Managed *>(p);
+    if (m->deleter)
+      m->deleter(m);
+  });
+  return {managed, std::move(owner)};
 }
 
 /// Waits for the device's queue unless the consumer said it synchronizes
@@ -162,9 +178,8 @@ py::capsule exportCapsule(const rt::Tensor &t, const py::object &stream,
   bool versioned = !maxVersion.is_none() &&
                    maxVersion.cast<std::pair<uint32_t, uint32_t>>().first >= 1;
   if (!versioned)
-    return managedCapsule(dl::exportTensor(tensor), "dltensor");
-  return managedCapsule(dl::exportTensorVersioned(tensor, copied),
-                        "dltensor_versioned");
+    return managedCapsule(dl::exportTensor(tensor));
+  return managedCapsule(dl::exportTensorVersioned(tensor, copied));
 }
 
 /// The stream argument a consumer on our queue passes to a producer of
@@ -211,16 +226,7 @@ rt::Tensor fromDLPack(const py::object &source) {
   }
   PyObject *c = capsule.ptr();
   if (PyCapsule_IsValid(c, "dltensor_versioned")) {
-    auto *managed = static_cast<dl::DLManagedTensorVersioned *>(
-        PyCapsule_GetPointer(c, "dltensor_versioned"));
-    // Ours from here on (also when we throw below): the capsule must not
-    // free it again.
-    PyCapsule_SetName(c, "used_dltensor_versioned");
-    std::shared_ptr<void> owner(managed, [](void *p) {
-      auto *m = static_cast<dl::DLManagedTensorVersioned *>(p);
-      if (m->deleter)
-        m->deleter(m);
-    });
+    auto [managed, owner] = takeCapsule<dl::DLManagedTensorVersioned>(c);
     if (managed->version.major != dl::kVersion.major)
       throw Error("from_dlpack: DLPack version " +
                   std::to_string(managed->version.major) + "." +
@@ -230,14 +236,7 @@ rt::Tensor fromDLPack(const py::object &source) {
     return dl::importTensor(managed->dl_tensor, std::move(owner), readOnly);
   }
   if (PyCapsule_IsValid(c, "dltensor")) {
-    auto *managed = static_cast<dl::DLManagedTensor *>(
-        PyCapsule_GetPointer(c, "dltensor"));
-    PyCapsule_SetName(c, "used_dltensor");
-    std::shared_ptr<void> owner(managed, [](void *p) {
-      auto *m = static_cast<dl::DLManagedTensor *>(p);
-      if (m->deleter)
-        m->deleter(m);
-    });
+    auto [managed, owner] = takeCapsule<dl::DLManagedTensor>(c);
     return dl::importTensor(managed->dl_tensor, std::move(owner));
   }
   throw Error("from_dlpack: expected an object with __dlpack__ or an "
