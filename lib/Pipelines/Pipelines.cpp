@@ -202,8 +202,8 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
   nvidia::AttachTargetOptions target;
   if (!options.chip.empty())
     target.chip = options.chip;
-  if (!options.features.empty())
-    target.features = options.features;
+  // Adjoint's own features (+tf32) are read by the GPU codegen, not LLVM.
+  target.features = llvmTargetFeatures(options.features);
   target.toolkit = options.toolkit;
   pm.addPass(nvidia::createAttachTarget(target));
 }
@@ -215,6 +215,10 @@ void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
   binary.compilationTarget = binaryFormat.str();
   binary.toolkitPath = toolkit.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  // Fatbins are CUDA's: one per chip comes out of gpu-module-to-binary,
+  // the runtime loads one per module.
+  if (binaryFormat == "fatbin")
+    pm.addPass(nvidia::createMergeFatbins());
   pm.addPass(createLaunchToRuntime());
   // The host's own buffers (deallocation bookkeeping) come from the
   // runtime's pool, as on the CPU.
@@ -241,9 +245,10 @@ void adjoint::buildLowerToCUDAPipeline(OpPassManager &pm,
   buildBufferizePipeline(pm);
   buildGPUKernelsPipeline(pm, cuda);
   buildNVIDIANVVMPipeline(pm, cuda);
-  // A fatbin: the chip's cubin and the PTX (cuModuleLoadData takes either;
-  // the driver JITs the PTX on a newer GPU). ptxas and libdevice come from
-  // the same toolkit the target checked.
+  // A fatbin: a cubin per chip (sm_80 and sm_90 unless one is named) and
+  // the lowest chip's PTX (cuModuleLoadData picks the device's cubin; the
+  // driver JITs the PTX on a newer GPU). ptxas and libdevice come from the
+  // same toolkit the target checked.
   buildGPUHostLLVMPipeline(pm, "fatbin",
                            nvidia::resolveCudaToolkit(cuda.toolkit));
 }
