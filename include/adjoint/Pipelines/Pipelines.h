@@ -83,6 +83,13 @@ struct LowerToTargetOptions
       *this, "workgroup-size",
       llvm::cl::desc("Work items per workgroup of the generated kernels"),
       llvm::cl::init(256)};
+  Option<bool> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("CUDA: link libdevice for math functions when the "
+                     "toolkit has it; false (or no libdevice there): f32 "
+                     "math as polynomial approximations, the rest as PTX "
+                     "instructions"),
+      llvm::cl::init(true)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA: the toolkit folder with bin/ptxas and "

@@ -128,10 +128,10 @@ struct AttachTarget
       if (!llvm::is_contained(targets, target))
         targets.push_back(target);
     std::string folder = adjoint::nvidia::resolveCudaToolkit(toolkit);
-    SmallString<256> libdevice(folder);
-    llvm::sys::path::append(libdevice, "nvvm", "libdevice",
-                            "libdevice.10.bc");
-    bool haveLibdevice = !folder.empty() && llvm::sys::fs::exists(libdevice);
+    std::string libdevicePath = adjoint::nvidia::libdevicePath(folder);
+    bool haveLibdevice = libdevice && adjoint::nvidia::hasLibdevice(folder);
+    // Without libdevice the pipeline approximates f32 math; the f64
+    // functions remain libdevice calls.
 
     bool missingLibdevice = false;
     module.walk([&](gpu::GPUModuleOp gpuModule) {
@@ -144,13 +144,19 @@ struct AttachTarget
         if (!function.isExternal() ||
             !function.getSymName().starts_with("__nv_"))
           continue;
-        function.emitError("the kernels call ")
-            << function.getSymName()
-            << " from libdevice, and there is no "
-            << (folder.empty() ? std::string("CUDA toolkit")
-                               : ("'" + libdevice + "'").str())
-            << " (set ADJOINT_CUDA_TOOLKIT or the toolkit option to a "
-               "folder with nvvm/libdevice/libdevice.10.bc)";
+        if (!libdevice)
+          function.emitError("the kernels call ")
+              << function.getSymName()
+              << " from libdevice, which is not to be linked (libdevice="
+                 "false): only f32 math has approximations";
+        else
+          function.emitError("the kernels call ")
+              << function.getSymName()
+              << " from libdevice, and there is no "
+              << (folder.empty() ? std::string("CUDA toolkit")
+                                 : "'" + libdevicePath + "'")
+              << " (set ADJOINT_CUDA_TOOLKIT or the toolkit option to a "
+                 "folder with nvvm/libdevice/libdevice.10.bc)";
         missingLibdevice = true;
         return;
       }

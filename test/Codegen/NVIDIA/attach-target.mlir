@@ -10,6 +10,7 @@
 // RUN: not ir-opt %s -split-input-file -adj-nvidia-attach-target="chip=sm_80,sm_100 features=+ptx80 toolkit=%t.none" 2>&1 | FileCheck %s --check-prefix=OLDPTX100
 // RUN: not ir-opt %s -split-input-file -adj-nvidia-attach-target="chip=sm_90,gfx90a toolkit=%t.none" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not ir-opt %s -split-input-file -adj-nvidia-attach-target="chip=, toolkit=%t.none" 2>&1 | FileCheck %s --check-prefix=NOCHIP
+// RUN: not ir-opt %s -split-input-file -adj-nvidia-attach-target="libdevice=false toolkit=%cuda_toolkit" 2>&1 | FileCheck %s --check-prefix=NOTLINKED
 
 // CHECK-LABEL: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, #nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
 // CHECK:         llvm.func @k(
@@ -19,6 +20,9 @@
 // OLDPTX100: error: PTX 8.0 (+ptx80) does not support sm_100: use +ptx86 or newer
 // CHIP: error: unknown cuda chip 'gfx90a' (expected sm_NN, sm_NNa or sm_NNf: sm_80, sm_90)
 // NOCHIP: error: no cuda chip (chip=',')
+// With libdevice=false a libdevice call is an error even where the toolkit
+// has libdevice.
+// NOTLINKED: error: the kernels call __nv_expf from libdevice, which is not to be linked (libdevice=false): only f32 math has approximations
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     llvm.func @k(%a: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {

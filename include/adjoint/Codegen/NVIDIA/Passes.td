@@ -58,6 +58,9 @@ def AttachTarget : Pass<"adj-nvidia-attach-target", "::mlir::ModuleOp"> {
     Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
            "CUDA toolkit folder holding nvvm/libdevice (empty: the "
            "default of resolveCudaToolkit)">,
+    Option<"libdevice", "libdevice", "bool", /*default=*/"true",
+           "Whether kernels may call libdevice (false: any __nv_* call is "
+           "an error, as without a libdevice)">,
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
@@ -88,6 +91,37 @@ def MergeFatbins : Pass<"adj-nvidia-merge-fatbins", "::mlir::ModuleOp"> {
     is enough: the lowest chip's runs on every newer GPU, and the cubins
     cover the chips asked for.
   }];
+}
+
+def NativeMath : Pass<"adj-nvidia-native-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Calls of libdevice functions that PTX has instructions for "
+                "-> LLVM intrinsics";
+  let description = [{
+    `llvm.call @__nv_sqrtf(x) = llvm.intr.sqrt(x)`, likewise (f32 and f64)
+    fabs, floor, ceil, trunc, round, rint, copysign, fma, fmin, fmax,
+    rsqrt (1 / sqrt) and fmod (llvm.frem); declarations left unused go.
+    Calls of other functions (`__nv_expf`, ...) are left alone.
+
+    Before:
+    ```mlir
+    llvm.func @__nv_sqrtf(f32) -> f32
+    %r = llvm.call @__nv_sqrtf(%x) : (f32) -> f32
+    %e = llvm.call @__nv_exp(%y) : (f64) -> f64
+    ```
+    After:
+    ```mlir
+    %r = llvm.intr.sqrt(%x) : (f32) -> f32
+    %e = llvm.call @__nv_exp(%y) : (f64) -> f64
+    ```
+
+    Why: convert-gpu-to-nvvm makes every math op a libdevice call, even
+    those NVPTX selects to one instruction, and refuses the intrinsics
+    before it. Without libdevice (-adj-lower-to-cuda{libdevice=false}, or
+    a toolkit without it) the calls would stay unresolved; the intrinsics
+    need nothing. The transcendentals are -adj-approximate-math's, before
+    the conversion.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def FlatKernelArgs
