@@ -22,10 +22,10 @@
 // F64:           lower-to-cuda-math.mlir:[[# @LINE + 27]]:8: error: the kernels call __nv_exp from libdevice, which is not to be linked (libdevice=false): only f32 math has approximations
 // Every kernel module of the f32/f16 program gets its cubins and PTX from a
 // toolkit without libdevice.
-// CUBINS-COUNT-3: cubin sm_80 {{[1-9][0-9]*}}{{$}}
+// CUBINS-COUNT-7: cubin sm_80 {{[1-9][0-9]*}}{{$}}
 // CUBINS-NEXT:    cubin sm_90 {{[1-9][0-9]*}}{{$}}
 // CUBINS-NEXT:    ptx sm_80 {{[1-9][0-9]*}}{{$}}
-// CUBINS:         extracted 3 modules
+// CUBINS:         extracted 7 modules
 // NOLIB:          error: the kernels call __nv_exp from libdevice, and there is no '{{.*}}/nvvm/libdevice/libdevice.10.bc'
 // (gpu-module-to-binary also reports the missing libdevice of the f32
 // program's toolkit as an error, yet succeeds: MLIR 22 looks for it
