@@ -10,7 +10,7 @@
 // RUN: not ir-opt %s -split-input-file -adj-lower-to-cuda="libdevice=false" 2>&1 >/dev/null | FileCheck %s --check-prefix=F64
 // RUN: rm -rf %t && mkdir -p %t/bin %t/out && ln -s %cuda_toolkit/bin/ptxas %t/bin/ptxas && ln -s %cuda_toolkit/bin/fatbinary %t/bin/fatbinary
 // RUN: not ir-opt %s -split-input-file -adj-lower-to-cuda="toolkit=%t" 2>&1 | FileCheck %s --check-prefix=NOLIB
-// RUN: ir-opt %s -split-input-file -adj-lower-to-cuda="toolkit=%t" 2>/dev/null | %python %inputs/extract-gpu-binaries.py %t/out %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=CUBINS
+// RUN: not ir-opt %s -split-input-file -adj-lower-to-cuda="toolkit=%t" 2>/dev/null | %python %inputs/extract-gpu-binaries.py %t/out %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=CUBINS
 // REQUIRES: cuda-toolkit
 
 // LIBDEVICE-NOT: .extern
