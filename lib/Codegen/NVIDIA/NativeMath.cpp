@@ -17,6 +17,14 @@ namespace {
 /// variants alike), or null when PTX has no instruction for it.
 Value nativeOf(OpBuilder &b, Location loc, StringRef name, ValueRange args) {
   name.consume_front("__nv_");
+  if (args.size() == 1 && isa<IntegerType>(args.front().getType())) {
+    // The integer ones: abs (i32), llabs (i64).
+    Value x = args.front();
+    if (name == "abs" || name == "llabs")
+      return LLVM::AbsOp::create(b, loc, x.getType(), x,
+                                 /*is_int_min_poison=*/false);
+    return nullptr;
+  }
   if (args.empty() || !isa<Float32Type, Float64Type>(args.front().getType()))
     return nullptr;
   // The f32 functions are the f64 ones with an "f" (sqrtf, sqrt); no f64

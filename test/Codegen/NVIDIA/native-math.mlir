@@ -8,6 +8,8 @@
 // CHECK-NOT:     llvm.func @__nv_rsqrtf
 // CHECK-NOT:     llvm.func @__nv_fmaf
 // CHECK-NOT:     llvm.func @__nv_floor(
+// CHECK-NOT:     llvm.func @__nv_abs(
+// CHECK-NOT:     llvm.func @__nv_llabs(
 // CHECK:         llvm.func @__nv_exp(f64) -> f64
 // CHECK-LABEL:   llvm.func @k
 // CHECK:           %[[S:.*]] = llvm.intr.sqrt(%[[X:.*]]) : (f32) -> f32
@@ -18,6 +20,8 @@
 // CHECK:           %[[M:.*]] = llvm.frem %[[D:.*]], %[[D]] : f64
 // CHECK:           %[[FL:.*]] = llvm.intr.floor(%[[M]]) : (f64) -> f64
 // CHECK:           llvm.call @__nv_exp(%[[FL]]) : (f64) -> f64
+// CHECK:           "llvm.intr.abs"(%{{.*}}) <{is_int_min_poison = false}> : (i32) -> i32
+// CHECK:           "llvm.intr.abs"(%{{.*}}) <{is_int_min_poison = false}> : (i64) -> i64
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     llvm.func @__nv_sqrtf(f32) -> f32
@@ -26,6 +30,8 @@ module attributes {gpu.container_module} {
     llvm.func @__nv_fmod(f64, f64) -> f64
     llvm.func @__nv_floor(f64) -> f64
     llvm.func @__nv_exp(f64) -> f64
+    llvm.func @__nv_abs(i32) -> i32
+    llvm.func @__nv_llabs(i64) -> i64
     llvm.func @k(%a: !llvm.ptr, %b: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {
       %x = llvm.load %a : !llvm.ptr -> f32
       %s = llvm.call @__nv_sqrtf(%x) : (f32) -> f32
@@ -37,6 +43,12 @@ module attributes {gpu.container_module} {
       %fl = llvm.call @__nv_floor(%m) : (f64) -> f64
       %e = llvm.call @__nv_exp(%fl) : (f64) -> f64
       llvm.store %e, %b : f64, !llvm.ptr
+      %i = llvm.load %a : !llvm.ptr -> i32
+      %ia = llvm.call @__nv_abs(%i) : (i32) -> i32
+      llvm.store %ia, %a : i32, !llvm.ptr
+      %l = llvm.load %b : !llvm.ptr -> i64
+      %la = llvm.call @__nv_llabs(%l) : (i64) -> i64
+      llvm.store %la, %b : i64, !llvm.ptr
       llvm.return
     }
   }

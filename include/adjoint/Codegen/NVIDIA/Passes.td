@@ -99,7 +99,8 @@ def NativeMath : Pass<"adj-nvidia-native-math", "::mlir::gpu::GPUModuleOp"> {
   let description = [{
     `llvm.call @__nv_sqrtf(x) = llvm.intr.sqrt(x)`, likewise (f32 and f64)
     fabs, floor, ceil, trunc, round, rint, copysign, fma, fmin, fmax,
-    rsqrt (1 / sqrt) and fmod (llvm.frem); declarations left unused go.
+    rsqrt (1 / sqrt) and fmod (llvm.frem), and the integer abs and llabs;
+    declarations left unused go.
     Calls of other functions (`__nv_expf`, ...) are left alone.
 
     Before:
