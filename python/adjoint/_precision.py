@@ -68,9 +68,11 @@ def target_for(target):
     return target + ",+tf32"
 
 
-def compile(module, function, *, target="cpu", **options):  # noqa: A001
+def compile(module, function, *, target="cpu", optimize=True,  # noqa: A001
+            opt_level=3, cache=True, cache_dir=""):
     return _adjoint.compile(module, function, target=target_for(target),
-                            **options)
+                            optimize=optimize, opt_level=opt_level,
+                            cache=cache, cache_dir=cache_dir)
 
 
 compile.__doc__ = _adjoint.compile.__doc__ + (
