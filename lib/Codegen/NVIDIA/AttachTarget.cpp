@@ -4,9 +4,6 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
 namespace adjoint::nvidia {
 #define GEN_PASS_DEF_ATTACHTARGET
 #include "adjoint/Codegen/NVIDIA/Passes.h.inc"
@@ -129,10 +126,9 @@ struct AttachTarget
         targets.push_back(target);
     std::string folder = adjoint::nvidia::resolveCudaToolkit(toolkit);
     std::string libdevicePath = adjoint::nvidia::libdevicePath(folder);
+    // Without libdevice the pipeline approximates f32 math; what remains
+    // a libdevice call (f64 functions) is an error here.
     bool haveLibdevice = libdevice && adjoint::nvidia::hasLibdevice(folder);
-    // Without libdevice the pipeline approximates f32 math; the f64
-    // functions remain libdevice calls.
-
     bool missingLibdevice = false;
     module.walk([&](gpu::GPUModuleOp gpuModule) {
       gpuModule.setTargetsAttr(ArrayAttr::get(ctx, targets));
