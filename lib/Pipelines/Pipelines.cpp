@@ -162,6 +162,7 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createKernelLayouts());
   addPipelineText(pm,
                   "gpu-launch-sink-index-computations,gpu-kernel-outlining");
+  pm.addPass(createKernelNames());
 }
 
 void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,

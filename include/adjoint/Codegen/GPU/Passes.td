@@ -183,6 +183,38 @@ def KernelLayouts : Pass<"adj-gpu-kernel-layouts", "::mlir::ModuleOp"> {
   ];
 }
 
+def KernelNames : Pass<"adj-gpu-kernel-names", "::mlir::ModuleOp"> {
+  let summary = "Kernel modules and kernels renamed to C identifiers";
+  let description = [{
+    `gpu.module @"f<lambda>_kernel"` = `gpu.module @f_lambda__kernel`, and
+    the same for its `gpu.func` kernels and every `gpu.launch_func` naming
+    them; names that are already identifiers are kept, a name taken by
+    another symbol gets a `_<n>` suffix.
+
+    Before:
+    ```mlir
+    gpu.module @"f.<lambda>_kernel" {
+      gpu.func @"f.<lambda>_kernel"() kernel { gpu.return }
+    }
+    gpu.launch_func @"f.<lambda>_kernel"::@"f.<lambda>_kernel" ...
+    ```
+    After:
+    ```mlir
+    gpu.module @f__lambda__kernel {
+      gpu.func @f__lambda__kernel() kernel { gpu.return }
+    }
+    gpu.launch_func @f__lambda__kernel::@f__lambda__kernel ...
+    ```
+
+    Why: gpu-kernel-outlining names kernels after the host function, and
+    a host function may have any symbol name (a Python lambda is
+    `<lambda>`, the C++ API takes any string). SPIR-V takes any entry
+    point name, but PTX and the AMDGPU assembler do not: LLVM aborts the
+    process ("Symbol name with unsupported characters") when it prints
+    such a kernel. Run right after outlining, on every target.
+  }];
+}
+
 def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
   let summary = "gpu.binary + gpu.launch_func -> adj_rt_gpu_module/kernel "
                 "descriptor globals and adj_rt_gpu_launch calls";
