@@ -67,3 +67,12 @@ extern "C" void adj_rt_gpu_launch(const adj_rt_gpu_kernel *kernel,
   const uint64_t block[3] = {blockX, blockY, blockZ};
   orFail(device.launch(*kernel, grid, block, sharedBytes, args));
 }
+
+extern "C" void adj_rt_gpu_gemm(const adj_rt_gpu_gemm_desc *gemm, void *a,
+                                void *b, void *c, void **fallbackArgs) {
+  GpuDevice &device = currentDevice("adj_rt_gpu_gemm");
+  if (!gemm)
+    fail(Status::error(StatusCode::InvalidArgument,
+                       "adj_rt_gpu_gemm without a GEMM descriptor"));
+  orFail(device.gemm(*gemm, a, b, c, fallbackArgs));
+}

@@ -343,13 +343,24 @@ def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
     }
     ```
 
+    Where A, B and C are each a matrix with one contiguous dimension per
+    batch entry and the batch loops flatten into one stride per operand
+    (BLAS layouts: matmul, batch_matmul with broadcast operands, the AD's
+    transposed forms, views with static strides), a GEMM record comes right
+    before the launch: `func.call @adj_gpu_gemm(%A, %B, %C) {adj.gpu.gemm =
+    {batch, m, n, k, a/b/c = {order, ld, batch_stride}[, tf32]}}`, from
+    which -adj-gpu-launch-to-runtime makes one adj_rt_gpu_gemm with this
+    launch as its fallback. It is an op because gpu-kernel-outlining drops
+    the launch's attributes. Other contractions get the launch alone.
+
     Why: a work item per output element re-reads A and B from global memory
     K times each; tiles in workgroup memory and register blocks divide that
     traffic by the tile sizes. This is the fallback where no vendor GEMM
-    library is used.
+    library is used, or where the runtime measured it faster.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "64", "Rows of C per workgroup">,
@@ -359,6 +370,9 @@ def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
     Option<"threadM", "thread-m", "int64_t", "4", "Rows of C per work item">,
     Option<"threadN", "thread-n", "int64_t", "4", "Columns of C per work "
            "item">,
+    Option<"allowTf32", "allow-tf32", "bool", "false", "Let a GEMM library "
+           "round f32 inputs to TF32 (the record's tf32 flag; the kernel is "
+           "exact f32 either way)">,
   ];
 }
 
