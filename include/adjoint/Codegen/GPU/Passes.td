@@ -185,11 +185,17 @@ def KernelLayouts : Pass<"adj-gpu-kernel-layouts", "::mlir::ModuleOp"> {
 
 def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
   let summary = "gpu.binary + gpu.launch_func -> adj_rt_gpu_module/kernel "
-                "descriptor globals and adj_rt_gpu_launch calls";
+                "descriptor globals and adj_rt_gpu_launch/gemm calls";
   let description = [{
     `launch_func @m::@k(args) = adj_rt_gpu_launch(&k_desc, grid, block,
     shared, {&arg...})` with `k_desc = {&m_desc, "k", n, argSizes}` and
-    `m_desc = {format, bytes, size, "m"}` constant globals (GpuABI.h).
+    `m_desc = {format, bytes, size, "m"}` constant globals (GpuABI.h);
+    `record(A, B, C); launch_func @m::@k(args) = adj_rt_gpu_gemm(&g_desc,
+    &A[0,0], &B[0,0], &C[0,0], {&arg...})` with `g_desc = {dtype, flags,
+    batch, m, n, k, layouts of A/B/C, &k_desc, grid, block, shared}`, where
+    `record` is a GEMM record of -adj-gpu-matmul (the next launch_func of
+    its block is its fallback kernel; a launch whose sizes are not
+    constants stays a launch).
 
     Kernel ABI: a memref argument is one device pointer, the aligned
     pointer of its descriptor (argSize 0: the bare-pointer convention of
@@ -218,7 +224,9 @@ def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
 
     Why: the runtime loads modules lazily and caches them and their
     kernels per device, keyed by the descriptors' addresses; generated code
-    never loads modules, looks up functions or creates streams.
+    never loads modules, looks up functions or creates streams. A GEMM goes
+    to the runtime as a problem, not a kernel, so that a device with a
+    vendor library (cuBLASLt) can choose it over the kernel.
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"auto\"",

@@ -1,0 +1,29 @@
+//===- FakeCublasLt.h - What the fake cuBLASLt records ----------*- C++ -*-===//
+
+#ifndef ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKECUBLASLT_H
+#define ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKECUBLASLT_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+/// One cublasLtMatmul as the fake saw it: the column-major problem
+/// (op(A) m x k, op(B) k x n), its batch, compute type and operations.
+struct FakeLtMatmul {
+  int32_t compute, scale;
+  int32_t transa, transb;
+  uint64_t m, n, k;
+  int32_t batch;
+  const void *a, *b;
+  void *d;
+  size_t workspaceBytes;
+  const void *stream;
+};
+
+/// The fake library's C symbols (for dlsym): the address of its
+/// std::vector<FakeLtMatmul>, and how many algorithms its heuristic offers
+/// from now on (1 by default; 0: "no algorithm for this problem").
+using FakeLtCallsFn = void *(*)();
+using FakeLtSetAlgorithmsFn = void (*)(int);
+
+#endif // ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKECUBLASLT_H
