@@ -147,7 +147,8 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   // Products, convolutions and reductions first, as tiled kernels with
   // workgroup memory and subgroup shuffles; every other linalg op then gets
   // the generic one-work-item-per-output kernel.
-  pm.addNestedPass<func::FuncOp>(createMatmul());
+  // A module pass: its GEMM records add declarations to the module.
+  pm.addPass(createMatmul());
   pm.addNestedPass<func::FuncOp>(createConv());
   ReductionsOptions reductions;
   reductions.subgroupSize = subgroupSizeOf(options);

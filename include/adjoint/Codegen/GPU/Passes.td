@@ -320,7 +320,7 @@ def Reductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
   ];
 }
 
-def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
+def Matmul : Pass<"adj-gpu-matmul", "::mlir::ModuleOp"> {
   let summary = "Contractions (linalg.matmul, batch_matmul, transposed "
                 "variants) -> tiled gpu.launch kernels with workgroup memory";
   let description = [{
@@ -359,7 +359,8 @@ def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
     {batch, m, n, k, a/b/c = {order, ld, batch_stride}[, tf32]}}`, from
     which -adj-gpu-launch-to-runtime makes one adj_rt_gpu_gemm with this
     launch as its fallback. It is an op because gpu-kernel-outlining drops
-    the launch's attributes. Other contractions get the launch alone.
+    the launch's attributes. Other contractions get the launch alone. A
+    module pass: records call declarations it adds to the module.
 
     Why: a work item per output element re-reads A and B from global memory
     K times each; tiles in workgroup memory and register blocks divide that

@@ -246,6 +246,11 @@ cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
                                   : *static_cast<const float *>(alpha);
   double betaValue = doubleScale ? *static_cast<const double *>(beta)
                                  : *static_cast<const float *>(beta);
+  std::vector<double> cBefore;
+  for (int64_t e = 0; e < la.batch; ++e)
+    for (uint64_t j = 0; j < n; ++j)
+      for (uint64_t i = 0; i < m; ++i)
+        cBefore.push_back(load(lc.type, c, at(lc, e, i, j)));
   for (int64_t e = 0; e < la.batch; ++e)
     for (uint64_t i = 0; i < m; ++i)
       for (uint64_t j = 0; j < n; ++j) {
@@ -257,7 +262,8 @@ cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
         store(ld.type, d, at(ld, e, i, j), alphaValue * sum + betaValue * old);
       }
   calls().push_back({desc->compute, desc->scale, desc->transa, desc->transb,
-                     m, n, k, la.batch, a, b, d, workspaceBytes, stream});
+                     m, n, k, la.batch, a, b, d, workspaceBytes, stream,
+                     std::move(cBefore)});
   return CUBLAS_STATUS_SUCCESS;
 }
 

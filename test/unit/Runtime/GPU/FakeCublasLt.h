@@ -18,6 +18,10 @@ struct FakeLtMatmul {
   void *d;
   size_t workspaceBytes;
   const void *stream;
+  /// C's elements before the call, in column-major order of the problem
+  /// (batch entry, column, row): compiled code's C comes from a zero fill
+  /// that the fake CUDA driver does not run, so a test checks D - C.
+  std::vector<double> cBefore;
 };
 
 /// The fake library's C symbols (for dlsym): the address of its
