@@ -62,6 +62,12 @@ enum cublasLtMatrixLayoutAttribute_t : int32_t {
 
 enum cublasLtMatmulPreferenceAttributes_t : int32_t {
   CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1, // uint64_t
+  /// The alignment the algorithm may assume of each matrix's address
+  /// (uint32_t bytes, 256 by default).
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES = 5,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES = 6,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES = 7,
+  CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES = 8,
 };
 
 struct cublasLtMatmulAlgo_t {

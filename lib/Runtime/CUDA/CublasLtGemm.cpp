@@ -75,14 +75,23 @@ size_t CublasLtGemm::measurements() const {
   return measurements_;
 }
 
-GemmRoute CublasLtGemm::cachedRoute(const adj_rt_gpu_gemm_desc &gemm) const {
+GemmRoute CublasLtGemm::cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
+                                     uint32_t alignment) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = choices_.find(GemmKey(gemm));
+  auto it = choices_.find(GemmKey(gemm, alignment));
   return it == choices_.end() ? GemmRoute::Measure : it->second;
 }
 
-Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm, Plan **out) {
-  GemmKey key(gemm);
+uint32_t CublasLtGemm::alignmentOf(const void *a, const void *b,
+                                   const void *c) {
+  uintptr_t bits = reinterpret_cast<uintptr_t>(a) |
+                   reinterpret_cast<uintptr_t>(b) |
+                   reinterpret_cast<uintptr_t>(c) | 256;
+  return uint32_t(bits & -bits);
+}
+
+Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
+                          const GemmKey &key, Plan **out) {
   auto cached = plans_.find(key);
   if (cached != plans_.end()) {
     *out = cached->second.get();
@@ -197,6 +206,16 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm, Plan **out) {
                              CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                              &maxWorkspace, sizeof(maxWorkspace)),
                          "cublasLtMatmulPreferenceSetAttribute");
+  for (cublasLtMatmulPreferenceAttributes_t attribute :
+       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+    if (s.ok())
+      s = checkCublas(api_->cublasLtMatmulPreferenceSetAttribute(
+                          preference, attribute, &key.alignment,
+                          sizeof(key.alignment)),
+                      "cublasLtMatmulPreferenceSetAttribute");
   if (s.ok()) {
     cublasStatus_t found = api_->cublasLtMatmulAlgoGetHeuristic(
         handle_, plan->desc, plan->layouts[0], plan->layouts[1],
@@ -244,11 +263,13 @@ Status CublasLtGemm::enqueueLibrary(const Plan &plan, void *a, void *b,
   return s;
 }
 
-Status CublasLtGemm::measure(const adj_rt_gpu_gemm_desc &gemm, Plan *plan,
-                             void *a, void *b, void *c,
-                             const std::function<Status()> &kernel) {
+Status CublasLtGemm::measure(const adj_rt_gpu_gemm_desc &gemm,
+                             const GemmKey &key, Plan *plan, void *a, void *b,
+                             void *c, const std::function<Status()> &kernel) {
   uint64_t bytes = gpu::matrixExtent(gemm.c, gemm.m, gemm.n, gemm.batch) *
                    gpu::gemmElementBytes(gemm);
+  // The pool's blocks are 256-byte aligned: the scratch C is at least as
+  // aligned as the real one, so the plan serves it.
   void *scratch = nullptr;
   // Without room for a scratch C the call still runs; the choice waits for
   // a later call.
@@ -266,7 +287,7 @@ Status CublasLtGemm::measure(const adj_rt_gpu_gemm_desc &gemm, Plan *plan,
     return ran;
   ++measurements_;
   // A library that fails on this problem (an unsupported layout) loses.
-  choices_[GemmKey(gemm)] = library.ok() && libraryMs < kernelMs
+  choices_[key] = library.ok() && libraryMs < kernelMs
                                 ? GemmRoute::Library
                                 : GemmRoute::Kernels;
   return Status::success();
@@ -284,8 +305,9 @@ Status CublasLtGemm::run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
                                unavailable_.message());
     return launchKernel();
   }
+  GemmKey key(gemm, alignmentOf(a, b, c));
   Plan *p = nullptr;
-  if (Status s = plan(gemm, &p); !s.ok())
+  if (Status s = plan(gemm, key, &p); !s.ok())
     return s;
   if (route_ == GemmRoute::Library) {
     if (!p)
@@ -299,9 +321,9 @@ Status CublasLtGemm::run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
   }
   if (!p)
     return launchKernel();
-  auto choice = choices_.find(GemmKey(gemm));
+  auto choice = choices_.find(key);
   if (choice == choices_.end())
-    return measure(gemm, p, a, b, c, launchKernel);
+    return measure(gemm, key, p, a, b, c, launchKernel);
   if (choice->second == GemmRoute::Library)
     return enqueueLibrary(*p, a, b, c);
   return launchKernel();

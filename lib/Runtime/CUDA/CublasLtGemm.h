@@ -71,21 +71,29 @@ public:
              const std::function<Status()> &launchKernel);
 
   /// For tests: problems measured so far, and the route cached for `gemm`
-  /// (Measure when none is).
+  /// at addresses aligned to `alignment` bytes (Measure when none is).
   size_t measurements() const;
-  GemmRoute cachedRoute(const adj_rt_gpu_gemm_desc &gemm) const;
+  GemmRoute cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
+                        uint32_t alignment = 256) const;
+
+  /// The alignment cuBLASLt may assume of all of `a`, `b` and `c`: the
+  /// largest power of two dividing each, at most 256 (views at an offset
+  /// rule out the algorithms that need aligned tiles).
+  static uint32_t alignmentOf(const void *a, const void *b, const void *c);
 
 private:
   struct Plan;
-  /// The plan of `gemm`, made on first use; null (with a success status)
-  /// when cuBLASLt offers no algorithm for it.
-  Status plan(const adj_rt_gpu_gemm_desc &gemm, Plan **out);
+  /// The plan of `key`'s problem, made on first use; null (with a success
+  /// status) when cuBLASLt offers no algorithm for it.
+  Status plan(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
+              Plan **out);
   /// Queues the library's C += A B with `plan`.
   Status enqueueLibrary(const Plan &plan, void *a, void *b, void *c);
   /// Times both routes (the kernel's run being the call's result) and
   /// caches the faster.
-  Status measure(const adj_rt_gpu_gemm_desc &gemm, Plan *plan, void *a,
-                 void *b, void *c, const std::function<Status()> &kernel);
+  Status measure(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
+                 Plan *plan, void *a, void *b, void *c,
+                 const std::function<Status()> &kernel);
 
   const CublasLtApi *api_;
   Status unavailable_;

@@ -74,9 +74,9 @@ uint64_t adjoint::rt::gpu::matrixExtent(const adj_rt_gpu_matrix &matrix,
   return (batch - 1) * matrix.batchStride + last + 1;
 }
 
-GemmKey::GemmKey(const adj_rt_gpu_gemm_desc &gemm)
+GemmKey::GemmKey(const adj_rt_gpu_gemm_desc &gemm, uint32_t alignment)
     : dtype(gemm.dtype), flags(gemm.flags), batch(gemm.batch), m(gemm.m),
-      n(gemm.n), k(gemm.k) {
+      n(gemm.n), k(gemm.k), alignment(alignment) {
   const adj_rt_gpu_matrix *matrices[3] = {&gemm.a, &gemm.b, &gemm.c};
   for (int i = 0; i < 3; ++i) {
     layout[i][0] = matrices[i]->order;
@@ -88,7 +88,7 @@ GemmKey::GemmKey(const adj_rt_gpu_gemm_desc &gemm)
 bool GemmKey::operator==(const GemmKey &other) const {
   return dtype == other.dtype && flags == other.flags &&
          batch == other.batch && m == other.m && n == other.n &&
-         k == other.k &&
+         k == other.k && alignment == other.alignment &&
          std::memcmp(layout, other.layout, sizeof(layout)) == 0;
 }
 
@@ -97,7 +97,7 @@ size_t GemmKeyHash::operator()(const GemmKey &key) const {
   auto mix = [&](uint64_t v) {
     h ^= std::hash<uint64_t>()(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   };
-  for (uint64_t v : {key.batch, key.m, key.n, key.k})
+  for (uint64_t v : {key.batch, key.m, key.n, key.k, uint64_t(key.alignment)})
     mix(v);
   for (const auto &matrix : key.layout)
     for (uint64_t v : matrix)

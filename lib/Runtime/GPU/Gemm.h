@@ -37,14 +37,16 @@ size_t gemmElementBytes(const adj_rt_gpu_gemm_desc &gemm);
 uint64_t matrixExtent(const adj_rt_gpu_matrix &matrix, uint64_t rows,
                       uint64_t cols, uint64_t batch);
 
-/// The problem a descriptor describes, without its fallback kernel: the
-/// key of per-problem caches.
+/// The problem a descriptor describes, without its fallback kernel, and
+/// the alignment of its addresses where a library's choice depends on it:
+/// the key of per-problem caches.
 struct GemmKey {
   uint32_t dtype, flags;
   uint64_t batch, m, n, k;
   uint64_t layout[3][3]; // order, ld, batchStride of A, B, C
+  uint32_t alignment;
 
-  explicit GemmKey(const adj_rt_gpu_gemm_desc &gemm);
+  explicit GemmKey(const adj_rt_gpu_gemm_desc &gemm, uint32_t alignment = 0);
   bool operator==(const GemmKey &other) const;
 };
 

@@ -245,6 +245,41 @@ TEST_CASE("the compute type follows the element type and the TF32 flag",
   REQUIRE(fakeCalls().back().k == 3);
 }
 
+TEST_CASE("views at an offset get algorithms for their alignment",
+          "[cublaslt]") {
+  REQUIRE(CublasLtGemm::alignmentOf(reinterpret_cast<void *>(0x1000),
+                                    reinterpret_cast<void *>(0x2000),
+                                    reinterpret_cast<void *>(0x3100)) == 256);
+  REQUIRE(CublasLtGemm::alignmentOf(reinterpret_cast<void *>(0x1000),
+                                    reinterpret_cast<void *>(0x2004),
+                                    reinterpret_cast<void *>(0x3100)) == 4);
+  constexpr uint32_t R = ADJ_RT_GPU_ROW_MAJOR;
+  Matrix a(R, 2, 3, 3, 0, 1, 1), b(R, 3, 4, 4, 0, 1, 2), c(R, 2, 4, 4, 0, 1, 3);
+  FakeDevice fake;
+  CublasLtGemm gemm(&api(), Status::success(), fake.lend(),
+                    GemmRoute::Library);
+  // 256-byte aligned blocks, A a view one element in.
+  std::vector<void *> blocks;
+  auto block = [&](const std::vector<double> &values, size_t offset) {
+    void *p = std::aligned_alloc(256, 1024);
+    blocks.push_back(p);
+    std::vector<float> f = as<float>(values);
+    std::memcpy(static_cast<float *>(p) + offset, f.data(),
+                f.size() * sizeof(float));
+    return static_cast<float *>(p) + offset;
+  };
+  float *pa = block(a.data, 0), *pb = block(b.data, 0), *pc = block(c.data, 0);
+  float *va = block(a.data, 1);
+  adj_rt_gpu_gemm_desc desc = describe(DType::F32, 1, a, b, c);
+  REQUIRE(gemm.run(desc, pa, pb, pc, fake.kernel()).ok());
+  REQUIRE(fakeCalls().back().alignment == 256);
+  Status view = gemm.run(desc, va, pb, pc, fake.kernel());
+  for (void *p : blocks)
+    std::free(p);
+  REQUIRE(view.ok());
+  REQUIRE(fakeCalls().back().alignment == 4);
+}
+
 TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
   constexpr uint32_t R = ADJ_RT_GPU_ROW_MAJOR;
   Matrix a(R, 3, 2, 2, 0, 1, 1), b(R, 2, 4, 4, 0, 1, 2), c(R, 3, 4, 4, 0, 1, 3);
@@ -282,7 +317,9 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
     REQUIRE(fake.live == 0);
     REQUIRE(cv == as<float>(c.data));
     REQUIRE(gemm.measurements() == 1);
-    REQUIRE(gemm.cachedRoute(desc) == GemmRoute::Library);
+    uint32_t alignment =
+        CublasLtGemm::alignmentOf(av.data(), bv.data(), cv.data());
+    REQUIRE(gemm.cachedRoute(desc, alignment) == GemmRoute::Library);
     // The next call takes the library on the real C, unmeasured.
     REQUIRE(gemm.run(desc, av.data(), bv.data(), cv.data(), fake.kernel())
                 .ok());
@@ -301,7 +338,9 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
     fake.kernelMs = 1;
     REQUIRE(gemm.run(desc, av.data(), bv.data(), cv.data(), fake.kernel())
                 .ok());
-    REQUIRE(gemm.cachedRoute(desc) == GemmRoute::Kernels);
+    REQUIRE(gemm.cachedRoute(desc, CublasLtGemm::alignmentOf(
+                                       av.data(), bv.data(), cv.data())) ==
+            GemmRoute::Kernels);
     size_t before = calls.size();
     REQUIRE(gemm.run(desc, av.data(), bv.data(), cv.data(), fake.kernel())
                 .ok());

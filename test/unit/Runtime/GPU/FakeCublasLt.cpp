@@ -36,6 +36,8 @@ struct CublasLtMatrixLayoutOpaque {
 };
 struct CublasLtMatmulPreferenceOpaque {
   uint64_t maxWorkspace = 0;
+  /// The least of the four minimum alignments (256 by default).
+  uint32_t alignment = 256;
 };
 } // namespace adjoint::rt::cuda
 
@@ -191,11 +193,21 @@ cublasStatus_t cublasLtMatmulPreferenceSetAttribute(
     cublasLtMatmulPreference_t preference,
     cublasLtMatmulPreferenceAttributes_t attribute, const void *value,
     size_t bytes) {
-  if (attribute != CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES ||
-      bytes != sizeof(uint64_t))
-    return kInvalidValue;
-  std::memcpy(&preference->maxWorkspace, value, bytes);
-  return CUBLAS_STATUS_SUCCESS;
+  if (attribute == CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES &&
+      bytes == sizeof(uint64_t)) {
+    std::memcpy(&preference->maxWorkspace, value, bytes);
+    return CUBLAS_STATUS_SUCCESS;
+  }
+  if (attribute >= CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES &&
+      attribute <= CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES &&
+      bytes == sizeof(uint32_t)) {
+    uint32_t alignment;
+    std::memcpy(&alignment, value, bytes);
+    if (alignment < preference->alignment)
+      preference->alignment = alignment;
+    return CUBLAS_STATUS_SUCCESS;
+  }
+  return kInvalidValue;
 }
 
 cublasStatus_t cublasLtMatmulAlgoGetHeuristic(
@@ -214,6 +226,8 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(
   results->workspaceSize =
       preference->maxWorkspace < kWorkspace ? 0 : kWorkspace;
   results->algo.data[0] = 0x41;
+  // The algorithm assumes the alignment the caller promised.
+  results->algo.data[1] = preference->alignment;
   *returned = 1;
   return CUBLAS_STATUS_SUCCESS;
 }
@@ -230,6 +244,11 @@ cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
     return kInvalidValue;
   if (workspaceBytes < kWorkspace || !workspace)
     return kInvalidValue;
+  // A real algorithm would fault on an address less aligned than promised.
+  uint64_t alignment = algo->data[1];
+  for (const void *p : {a, b, c, static_cast<const void *>(d)})
+    if (reinterpret_cast<uintptr_t>(p) % alignment)
+      return kInvalidValue;
   const CublasLtMatrixLayoutOpaque &la = *aDesc, &lb = *bDesc, &lc = *cDesc,
                                    &ld = *dDesc;
   for (const auto *l : {&la, &lb, &lc, &ld})
@@ -263,7 +282,7 @@ cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
       }
   calls().push_back({desc->compute, desc->scale, desc->transa, desc->transb,
                      m, n, k, la.batch, a, b, d, workspaceBytes, stream,
-                     std::move(cBefore)});
+                     uint32_t(alignment), std::move(cBefore)});
   return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -18,6 +18,8 @@ struct FakeLtMatmul {
   void *d;
   size_t workspaceBytes;
   const void *stream;
+  /// The address alignment the algorithm was chosen for.
+  uint32_t alignment;
   /// C's elements before the call, in column-major order of the problem
   /// (batch entry, column, row): compiled code's C comes from a zero fill
   /// that the fake CUDA driver does not run, so a test checks D - C.
