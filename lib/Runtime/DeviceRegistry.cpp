@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/DeviceRegistry.h"
+#include "CUDA/CudaDevice.h"
 #include "LevelZero/LevelZeroDevice.h"
 #include "GPU/GpuDevice.h"
 #include "OpenCL/OpenCLDevice.h"
@@ -22,8 +23,9 @@ struct Driver {
   Status (*probe)(std::vector<std::unique_ptr<Device>> &devices);
 };
 
-// CUDA and HIP join when their drivers are written.
+// HIP joins when its driver is written.
 constexpr Driver kDrivers[] = {
+    {DeviceKind::CUDA, cuda::probeDevices},
     {DeviceKind::LevelZero, levelzero::probeDevices},
     {DeviceKind::OpenCL, opencl::probeDevices},
 };

@@ -24,6 +24,7 @@ py::dict propertiesDict(const rt::Device &device) {
   d["name"] = p.name;
   d["vendor"] = p.vendor;
   d["driver_version"] = p.driverVersion;
+  d["chip"] = p.chip;
   d["memory_bytes"] = p.memoryBytes;
   d["max_workgroup_size"] = p.maxWorkgroupSize;
   d["max_workgroup_dims"] = py::make_tuple(

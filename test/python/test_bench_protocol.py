@@ -3,6 +3,7 @@
 isolation.py) that fail in every way while the others still run. The
 workloads of the suite are smoke-tested by the ctest `adjoint-bench-smoke`."""
 
+import ctypes
 import json
 import math
 import os
@@ -249,8 +250,12 @@ def test_failures_are_isolated_and_reported(tmp_path):
 
 
 def test_unavailable_device_is_reported(tmp_path):
-    for device, reason in [("level_zero:0", "libze_loader"),
-                           ("gpu", "unknown device kind")]:
+    cases = [("level_zero:0", "libze_loader"), ("gpu", "unknown device kind")]
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        cases.append(("cuda:0", "libcuda.so.1 not found"))
+    for device, reason in cases:
         proc = subprocess.run(
             [sys.executable, os.path.join(BENCHMARKS, "adjoint-bench"),
              "--device", device, "mlp"], capture_output=True, text=True,

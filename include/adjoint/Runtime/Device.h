@@ -1,7 +1,7 @@
 //===- Device.h - Where buffers live and code runs --------------*- C++ -*-===//
 //
 // A Device owns memory and a queue of work: the host CPU, and GPUs behind
-// drivers that are loaded with dlopen (OpenCL and Level Zero today; CUDA and
+// drivers that are loaded with dlopen (CUDA, Level Zero and OpenCL today;
 // HIP later), which report "unavailable" (never fail to link or abort) when
 // the driver or the hardware is missing. Copies name both sides explicitly
 // so that the same calls work for host and device memory. The registry of
@@ -35,6 +35,9 @@ struct DeviceProperties {
   std::string vendor;
   /// The driver's version string (empty for the CPU).
   std::string driverVersion;
+  /// The architecture native code is compiled for ("sm_90" on CUDA; empty
+  /// where the driver takes portable SPIR-V).
+  std::string chip;
   /// Global memory in bytes (0 when the driver does not say).
   uint64_t memoryBytes = 0;
   /// Work items per workgroup (threads per block), in all and per dimension.

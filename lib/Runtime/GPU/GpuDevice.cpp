@@ -4,6 +4,7 @@
 #include "GPU/Gemm.h"
 #include "GPU/SpirvCheck.h"
 
+#include <cstdlib>
 #include <cstring>
 
 using namespace adjoint::rt;
@@ -71,13 +72,21 @@ template <typename Fn> Status GpuDevice::onQueue(size_t bytes, Fn work) {
 Status GpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
   return onQueue(bytes, [&] {
     if (bytes > kMaxStagedCopy)
-      return enqueueCopy(dst, src, bytes, /*blocking=*/true);
-    std::unique_ptr<char[]> copy(new char[bytes]);
-    std::memcpy(copy.get(), src, bytes);
-    if (Status status = enqueueCopy(dst, copy.get(), bytes, false);
-        !status.ok())
+      return enqueueCopy(dst, src, bytes, CopyKind::HostToDevice,
+                         /*blocking=*/true);
+    void *copy = nullptr;
+    if (Status status = allocateStaging(bytes, &copy); !status.ok())
       return status;
-    staging_.push_back(std::move(copy));
+    std::memcpy(copy, src, bytes);
+    if (Status status = enqueueCopy(dst, copy, bytes, CopyKind::HostToDevice,
+                                    /*blocking=*/false);
+        !status.ok()) {
+      // The copy may have been queued before the driver failed.
+      (void)finish();
+      releaseStaging(copy);
+      return status;
+    }
+    staging_.push_back(copy);
     stagingBytes_ += bytes;
     return stagingBytes_ > kMaxStagingBytes ? synchronize()
                                             : Status::success();
@@ -86,14 +95,16 @@ Status GpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
 
 Status GpuDevice::copyDeviceToHost(void *dst, const void *src, size_t bytes) {
   return onQueue(bytes, [&] {
-    return enqueueCopy(dst, src, bytes, /*blocking=*/true);
+    return enqueueCopy(dst, src, bytes, CopyKind::DeviceToHost,
+                       /*blocking=*/true);
   });
 }
 
 Status GpuDevice::copyDeviceToDevice(void *dst, const void *src,
                                      size_t bytes) {
   return onQueue(bytes, [&] {
-    return enqueueCopy(dst, src, bytes, /*blocking=*/false);
+    return enqueueCopy(dst, src, bytes, CopyKind::DeviceToDevice,
+                       /*blocking=*/false);
   });
 }
 
@@ -105,12 +116,29 @@ Status GpuDevice::synchronize() {
   return onQueue(1, [&] {
     Status status = finish();
     if (status.ok())
-      releaseStaging();
+      releaseAllStaging();
     return status;
   });
 }
 
-void GpuDevice::releaseStaging() {
+Status GpuDevice::withQueue(const std::function<Status()> &work) {
+  return onQueue(1, work);
+}
+
+Status GpuDevice::allocateStaging(size_t bytes, void **ptr) {
+  *ptr = std::malloc(bytes);
+  if (*ptr)
+    return Status::success();
+  return Status::error(StatusCode::OutOfMemory,
+                       "no host memory to stage " + std::to_string(bytes) +
+                           " bytes for " + id());
+}
+
+void GpuDevice::releaseStaging(void *ptr) { std::free(ptr); }
+
+void GpuDevice::releaseAllStaging() {
+  for (void *block : staging_)
+    releaseStaging(block);
   staging_.clear();
   stagingBytes_ = 0;
 }
@@ -257,7 +285,8 @@ Status GpuDevice::constant(const void *host, uint64_t bytes, void **device) {
     return status;
   // The host data is a global of the loaded object: no staging needed.
   if (bytes)
-    if (status = enqueueCopy(block, host, bytes, /*blocking=*/false);
+    if (status = enqueueCopy(block, host, bytes, CopyKind::HostToDevice,
+                             /*blocking=*/false);
         !status.ok()) {
       (void)finish();
       rawRelease(block);

@@ -18,12 +18,17 @@
 #include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/GpuABI.h"
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
 namespace adjoint::rt::gpu {
+
+/// Which sides of a copy are device memory (drivers with separate host and
+/// device calls, as CUDA, pick theirs from it).
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
 
 class GpuDevice : public Device {
 public:
@@ -91,10 +96,10 @@ protected:
   virtual Status rawAllocate(size_t bytes, void **ptr) = 0;
   /// Gives a block back; no queued work uses it any more.
   virtual void rawRelease(void *ptr) = 0;
-  /// Queues a copy between any two of host and device memory; `blocking`
-  /// waits for it (and so for everything queued before it).
+  /// Queues a copy between host and device memory as `kind` says;
+  /// `blocking` waits for it (and so for everything queued before it).
   virtual Status enqueueCopy(void *dst, const void *src, size_t bytes,
-                             bool blocking) = 0;
+                             CopyKind kind, bool blocking) = 0;
   virtual Status enqueueFill(void *dst, uint8_t value, size_t bytes) = 0;
   /// Waits for everything queued.
   virtual Status finish() = 0;
@@ -125,6 +130,15 @@ protected:
   /// The module formats this driver loads (ADJ_RT_GPU_SPIRV for both
   /// drivers here).
   virtual bool acceptsFormat(uint32_t format) const = 0;
+  /// Host memory that holds a small upload until the queue has passed it
+  /// (the heap by default; CUDA stages in pinned memory, which its copy
+  /// engines read directly), and its release, called after finish().
+  virtual Status allocateStaging(size_t bytes, void **ptr);
+  virtual void releaseStaging(void *ptr);
+
+  /// Runs `work` with the device ready and its lock held, so that nothing
+  /// else is queued meanwhile (for driver calls outside the hooks above).
+  Status withQueue(const std::function<Status()> &work);
 
 private:
   /// Runs initialize() once; its status after that.
@@ -132,7 +146,7 @@ private:
   /// Runs `work` (returning a Status) with the device ready and locked;
   /// nothing for zero bytes.
   template <typename Fn> Status onQueue(size_t bytes, Fn work);
-  void releaseStaging();
+  void releaseAllStaging();
 
   DeviceKind kind_;
   int index_;
@@ -150,8 +164,9 @@ private:
     uint64_t bytes;
   };
   std::unordered_map<const void *, Constant> constants_;
-  /// Host copies of queued uploads, freed once the queue has passed them.
-  std::vector<std::unique_ptr<char[]>> staging_;
+  /// Host copies of queued uploads (allocateStaging), released once the
+  /// queue has passed them.
+  std::vector<void *> staging_;
   size_t stagingBytes_ = 0;
 };
 

@@ -53,7 +53,7 @@ protected:
 
   void rawRelease(void *ptr) override { (void)ze_.zeMemFree(context_, ptr); }
 
-  Status enqueueCopy(void *dst, const void *src, size_t bytes,
+  Status enqueueCopy(void *dst, const void *src, size_t bytes, gpu::CopyKind,
                      bool blocking) override {
     if (Status status =
             check(ze_.zeCommandListAppendMemoryCopy(list_, dst, src, bytes,

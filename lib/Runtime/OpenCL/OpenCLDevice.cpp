@@ -121,7 +121,7 @@ protected:
     cl_.clSVMFree(context_, ptr);
   }
 
-  Status enqueueCopy(void *dst, const void *src, size_t bytes,
+  Status enqueueCopy(void *dst, const void *src, size_t bytes, gpu::CopyKind,
                      bool blocking) override {
     cl_bool wait = blocking ? CL_TRUE : CL_FALSE;
     if (useUsm_)
