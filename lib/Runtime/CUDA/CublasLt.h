@@ -11,6 +11,7 @@
 #ifndef ADJOINT_LIB_RUNTIME_CUDA_CUBLASLT_H
 #define ADJOINT_LIB_RUNTIME_CUDA_CUBLASLT_H
 
+#include "CUDA/CudaApi.h"
 #include "adjoint/Runtime/Status.h"
 
 #include <cstddef>
@@ -27,8 +28,8 @@ using cublasLtHandle_t = struct CublasLtContext *;
 using cublasLtMatmulDesc_t = struct CublasLtMatmulDescOpaque *;
 using cublasLtMatrixLayout_t = struct CublasLtMatrixLayoutOpaque *;
 using cublasLtMatmulPreference_t = struct CublasLtMatmulPreferenceOpaque *;
-/// The driver's CUstream.
-using cudaStream_t = struct CUstream_st *;
+/// The runtime API's name of the driver's stream.
+using cudaStream_t = CUstream;
 
 enum cudaDataType_t : int32_t {
   CUDA_R_32F = 0,

@@ -64,6 +64,13 @@ public:
   CublasLtGemm(const CublasLtGemm &) = delete;
   CublasLtGemm &operator=(const CublasLtGemm &) = delete;
 
+  /// The route of later calls (the device reads ADJOINT_CUDA_GEMM at each
+  /// call, so that a test or benchmark may switch it).
+  void setRoute(GemmRoute route) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    route_ = route;
+  }
+
   /// Queues C += A B of a checked, non-empty `gemm`, through the library
   /// or `launchKernel` (which launches the descriptor's fallback on the
   /// real C).
