@@ -12,6 +12,7 @@
 
 #include "CUDA/CublasLt.h"
 #include "FakeCublasLt.h"
+#include "FakeCuda.h"
 
 #include <cstring>
 
@@ -52,6 +53,19 @@ std::vector<FakeLtMatmul> &calls() {
   return recorded;
 }
 int gAlgorithms = 1;
+/// How far each matmul advances the fake CUDA driver's clock, which its
+/// events read (FakeCuda.h), when that driver is loaded.
+double gMatmulMs = 0;
+
+void advanceCudaClock(double ms) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!driver)
+    return;
+  if (auto journal = reinterpret_cast<FakeCudaJournalFn>(
+          dlsym(driver, "fakeCudaJournal")))
+    static_cast<FakeCuJournal *>(journal())->clockMs += ms;
+  dlclose(driver);
+}
 
 double load(int32_t type, const void *base, int64_t index) {
   switch (type) {
@@ -100,6 +114,10 @@ __attribute__((visibility("default"))) void *fakeCublasLtCalls() {
 
 __attribute__((visibility("default"))) void fakeCublasLtSetAlgorithms(int n) {
   gAlgorithms = n;
+}
+
+__attribute__((visibility("default"))) void fakeCublasLtSetMatmulMs(double ms) {
+  gMatmulMs = ms;
 }
 
 cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle) {
@@ -280,6 +298,7 @@ cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
         double old = load(lc.type, c, at(lc, e, i, j));
         store(ld.type, d, at(ld, e, i, j), alphaValue * sum + betaValue * old);
       }
+  advanceCudaClock(gMatmulMs);
   calls().push_back({desc->compute, desc->scale, desc->transa, desc->transb,
                      m, n, k, la.batch, a, b, d, workspaceBytes, stream,
                      uint32_t(alignment), std::move(cBefore)});

@@ -26,10 +26,13 @@ struct FakeLtMatmul {
   std::vector<double> cBefore;
 };
 
-/// The fake library's C symbols (for dlsym): the address of its
-/// std::vector<FakeLtMatmul>, and how many algorithms its heuristic offers
-/// from now on (1 by default; 0: "no algorithm for this problem").
+/// The fake library's C symbols (for dlsym): `fakeCublasLtCalls`, the
+/// address of its std::vector<FakeLtMatmul>; `fakeCublasLtSetAlgorithms`,
+/// how many algorithms its heuristic offers from now on (1 by default; 0:
+/// "no algorithm for this problem"); `fakeCublasLtSetMatmulMs`, how far
+/// each matmul advances the fake CUDA driver's clock (0 by default).
 using FakeLtCallsFn = void *(*)();
 using FakeLtSetAlgorithmsFn = void (*)(int);
+using FakeLtSetMatmulMsFn = void (*)(double);
 
 #endif // ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKECUBLASLT_H
