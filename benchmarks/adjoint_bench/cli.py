@@ -29,6 +29,7 @@ from .metadata import metadata
 from .progress import Progress
 from .protocol import REFERENCES, load_workloads, resolve_size
 from .stats import evaluate, suite_record, summarize
+from .steps import PRECISIONS, reference_device
 from .tables import render
 
 #: The issue's order: calibration first, then by model family.
@@ -59,8 +60,15 @@ def parse_args(argv):
                    help="problem size (default: cpu)")
     p.add_argument("--device", default="cpu", metavar="ID",
                    help="where Adjoint runs: cpu (default) or a device id "
-                   "such as opencl:0 (adjoint.devices() lists them); the "
-                   "references run on the CPU")
+                   "such as opencl:0 or cuda:0 (adjoint.devices() lists "
+                   "them); with cuda the references run on the same GPU "
+                   "(torch's cuda:N, JAX's gpu backend), otherwise on the "
+                   "CPU")
+    p.add_argument("--precision", choices=PRECISIONS, default="highest",
+                   help="f32 matmuls in every framework: highest (exact "
+                   "f32, default) or tf32 (TF32 tensor cores: torch's "
+                   "allow_tf32, JAX's default_matmul_precision, adjoint's "
+                   "set_matmul_precision); recorded in the JSON")
     p.add_argument("--steps", type=int, default=20,
                    help="timed steps (default: 20)")
     p.add_argument("--warmup", type=int, default=3,
@@ -200,7 +208,9 @@ def run(args):
                 "size_name": args.size, "batch_size": args.batch_size,
                 "steps": args.steps, "warmup": args.warmup,
                 "seed": args.seed, "threads": args.threads,
-                "device": args.device if impl == "adjoint" else "cpu"}
+                "device": args.device if impl == "adjoint"
+                else reference_device(args.device),
+                "precision": args.precision}
         progress.begin(label)
         try:
             run_ = run_isolated(spec, env, args.timeout,
@@ -225,6 +235,8 @@ def run(args):
             rec = evaluate(workloads[name], args.size, sizes[name], runs,
                            args.weights.get(name))
             rec["device"] = args.device
+            rec["reference_device"] = reference_device(args.device)
+            rec["precision"] = args.precision
             rec["steps"], rec["warmup"] = args.steps, args.warmup
             rec["metadata"] = meta
             records.append(rec)
@@ -238,6 +250,8 @@ def run(args):
             pool.shutdown(wait=True, cancel_futures=True)
         progress.close()
     suite = suite_record(records, args.weights, meta)
+    suite["precision"] = args.precision
+    suite["reference_device"] = reference_device(args.device)
     if out:
         write_json_line(out, suite)
         out.close()

@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 from .protocol import BENCHMARKS_DIR
+from .steps import reference_device
 
 
 def _version(dist):
@@ -53,6 +54,18 @@ def _git(*cmd):
         return ""
 
 
+def _device_name(device):
+    """The name of Adjoint's device ("NVIDIA H100 80GB HBM3"), which the
+    references share on a CUDA GPU."""
+    if device == "cpu":
+        return _cpu_model()
+    try:
+        import adjoint
+        return adjoint.device(device).name
+    except Exception:  # noqa: BLE001 - the run reports unusable devices
+        return None
+
+
 def metadata(args):
     """The machine, the software and the run's settings."""
     spec = importlib.util.find_spec("adjoint")
@@ -77,6 +90,9 @@ def metadata(args):
         "git_commit": _git("rev-parse", "HEAD") or None,
         "git_dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "device": args.device,
+        "device_name": _device_name(args.device),
+        "reference_device": reference_device(args.device),
+        "precision": args.precision,
         "steps": args.steps,
         "warmup": args.warmup,
         "seed": args.seed,

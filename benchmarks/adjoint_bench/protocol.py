@@ -98,20 +98,23 @@ def make_step(workload, impl, size):
 
 
 def measure(workload, impl, size, steps_, warmup, seed=0, progress=None,
-            device="cpu"):
+            device="cpu", precision="highest"):
     """The protocol in this process (the child): returns the raw result.
-    Adjoint's arrays go to `device` once, before timing, and stay there:
-    its compiled steps run where their inputs are. The references run on
-    the CPU."""
+    Every framework's arrays go to `device` once, before timing, and stay
+    there (Adjoint's compiled steps run where their inputs are); the
+    harness gives the references the same CUDA GPU as Adjoint and the CPU
+    otherwise (steps.reference_device). `precision` is set in the
+    framework before its step is made (steps.set_precision)."""
     import resource
     from . import steps
     framework = impl.split(".")[0]
+    steps.set_precision(framework, precision)
     try:
         step = make_step(workload, impl, size)
     except Unavailable as e:
         return {"status": "n/a", "error": str(e)}
     problem = workload.problem(size, seed)
-    where = device if framework == "adjoint" else "cpu"
+    where = device
     params = steps.to_framework(problem.params, framework,
                                 trainable=workload.train, device=where)
     batches = [steps.to_framework(b, framework, device=where)
@@ -177,7 +180,8 @@ def child_main(spec_path):
                             spec.get("batch_size"))
         result = measure(workload, spec["implementation"], size,
                          spec["steps"], spec["warmup"], spec.get("seed", 0),
-                         progress, spec.get("device", "cpu"))
+                         progress, spec.get("device", "cpu"),
+                         spec.get("precision", "highest"))
     except Exception as e:  # noqa: BLE001 - reported, never raised
         tb = traceback.format_exc()
         result = {"status": "failed",

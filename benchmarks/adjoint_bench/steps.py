@@ -50,9 +50,58 @@ def jax_step(loss):
     return step
 
 
+#: --precision: f32 matmuls in f32 ("highest") or with TF32 tensor cores.
+PRECISIONS = ("highest", "tf32")
+
+
+def reference_device(device):
+    """Where the references run when Adjoint runs on `device`: the same
+    CUDA GPU for "cuda"/"cuda:N" (torch's device name), else the CPU."""
+    kind, _, index = device.partition(":")
+    return "cuda:%s" % (index or "0") if kind == "cuda" else "cpu"
+
+
+def set_precision(framework, precision):
+    """The f32 matmul precision, set the same way in every framework:
+    torch's allow_tf32 switches (matmul and cuDNN), JAX's
+    default_matmul_precision, adjoint's set_matmul_precision."""
+    if precision not in PRECISIONS:
+        raise ValueError("unknown precision %r" % precision)
+    tf32 = precision == "tf32"
+    if framework == "torch":
+        import torch
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        torch.backends.cudnn.allow_tf32 = tf32
+        torch.set_float32_matmul_precision("high" if tf32 else "highest")
+    elif framework == "jax":
+        import jax
+        jax.config.update("jax_default_matmul_precision",
+                          "tensorfloat32" if tf32 else "highest")
+    elif framework == "adjoint":
+        import adjoint
+        setter = getattr(adjoint, "set_matmul_precision", None)
+        if setter is not None:
+            setter(precision)
+        elif tf32:
+            raise RuntimeError(
+                "this adjoint has no adjoint.set_matmul_precision: it "
+                "cannot run f32 matmuls in TF32 (use --precision highest)")
+    else:
+        raise ValueError("unknown framework %r" % framework)
+
+
+def _jax_device(device):
+    import jax
+    if device == "cpu":
+        return jax.devices("cpu")[0]
+    return jax.devices("gpu")[int(device.partition(":")[2] or 0)]
+
+
 def to_framework(tree, framework, trainable=False, device="cpu"):
-    """numpy arrays (in dicts, lists, tuples) as the framework's arrays;
-    Adjoint's on `device` ("opencl:0": device arrays that stay there)."""
+    """numpy arrays (in dicts, lists, tuples) as the framework's arrays on
+    `device`: Adjoint's device arrays ("opencl:0", "cuda:0") that stay
+    there, torch tensors on "cuda:N", JAX arrays on that GPU (JAX's "gpu"
+    backend); "cpu" pins every framework to the host."""
     if isinstance(tree, dict):
         return {k: to_framework(v, framework, trainable, device)
                 for k, v in tree.items()}
@@ -67,10 +116,12 @@ def to_framework(tree, framework, trainable=False, device="cpu"):
     if framework == "torch":
         import torch
         t = torch.from_numpy(np.array(tree))
+        if device != "cpu":
+            t = t.to(device)
         return t.requires_grad_() if trainable else t
     if framework == "jax":
-        import jax.numpy as jnp
-        return jnp.asarray(tree)
+        import jax
+        return jax.device_put(np.asarray(tree), _jax_device(device))
     raise ValueError("unknown framework %r" % framework)
 
 
@@ -83,8 +134,13 @@ def _leaves(tree):
 
 
 def sync(x, framework):
-    """Waits for the step's results (JAX and Adjoint on a GPU dispatch
-    asynchronously)."""
+    """Waits for the step's results (JAX, torch and Adjoint on a GPU
+    dispatch asynchronously)."""
+    if framework == "torch":
+        import torch
+        if any(isinstance(leaf, torch.Tensor) and leaf.is_cuda
+               for leaf in _leaves(x)):
+            torch.cuda.synchronize()
     if framework == "jax":
         import jax
         jax.block_until_ready(x)

@@ -58,6 +58,14 @@ def _table(header, rows):
 def render(records, suite, refs):
     """The tables and the score as text."""
     out = []
+    meta = records[0].get("metadata", {}) if records else {}
+    if meta.get("device"):
+        out.append("Adjoint on %s (%s), references on %s, f32 matmul "
+                   "precision: %s" % (meta["device"],
+                                      meta.get("device_name") or "?",
+                                      meta.get("reference_device", "cpu"),
+                                      meta.get("precision", "highest")))
+        out.append("")
     head = ["workload", "status", "adjoint rate (mean ± std)", "unit",
             "compile", "peak RSS"] + ["vs %s" % r for r in refs]
     rows = []

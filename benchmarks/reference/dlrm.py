@@ -12,11 +12,14 @@ def make_torch_loss(size):
     k = size["tables"]
     nb, nt = len(size["bottom"]) + 1, len(size["top"]) + 1
     tri = _tri(k + 1)
+    tri_on = {}  # the index on each device the loss has run on
 
     def loss(p, b):
         import torch
         import torch.nn.functional as F
         x = b["dense"]
+        if x.device not in tri_on:
+            tri_on[x.device] = torch.from_numpy(tri).to(x.device)
         for i in range(nb):
             x = F.relu(x @ p["bot_w%d" % i] + p["bot_b%d" % i])
         # embedding_bag: torch's DLRM lookup (the same sums; forward and
@@ -25,7 +28,7 @@ def make_torch_loss(size):
                 for t in range(k)]
         z = torch.stack([x] + bags, dim=1)
         zz = z @ z.transpose(1, 2)
-        dots = zz.reshape(zz.shape[0], -1)[:, torch.from_numpy(tri)]
+        dots = zz.reshape(zz.shape[0], -1)[:, tri_on[x.device]]
         h = torch.cat([x, dots], dim=1)
         for i in range(nt):
             h = h @ p["top_w%d" % i] + p["top_b%d" % i]

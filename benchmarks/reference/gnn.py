@@ -26,7 +26,7 @@ def make_torch_loss(size):
             mx = torch.amax(nbr + b["mask"][:, :, None], dim=1) * has_in
             agg = torch.cat([x, total, mean, mx], dim=1)
             x = x + torch.relu(agg @ p["u_w_%d" % l] + p["u_b_%d" % l])
-        pooled = torch.zeros(g, h, dtype=x.dtype).index_add(0, b["graph"], x)
+        pooled = torch.zeros(g, h, dtype=x.dtype, device=x.device).index_add(0, b["graph"], x)
         pooled = pooled * scale
         out = torch.relu(pooled @ p["r_w1"] + p["r_b1"]) @ p["r_w2"]
         out = out[:, 0] + p["r_b2"]

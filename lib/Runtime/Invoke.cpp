@@ -438,8 +438,10 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
   std::vector<std::vector<int64_t>> descriptors(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Tensor *input = &inputs[i];
-    // Device blocks are aligned to 256 bytes; only host memory may not be.
-    if (!gpuDevice && !isBufferAligned(input->data())) {
+    // Pool blocks are aligned (device blocks to 256 bytes); borrowed host
+    // memory and device memory imported through DLPack (a view at a byte
+    // offset) may not be, and is copied on its own device.
+    if (!isBufferAligned(input->data())) {
       try {
         copies.push_back(input->clone());
       } catch (const Error &e) {

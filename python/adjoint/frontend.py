@@ -25,6 +25,7 @@ recursion), _statements and _expressions; _trees holds build-time values,
 _source errors and sources. See docs/python.md, "Front end".
 """
 
+import re as _re
 import sys
 
 import numpy as _np
@@ -45,6 +46,17 @@ _RECURSION_LIMIT = 20000
 def _is_array(x):
     return isinstance(x, (_np.ndarray, _np.generic)) or \
         hasattr(x, "__array__") or hasattr(x, "__dlpack__")
+
+
+#: DLPack device types of memory the host can read (CPU, CUDA and ROCm
+#: pinned host memory): such arrays go through numpy.
+_HOST_DLPACK_DEVICES = (1, 3, 11)
+
+
+def _in_device_memory(x):
+    """Whether `x` is a DLPack producer whose memory is on a device."""
+    where = getattr(x, "__dlpack_device__", None)
+    return where is not None and where()[0] not in _HOST_DLPACK_DEVICES
 
 
 def _leaf(x, static):
@@ -70,6 +82,10 @@ def _leaf(x, static):
     if t in (bool, int, float) and not static:
         return "W", t, x
     if not static and _is_array(x):
+        if _in_device_memory(x):
+            # A torch/JAX/CuPy array on a GPU: wrapped without a copy
+            # (DLPack), so the computation follows it to its device.
+            return _leaf(_adj.from_dlpack(x), False)
         return _leaf(_np.asarray(x), False)
     try:
         hash(x)
@@ -95,7 +111,8 @@ class JitFunction:
     """A function compiled per argument signature.
 
     Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
-    tensors included), Python numbers, and tuples, lists and dicts of them;
+    tensors included; arrays in GPU memory such as torch CUDA tensors are
+    taken through DLPack without a copy and run there), Python numbers, and tuples, lists and dicts of them;
     the arguments at ``static_argnums`` and any leaf that is not an array or
     a number (a function, a string, None) are static: Python values while
     the program is built, part of the cache key. ``builds`` counts the
@@ -178,7 +195,7 @@ class JitFunction:
         sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
         try:
             with building(tr):
-                fn = module.function(self.__name__,
+                fn = module.function(_symbol_name(self.__name__),
                                      self._types(leaves, float_dtype), body)
         finally:
             sys.setrecursionlimit(limit)
@@ -223,6 +240,14 @@ def jit(fn=None, *, static_argnums=(), device=None):
             fn.device == (None if device is None else _device(device)):
         return fn
     return JitFunction(fn, static_argnums, device)
+
+
+def _symbol_name(name):
+    """The Python name as a symbol every backend accepts: "<lambda>" would
+    end up in the names of GPU kernels, which PTX limits to letters,
+    digits, "_" and "$"."""
+    name = _re.sub(r"\W", "_", name) or "fn"
+    return "fn" + name if name[0].isdigit() else name
 
 
 def _device(spec):

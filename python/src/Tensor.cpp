@@ -9,12 +9,15 @@
 
 #include "Bindings.h"
 
+#include "adjoint/Runtime/DLPack.h"
 #include "adjoint/Runtime/Device.h"
+#include "adjoint/Runtime/DeviceRegistry.h"
 #include "adjoint/Support/Error.h"
 
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <utility>
 
 using namespace adjoint;
 using namespace adjoint::python;
@@ -60,157 +63,184 @@ std::vector<int64_t> shapeOf(const py::array &array) {
 }
 
 //===----------------------------------------------------------------------===//
-// DLPack (the ABI of dlpack.h, version 0.8, written from its specification)
+// DLPack: the capsules and the stream protocol of the Python array API
+// (the managed tensors themselves are the runtime's, adjoint/Runtime/DLPack.h)
 //===----------------------------------------------------------------------===//
 
-struct DLDevice {
-  int32_t device_type; // 1 = kDLCPU
-  int32_t device_id;
-};
-struct DLDataType {
-  uint8_t code; // 0 int, 1 uint, 2 float, 4 bfloat, 6 bool
-  uint8_t bits;
-  uint16_t lanes;
-};
-struct DLTensor {
-  void *data;
-  DLDevice device;
-  int32_t ndim;
-  DLDataType dtype;
-  int64_t *shape;
-  int64_t *strides;
-  uint64_t byte_offset;
-};
-struct DLManagedTensor {
-  DLTensor dl_tensor;
-  void *manager_ctx;
-  void (*deleter)(DLManagedTensor *self);
-};
-constexpr int32_t kDLCPU = 1;
-/// Unified shared memory of a oneAPI device: what OpenCL (Intel USM) and
-/// Level Zero device pointers are.
-constexpr int32_t kDLOneAPI = 14;
+namespace dl = rt::dlpack;
 
-/// The DLPack device of where `tensor` lives.
-DLDevice dlDevice(const rt::Tensor &tensor) {
-  if (tensor.isOnHost())
-    return {kDLCPU, 0};
-  rt::Device &device = tensor.device();
-  switch (device.kind()) {
-  case rt::DeviceKind::OpenCL:
-  case rt::DeviceKind::LevelZero:
-    return {kDLOneAPI, device.index()};
-  default:
-    throw Error(std::string("DLPack: tensors on ") + device.id() +
-                " cannot be exported yet");
-  }
-}
-
-DLDataType dlType(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-    return {2, 64, 1};
-  case DType::F32:
-    return {2, 32, 1};
-  case DType::F16:
-    return {2, 16, 1};
-  case DType::BF16:
-    return {4, 16, 1};
-  case DType::I64:
-    return {0, 64, 1};
-  case DType::I32:
-    return {0, 32, 1};
-  case DType::I1:
-    return {6, 8, 1};
-  }
-  throw Error("unknown dtype");
-}
-
-DType fromDLType(DLDataType t) {
-  for (DType d : kAllDTypes) {
-    DLDataType e = dlType(d);
-    if (e.code == t.code && e.bits == t.bits && t.lanes == 1)
-      return d;
-  }
-  throw Error("from_dlpack: unsupported DLPack dtype (code " +
-              std::to_string(t.code) + ", " + std::to_string(t.bits) +
-              " bits, " + std::to_string(t.lanes) + " lanes)");
-}
-
-/// What an exported DLManagedTensor owns: the tensor (its storage) and the
-/// shape array the DLTensor points to.
-struct Export {
-  DLManagedTensor managed;
-  rt::Tensor tensor;
-  std::vector<int64_t> shape;
+/// The capsule names of the two managed tensor versions.
+template <typename Managed> struct CapsuleName;
+template <> struct CapsuleName<dl::DLManagedTensor> {
+  static constexpr const char *fresh = "dltensor";
+  static constexpr const char *used = "used_dltensor";
+};
+template <> struct CapsuleName<dl::DLManagedTensorVersioned> {
+  static constexpr const char *fresh = "dltensor_versioned";
+  static constexpr const char *used = "used_dltensor_versioned";
 };
 
-py::capsule toDLPack(const rt::Tensor &tensor) {
-  auto *e = new Export{{}, tensor, tensor.shape()};
-  DLTensor &t = e->managed.dl_tensor;
-  t.data = tensor.data();
-  t.device = dlDevice(tensor);
-  t.ndim = int32_t(tensor.rank());
-  t.dtype = dlType(tensor.dtype());
-  t.shape = e->shape.data();
-  t.strides = nullptr; // row-major
-  t.byte_offset = 0;
-  e->managed.manager_ctx = e;
-  e->managed.deleter = [](DLManagedTensor *self) {
-    delete static_cast<Export *>(self->manager_ctx);
+/// A capsule over a managed tensor. A consumer renames it to its "used"
+/// name and calls the deleter itself; an unconsumed capsule calls it when
+/// it dies.
+template <typename Managed> py::capsule managedCapsule(Managed *managed) {
+  PyCapsule_Destructor destroy = [](PyObject *c) {
+    const char *name = CapsuleName<Managed>::fresh;
+    if (!PyCapsule_IsValid(c, name))
+      return; // consumed: the consumer calls the deleter
+    auto *m = static_cast<Managed *>(PyCapsule_GetPointer(c, name));
+    m->deleter(m);
   };
-  // A consumer renames the capsule to "used_dltensor" and calls the deleter
-  // itself; an unconsumed capsule deletes the tensor here.
-  PyObject *capsule = PyCapsule_New(&e->managed, "dltensor", [](PyObject *c) {
-    if (PyCapsule_IsValid(c, "dltensor")) {
-      auto *managed =
-          static_cast<DLManagedTensor *>(PyCapsule_GetPointer(c, "dltensor"));
-      managed->deleter(managed);
-    }
-  });
+  PyObject *capsule =
+      PyCapsule_New(managed, CapsuleName<Managed>::fresh, destroy);
   if (!capsule) {
-    delete e;
+    managed->deleter(managed);
     throw py::error_already_set();
   }
   return py::reinterpret_steal<py::capsule>(capsule);
 }
 
-rt::Tensor fromDLPack(const py::object &source) {
-  py::object capsule = py::hasattr(source, "__dlpack__")
-                           ? source.attr("__dlpack__")()
-                           : source;
-  if (!PyCapsule_IsValid(capsule.ptr(), "dltensor"))
-    throw Error("from_dlpack: expected an object with __dlpack__ or an "
-                "unused 'dltensor' capsule");
-  auto *managed = static_cast<DLManagedTensor *>(
-      PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
-  // The tensor is ours from here on (also when we throw below): the capsule
-  // must not free it again.
-  PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+/// Takes the managed tensor of an unused capsule: renamed as used, it is
+/// ours from here on (also when the import throws), released through the
+/// returned owner, which calls the producer's deleter.
+template <typename Managed>
+std::pair<Managed *, std::shared_ptr<void>> takeCapsule(PyObject *c) {
+  auto *managed = static_cast<Managed *>(
+      PyCapsule_GetPointer(c, CapsuleName<Managed>::fresh));
+  PyCapsule_SetName(c, CapsuleName<Managed>::used);
   std::shared_ptr<void> owner(managed, [](void *p) {
-    auto *m = static_cast<DLManagedTensor *>(p);
+    auto *m = static_cast<Managed *>(p);
     if (m->deleter)
       m->deleter(m);
   });
-  const DLTensor &t = managed->dl_tensor;
-  if (t.device.device_type != kDLCPU)
-    throw Error("from_dlpack: only CPU tensors can be imported (device "
-                "type " +
-                std::to_string(t.device.device_type) +
-                "); copy the tensor to the host first");
-  DType dtype = fromDLType(t.dtype);
-  std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
-  if (t.strides) {
-    int64_t expected = 1;
-    for (int32_t i = t.ndim - 1; i >= 0; --i) {
-      if (shape[i] != 1 && t.strides[i] != expected)
-        throw Error("from_dlpack: the tensor is not row-major contiguous; "
-                    "make it contiguous first");
-      expected *= shape[i];
+  return {managed, std::move(owner)};
+}
+
+/// Waits for the device's queue unless the consumer said it synchronizes
+/// itself (stream -1). Our work runs on the device's one in-order queue,
+/// whose handle consumers do not know: waiting for it makes the memory
+/// ready for whatever stream the consumer uses.
+void readyForConsumer(const rt::Tensor &t, const py::object &stream) {
+  if (!stream.is_none() && !py::isinstance<py::int_>(stream))
+    throw py::type_error("__dlpack__: stream must be an int or None");
+  if (t.isOnHost()) {
+    if (!stream.is_none() && stream.cast<long long>() != -1)
+      throw py::value_error("__dlpack__: the tensor is in host memory; "
+                            "stream must be None");
+    return;
+  }
+  if (!stream.is_none() && stream.cast<long long>() == -1)
+    return;
+  rt::Status status;
+  {
+    py::gil_scoped_release release;
+    status = t.device().synchronize();
+  }
+  if (!status.ok())
+    throw Error("__dlpack__: " + t.device().id() + ": " + status.toString());
+}
+
+/// Tensor.__dlpack__ (the array API's signature): the tensor's memory
+/// without a copy; a host copy when `dl_device` asks for the CPU (unless
+/// copy=False); a fresh copy with copy=True. A consumer passing
+/// max_version >= (1, 0) gets a versioned capsule (with the read-only and
+/// is-copied flags), older ones the 0.x capsule.
+py::capsule exportCapsule(const rt::Tensor &t, const py::object &stream,
+                          const py::object &maxVersion,
+                          const py::object &dlDevice,
+                          const py::object &copy) {
+  rt::Tensor tensor = t;
+  bool copied = false;
+  bool mayCopy = copy.is_none() || copy.cast<bool>();
+  if (!dlDevice.is_none()) {
+    auto wanted = dlDevice.cast<std::pair<int32_t, int32_t>>();
+    dl::DLDevice here = dl::deviceOf(t);
+    if (wanted.first != here.device_type || wanted.second != here.device_id) {
+      if (wanted.first != dl::kDLCPU || !mayCopy)
+        throw py::buffer_error(
+            "__dlpack__: the tensor is on " + t.device().id() +
+            "; it can be exported there or copied to the CPU (dl_device "
+            "(1, 0)), not to (" + std::to_string(wanted.first) + ", " +
+            std::to_string(wanted.second) + ")");
+      py::gil_scoped_release release;
+      tensor = t.toHost(); // waits for the work that computes it
+      copied = true;
     }
   }
-  void *data = static_cast<char *>(t.data) + t.byte_offset;
-  return rt::Tensor::adopt(dtype, std::move(shape), data, std::move(owner));
+  if (!copied && !copy.is_none() && copy.cast<bool>()) {
+    py::gil_scoped_release release;
+    tensor = t.clone();
+    copied = true;
+  }
+  // A host copy is complete already (toHost waited for it).
+  if (!(copied && tensor.isOnHost()))
+    readyForConsumer(tensor, stream);
+  bool versioned = !maxVersion.is_none() &&
+                   maxVersion.cast<std::pair<uint32_t, uint32_t>>().first >= 1;
+  if (!versioned)
+    return managedCapsule(dl::exportTensor(tensor));
+  return managedCapsule(dl::exportTensorVersioned(tensor, copied));
+}
+
+/// The stream argument a consumer on our queue passes to a producer of
+/// memory on `where` (its __dlpack_device__), so that the producer orders
+/// its pending work before ours: the device's own stream where the driver
+/// exposes it (CUDA); else the legacy default stream for CUDA (1) and the
+/// default stream for ROCm (0), whose waits reach blocking streams only;
+/// none for host and oneAPI memory (whose producers synchronize).
+py::object consumerStream(std::pair<int32_t, int32_t> where) {
+  const char *kind = nullptr;
+  if (where.first == dl::kDLCUDA || where.first == dl::kDLCUDAManaged)
+    kind = "cuda";
+  else if (where.first == dl::kDLROCM)
+    kind = "hip";
+  else
+    return py::none();
+  rt::Device *device = nullptr;
+  std::string id = std::string(kind) + ":" + std::to_string(where.second);
+  if (rt::findDevice(id, &device).ok())
+    if (uintptr_t stream = device->nativeStream())
+      return py::int_(stream);
+  return py::int_(where.first == dl::kDLROCM ? 0 : 1);
+}
+
+rt::Tensor fromDLPack(const py::object &source) {
+  py::object capsule = source;
+  if (py::hasattr(source, "__dlpack__")) {
+    std::pair<int32_t, int32_t> where{dl::kDLCPU, 0};
+    if (py::hasattr(source, "__dlpack_device__"))
+      where = source.attr("__dlpack_device__")()
+                  .cast<std::pair<int32_t, int32_t>>();
+    py::object stream = consumerStream(where);
+    try {
+      capsule = source.attr("__dlpack__")(
+          py::arg("stream") = stream,
+          py::arg("max_version") = py::make_tuple(dl::kVersion.major,
+                                                  dl::kVersion.minor));
+    } catch (py::error_already_set &e) {
+      // A producer of the 0.x protocol knows no max_version.
+      if (!e.matches(PyExc_TypeError))
+        throw;
+      capsule = source.attr("__dlpack__")(py::arg("stream") = stream);
+    }
+  }
+  PyObject *c = capsule.ptr();
+  if (PyCapsule_IsValid(c, "dltensor_versioned")) {
+    auto [managed, owner] = takeCapsule<dl::DLManagedTensorVersioned>(c);
+    if (managed->version.major != dl::kVersion.major)
+      throw Error("from_dlpack: DLPack version " +
+                  std::to_string(managed->version.major) + "." +
+                  std::to_string(managed->version.minor) +
+                  " is not supported (1.x is)");
+    bool readOnly = managed->flags & dl::kFlagReadOnly;
+    return dl::importTensor(managed->dl_tensor, std::move(owner), readOnly);
+  }
+  if (PyCapsule_IsValid(c, "dltensor")) {
+    auto [managed, owner] = takeCapsule<dl::DLManagedTensor>(c);
+    return dl::importTensor(managed->dl_tensor, std::move(owner));
+  }
+  throw Error("from_dlpack: expected an object with __dlpack__ or an "
+              "unused 'dltensor' or 'dltensor_versioned' capsule");
 }
 
 /// pybind11's buffer hook cannot fail (a getter that throws terminates the
@@ -273,8 +303,10 @@ rt::Tensor adjoint::python::borrowArray(const py::array &array) {
                 " (f64, f32, f16, i64, i32 and bool are)");
   if (!(array.flags() & py::array::c_style))
     throw Error("the array is not C-contiguous");
-  return rt::Tensor::borrow(dtype, shapeOf(array),
-                            const_cast<void *>(array.data()));
+  rt::Tensor tensor = rt::Tensor::borrow(dtype, shapeOf(array),
+                                        const_cast<void *>(array.data()));
+  // A read-only array stays read-only when exported again (DLPack).
+  return array.writeable() ? tensor : tensor.asReadOnly();
 }
 
 py::array adjoint::python::adoptTensor(const rt::Tensor &device) {
@@ -286,7 +318,10 @@ py::array adjoint::python::adoptTensor(const rt::Tensor &device) {
   auto *keep = new rt::Tensor(tensor);
   py::capsule base(keep, [](void *p) { delete static_cast<rt::Tensor *>(p); });
   std::vector<py::ssize_t> shape(tensor.shape().begin(), tensor.shape().end());
-  return py::array(dt, shape, rowMajorStrides(tensor), tensor.data(), base);
+  py::array array(dt, shape, rowMajorStrides(tensor), tensor.data(), base);
+  if (tensor.isReadOnly())
+    array.attr("setflags")(py::arg("write") = false);
+  return array;
 }
 
 void adjoint::python::bindTensor(py::module_ &m) {
@@ -351,24 +386,32 @@ void adjoint::python::bindTensor(py::module_ &m) {
              return "Tensor(" + t.typeString() + ", device=" +
                     t.device().id() + ")";
            })
-      .def("__dlpack__", [](const rt::Tensor &t,
-                            py::object stream) { return toDLPack(t); },
-           py::arg("stream") = py::none())
+      .def("__dlpack__", &exportCapsule, py::kw_only(),
+           py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
+           py::arg("dl_device") = py::none(), py::arg("copy") = py::none(),
+           "The memory as a DLPack capsule (no copy). A device tensor's "
+           "queue is waited for first unless stream is -1.")
       .def("__dlpack_device__",
            [](const rt::Tensor &t) {
-             DLDevice d = dlDevice(t);
+             dl::DLDevice d = dl::deviceOf(t);
              return py::make_tuple(d.device_type, d.device_id);
            })
+      .def_property_readonly("readonly", &rt::Tensor::isReadOnly,
+                             "Whether the producer lent the memory "
+                             "read-only (DLPack).")
       .def_buffer([](const rt::Tensor &t) {
         py::dtype dt = numpyDType(t.dtype());
         std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
         std::string format = py::str(dt.attr("char"));
         return py::buffer_info(t.data(), py::ssize_t(dtypeSize(t.dtype())),
                                format, py::ssize_t(shape.size()), shape,
-                               rowMajorStrides(t));
+                               rowMajorStrides(t), t.isReadOnly());
       });
   guardBufferOfDeviceTensors(cls);
   m.def("from_dlpack", &fromDLPack, py::arg("source"),
-        "A Tensor sharing the memory of a CPU DLPack tensor (numpy, torch, "
-        "...); it must be row-major contiguous.");
+        "A Tensor sharing the memory of a DLPack tensor (numpy, torch, JAX, "
+        "...) without a copy: host memory on the CPU, CUDA memory on "
+        "cuda:N, ROCm memory on hip:N, oneAPI memory on the OpenCL or Level "
+        "Zero device that allocated it. It must be row-major contiguous; "
+        "it keeps the producer's memory alive.");
 }

@@ -50,3 +50,31 @@ def opencl_device():
         if os.environ.get("OCL_ICD_VENDORS"):
             raise
         pytest.skip(str(e))
+
+
+def required_devices():
+    """Device ids a test run must find (ctest's runs on fake drivers, the
+    on-device script): ADJOINT_TEST_REQUIRE_DEVICES, comma-separated."""
+    return [d for d in
+            os.environ.get("ADJOINT_TEST_REQUIRE_DEVICES", "").split(",") if d]
+
+
+def device_or_skip(device_id):
+    """The device, or a skip with the reason; a failure when the run
+    requires it (required_devices(), or OCL_ICD_VENDORS for opencl)."""
+    try:
+        return adj.device(device_id)
+    except adj.Error as e:
+        if device_id in required_devices() or (
+                device_id.startswith("opencl")
+                and os.environ.get("OCL_ICD_VENDORS")):
+            raise
+        pytest.skip(str(e))
+
+
+@pytest.fixture(params=os.environ.get("ADJOINT_TEST_GPUS",
+                                      "opencl:0").split(","))
+def gpu_device(request):
+    """Each GPU of ADJOINT_TEST_GPUS (default opencl:0; the on-device
+    script sets cuda:0), or a skip where it is absent and not required."""
+    return device_or_skip(request.param)

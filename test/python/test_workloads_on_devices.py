@@ -1,7 +1,8 @@
 """The training step of every adjoint-bench workload (tiny size) on each
-GPU device present agrees with the same step on the CPU for several steps:
-losses and updated parameters, with the parameters kept on the device
-between steps (device arrays)."""
+GPU of ADJOINT_TEST_GPUS (conftest.gpu_device: opencl:0 by default, cuda:0
+in scripts/gpu-device-run.sh) agrees with the same step on the CPU for
+several steps: losses and updated parameters, with the parameters kept on
+the device between steps (device arrays)."""
 
 import os
 import sys
@@ -36,8 +37,8 @@ def run(workload, device):
 
 
 @pytest.mark.parametrize("name", sorted(WORKLOADS))
-def test_training_step_on_opencl_agrees_with_cpu(name, opencl_device):
-    device = opencl_device
+def test_training_step_on_gpu_agrees_with_cpu(name, gpu_device):
+    device = gpu_device
     workload = WORKLOADS[name]
     cpu_values, cpu_params, _ = run(workload, "cpu")
     gpu_values, gpu_params, on_device = run(workload, device.id)

@@ -53,5 +53,5 @@ class GEMM(Workload):
 
     def value(self, out):
         if hasattr(out, "detach"):      # a torch tensor
-            out = out.detach().numpy()
+            out = out.detach().cpu().numpy()
         return float(np.linalg.norm(np.asarray(out, np.float64)))

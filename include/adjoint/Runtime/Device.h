@@ -95,6 +95,12 @@ public:
   /// Caps the bytes the pool holds (in use plus cached); 0: no limit. An
   /// allocation past it empties the cache, then fails with OutOfMemory.
   virtual void setMemoryLimit(size_t bytes) = 0;
+
+  /// The driver's handle of the device's queue (a CUstream on CUDA, a
+  /// hipStream_t on HIP), made ready if need be, for ordering work with
+  /// other frameworks (DLPack's stream protocol); 0 where the driver has no
+  /// such handle (the CPU, OpenCL, Level Zero) or the device is unusable.
+  virtual uintptr_t nativeStream() { return 0; }
 };
 
 /// The host CPU: memory from a MemoryPool, synchronous copies.

@@ -90,6 +90,16 @@ public:
   }
   /// Whether the data is borrowed caller memory.
   bool isBorrowed() const { return owner_ == nullptr; }
+  /// Whether the memory must not be written: a producer lent it read-only
+  /// (DLPack's read-only flag). Compiled code never writes its inputs, so
+  /// such a tensor is a valid input; copies of it are writable.
+  bool isReadOnly() const { return readOnly_; }
+  /// This tensor (the same memory) marked read-only.
+  Tensor asReadOnly() const {
+    Tensor t = *this;
+    t.readOnly_ = true;
+    return t;
+  }
 
   /// Element `index` (row-major) converted to double.
   double at(int64_t index) const;
@@ -120,6 +130,7 @@ private:
   /// Null on the host; GPU devices live as long as the process.
   Device *device_ = nullptr;
   bool valid_ = false;
+  bool readOnly_ = false;
 };
 
 } // namespace adjoint::rt

@@ -100,6 +100,15 @@ Status CudaDevice::withContext(const std::function<Status()> &work) {
   });
 }
 
+uintptr_t CudaDevice::nativeStream() {
+  uintptr_t handle = 0;
+  Status status = withQueue([&] {
+    handle = reinterpret_cast<uintptr_t>(stream_);
+    return Status::success();
+  });
+  return status.ok() ? handle : 0;
+}
+
 Status CudaDevice::timeOnStream(const std::function<Status()> &enqueue,
                                 double *milliseconds) {
   return withContext([&] {

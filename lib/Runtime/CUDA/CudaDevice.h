@@ -44,6 +44,9 @@ public:
   /// The device's stream; null until the device is initialized (it is
   /// inside withContext()).
   CUstream stream() const { return stream_; }
+  /// The stream as a handle for other frameworks (DLPack's stream
+  /// protocol), the device made ready first; 0 when it is unusable.
+  uintptr_t nativeStream() override;
   /// Runs `work` with the device ready, its lock held (nothing else is
   /// queued meanwhile) and its context current on this thread.
   Status withContext(const std::function<Status()> &work);

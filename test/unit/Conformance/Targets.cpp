@@ -21,7 +21,8 @@ using namespace adjoint::conformance;
 const std::vector<Target> &conformance::presentTargets() {
   static const std::vector<Target> targets = [] {
     std::vector<Target> present = {Target::cpu()};
-    for (const char *kind : {"opencl", "level_zero"}) {
+    // cuda:0 is present on the lent GPU machine (scripts/gpu-device-run.sh).
+    for (const char *kind : {"cuda", "opencl", "level_zero"}) {
       rt::Device *device = nullptr;
       rt::Status status = rt::findDevice(std::string(kind) + ":0", &device);
       if (status.ok()) {
