@@ -97,24 +97,31 @@ fi
 # 13.0, the driver version of the lent GPUs, so that cubins are built and
 # checked on machines without a GPU. In a venv, like the OpenCL runtime;
 # root/ arranges them as a CUDA toolkit folder (bin/, nvvm/libdevice/), the
-# default of the ADJOINT_CUDA_TOOLKIT CMake variable.
+# default of the ADJOINT_CUDA_TOOLKIT CMake variable. cuobjdump (which the
+# tests use to list fatbins and report each kernel's registers, stack and
+# shared memory) has no 13.0 wheel; it only reads the files, and 13.2
+# reads those of 13.0.
 CUDA_PREFIX=/opt/adjoint/cuda-toolkit
 CUDA_VERSION=13.0
-if ! "$CUDA_PREFIX/bin/python" - "$CUDA_VERSION" 2>/dev/null <<'PY'
+CUOBJDUMP_VERSION=13.2
+if ! "$CUDA_PREFIX/bin/python" - "$CUDA_VERSION" "$CUOBJDUMP_VERSION" \
+    2>/dev/null <<'PY'
 import importlib.metadata as md, sys
-sys.exit(any(not md.version(d).startswith(sys.argv[1] + ".")
-             for d in ("nvidia-cuda-nvcc", "nvidia-nvvm")))
+wanted = {"nvidia-cuda-nvcc": sys.argv[1], "nvidia-nvvm": sys.argv[1],
+          "nvidia-cuda-cuobjdump": sys.argv[2]}
+sys.exit(any(not md.version(d).startswith(v + ".") for d, v in wanted.items()))
 PY
 then
-  echo "setup: installing ptxas and libdevice (CUDA $CUDA_VERSION) in $CUDA_PREFIX"
+  echo "setup: installing ptxas, libdevice (CUDA $CUDA_VERSION) and cuobjdump in $CUDA_PREFIX"
   python3 -m venv "$CUDA_PREFIX"
   "$CUDA_PREFIX/bin/pip" install -q "nvidia-cuda-nvcc==$CUDA_VERSION.*" \
-    "nvidia-nvvm==$CUDA_VERSION.*"
+    "nvidia-nvvm==$CUDA_VERSION.*" \
+    "nvidia-cuda-cuobjdump==$CUOBJDUMP_VERSION.*"
 fi
 cuda_wheels=$("$CUDA_PREFIX/bin/python" -c \
   'import os, nvidia; print(os.path.join(list(nvidia.__path__)[0], "cu13"))')
 mkdir -p "$CUDA_PREFIX/root/bin" "$CUDA_PREFIX/root/nvvm/libdevice"
-for tool in ptxas fatbinary nvlink; do
+for tool in ptxas fatbinary nvlink cuobjdump; do
   ln -sfn "$cuda_wheels/bin/$tool" "$CUDA_PREFIX/root/bin/$tool"
 done
 ln -sfn "$cuda_wheels/nvvm/libdevice/libdevice.10.bc" \

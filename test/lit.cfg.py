@@ -36,3 +36,7 @@ if config.cuda_toolkit and os.path.exists(
         os.path.join(config.cuda_toolkit, "bin", "ptxas")) and os.path.exists(
         os.path.join(config.cuda_toolkit, "nvvm", "libdevice", "libdevice.10.bc")):
     config.available_features.add("cuda-toolkit")
+    # scripts/setup.sh installs it next to ptxas: a test that lists fatbins
+    # with NVIDIA's own reader fails without it rather than being skipped.
+    config.substitutions.append(
+        ("%cuobjdump", os.path.join(config.cuda_toolkit, "bin", "cuobjdump")))

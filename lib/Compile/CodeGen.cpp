@@ -81,7 +81,7 @@ std::unique_ptr<llvm::TargetMachine> machineFor(llvm::Module &module,
                 "': " + error);
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> machine(backend->createTargetMachine(
-      triple, target.chip, target.features, targetOptions,
+      triple, target.chip, llvmTargetFeatures(target.features), targetOptions,
       llvm::Reloc::PIC_, llvm::CodeModel::Small, codeGenLevel(optLevel)));
   if (!machine)
     throw Error("compile: cannot create a target machine for " +

@@ -3,6 +3,8 @@
 #include "adjoint/Compile/Target.h"
 #include "adjoint/Support/Error.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/TargetParser/Host.h"
@@ -22,6 +24,25 @@ constexpr std::array<std::pair<TargetKind, const char *>, 5> kKinds = {{
     {TargetKind::CUDA, "cuda"},
     {TargetKind::HIP, "hip"},
 }};
+
+/// Features Adjoint reads itself; LLVM's back ends would warn about them.
+constexpr std::array<const char *, 1> kAdjointFeatures = {"tf32"};
+
+/// The items of a comma-separated feature list, blanks around them
+/// dropped.
+std::vector<std::string> featureItems(const std::string &features) {
+  std::vector<std::string> items;
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(features).split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef part : parts)
+    if (!part.trim().empty())
+      items.push_back(part.trim().str());
+  return items;
+}
+
+bool hasBadCharacter(const std::string &text) {
+  return text.find_first_of(" \t\n{}=\"'") != std::string::npos;
+}
 
 std::string kindList() {
   std::string list;
@@ -43,6 +64,26 @@ std::optional<TargetKind> adjoint::parseTargetKind(const std::string &name) {
     if (name == text)
       return kind;
   return std::nullopt;
+}
+
+bool adjoint::hasTargetFeature(const std::string &features,
+                               const std::string &name) {
+  bool enabled = false;
+  for (const std::string &item : featureItems(features))
+    if (item.size() == name.size() + 1 && item.compare(1, name.size(), name) == 0)
+      enabled = item[0] == '+';
+  return enabled;
+}
+
+std::string adjoint::llvmTargetFeatures(const std::string &features) {
+  std::string kept;
+  for (const std::string &item : featureItems(features)) {
+    std::string name = item.substr(1);
+    if (llvm::is_contained(kAdjointFeatures, name))
+      continue;
+    kept += (kept.empty() ? "" : ",") + item;
+  }
+  return kept;
 }
 
 Target Target::cpu() {
@@ -67,28 +108,50 @@ Target Target::cpuNamed(const std::string &chip) {
 }
 
 Target Target::parse(const std::string &spec) {
-  // Only the first colon separates: AMD chips carry their own
-  // ("gfx942:sramecc+:xnack-").
-  size_t colon = spec.find(':');
-  std::string kindText = spec.substr(0, colon);
+  // Features follow the first comma; of the rest only the first colon
+  // separates: AMD chips carry their own ("gfx942:sramecc+:xnack-").
+  size_t comma = spec.find(',');
+  std::string head = spec.substr(0, comma);
+  size_t colon = head.find(':');
+  std::string kindText = head.substr(0, colon);
   std::optional<TargetKind> kind = parseTargetKind(kindText);
   if (!kind)
     throw Error("target '" + spec + "': unknown kind '" + kindText +
                 "' (expected one of " + kindList() + ", optionally followed "
-                "by ':<chip>')");
+                "by ':<chip>' and ',+<feature>,-<feature>...')");
   std::string chip =
-      colon == std::string::npos ? std::string() : spec.substr(colon + 1);
+      colon == std::string::npos ? std::string() : head.substr(colon + 1);
   if (colon != std::string::npos && chip.empty())
     throw Error("target '" + spec + "': empty chip after ':'");
-  if (chip.find_first_of(" \t\n{}=\"'") != std::string::npos)
+  if (hasBadCharacter(chip))
     throw Error("target '" + spec + "': the chip '" + chip +
                 "' has a blank, a quote, a brace or '='");
-  if (*kind == TargetKind::CPU)
-    return chip.empty() ? cpu() : cpuNamed(chip);
+  std::string features;
+  if (comma != std::string::npos) {
+    std::string list = spec.substr(comma + 1);
+    if (featureItems(list).empty())
+      throw Error("target '" + spec + "': no features after ','");
+    for (const std::string &item : featureItems(list)) {
+      if (item.size() < 2 || (item[0] != '+' && item[0] != '-') ||
+          hasBadCharacter(item))
+        throw Error("target '" + spec + "': bad feature '" + item +
+                    "' (expected +<name> or -<name>, e.g. +tf32)");
+      features += (features.empty() ? "" : ",") + item;
+    }
+  }
   Target target;
-  target.kind = *kind;
-  target.chip = chip;
-  target.triple = llvm::sys::getProcessTriple();
+  if (*kind == TargetKind::CPU) {
+    target = chip.empty() ? cpu() : cpuNamed(chip);
+  } else {
+    target.kind = *kind;
+    target.chip = chip;
+    target.triple = llvm::sys::getProcessTriple();
+  }
+  // After the chip's own (the host's for "cpu"), so that they override
+  // them.
+  if (!features.empty())
+    target.features +=
+        (target.features.empty() ? "" : ",") + features;
   return target;
 }
 
@@ -119,6 +182,10 @@ std::string Target::name() const {
   if (!chip.empty())
     text += ":" + chip;
   return text;
+}
+
+std::string Target::spec() const {
+  return features.empty() ? name() : name() + "," + features;
 }
 
 std::string Target::str() const {

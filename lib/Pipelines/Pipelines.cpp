@@ -87,7 +87,7 @@ void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
   // fused elementwise loop runs as fast as a -march=native C++ loop).
   pm.addPass(cpu::createLinalgToKernels());
   addPipelineText(pm, "convert-linalg-to-parallel-loops");
-  pm.addPass(cpu::createApproximateMath());
+  pm.addPass(createApproximateMath());
   pm.addPass(cpu::createParallelToRuntime());
   // After the pool's chunks are out: what remains of a step is hundreds of
   // small sequential nests, which LLVM optimizes in linear time only when
@@ -194,18 +194,35 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
   // Flat buffers of dynamic extent (-adj-gpu-kernel-layouts) as pointers
   // first: bare pointers carry only static shapes.
   pm.addNestedPass<gpu::GPUModuleOp>(nvidia::createFlatKernelArgs());
+  // Without libdevice, math must not stay __nv_* calls: transcendentals
+  // as polynomials first (powf through exp and log), and after the NVVM
+  // conversion the calls of what PTX has instructions for (sqrt, floor)
+  // as LLVM intrinsics. What remains (f64 transcendentals) is a libdevice
+  // call that the target then reports.
+  bool libdevice = options.libdevice &&
+                   nvidia::hasLibdevice(nvidia::resolveCudaToolkit(
+                       options.toolkit));
+  if (!libdevice) {
+    addPipelineText(pm, "gpu.module(math-expand-ops{ops=powf,fpowi,tan,"
+                        "sinh,cosh,asinh,acosh,atanh,exp2})");
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproximateMath());
+  }
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "convert-scf-to-cf,canonicalize,"
                       "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
                       // What has no libdevice function (math.absi, ...):
                       // LLVM intrinsics, which NVPTX selects.
                       "convert-math-to-llvm,reconcile-unrealized-casts)");
+  if (!libdevice)
+    pm.addNestedPass<gpu::GPUModuleOp>(nvidia::createNativeMath());
   nvidia::AttachTargetOptions target;
   if (!options.chip.empty())
     target.chip = options.chip;
-  if (!options.features.empty())
-    target.features = options.features;
+  // Adjoint's own features (+tf32) are read by the GPU codegen, not LLVM.
+  target.features = llvmTargetFeatures(options.features);
   target.toolkit = options.toolkit;
+  // The target tells a missing libdevice from one not to be linked.
+  target.libdevice = options.libdevice;
   pm.addPass(nvidia::createAttachTarget(target));
 }
 
@@ -216,6 +233,10 @@ void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
   binary.compilationTarget = binaryFormat.str();
   binary.toolkitPath = toolkit.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  // Fatbins are CUDA's: one per chip comes out of gpu-module-to-binary,
+  // the runtime loads one per module.
+  if (binaryFormat == "fatbin")
+    pm.addPass(nvidia::createMergeFatbins());
   pm.addPass(createLaunchToRuntime());
   // The host's own buffers (deallocation bookkeeping) come from the
   // runtime's pool, as on the CPU.
@@ -242,9 +263,10 @@ void adjoint::buildLowerToCUDAPipeline(OpPassManager &pm,
   buildBufferizePipeline(pm);
   buildGPUKernelsPipeline(pm, cuda);
   buildNVIDIANVVMPipeline(pm, cuda);
-  // A fatbin: the chip's cubin and the PTX (cuModuleLoadData takes either;
-  // the driver JITs the PTX on a newer GPU). ptxas and libdevice come from
-  // the same toolkit the target checked.
+  // A fatbin: a cubin per chip (sm_80 and sm_90 unless one is named) and
+  // the lowest chip's PTX (cuModuleLoadData picks the device's cubin; the
+  // driver JITs the PTX on a newer GPU). ptxas and libdevice come from the
+  // same toolkit the target checked.
   buildGPUHostLLVMPipeline(pm, "fatbin",
                            nvidia::resolveCudaToolkit(cuda.toolkit));
 }

@@ -31,6 +31,7 @@ import sys
 import numpy as _np
 
 from . import _adjoint as _adj
+from . import _precision
 from ._adjoint import Device, DType, Module, Tensor, Type
 from ._np_support import building
 from ._source import FrontendError, _Source, _NP_TO_ADJ
@@ -123,7 +124,9 @@ class JitFunction:
     from device_put or from an earlier call), else the CPU. On a GPU,
     numpy arguments are copied there and the results are device arrays
     (adjoint.Tensor) that stay there: pass them to the next call, read them
-    with adjoint.to_numpy."""
+    with adjoint.to_numpy. On cuda, f32 matmuls use TF32 when the matmul
+    precision in effect at the call is "tf32" (adjoint.matmul_precision);
+    each precision has its own compiled code."""
 
     def __init__(self, fn, static_argnums=(), device=None):
         self.fn = fn
@@ -147,7 +150,10 @@ class JitFunction:
         float_dtype = next((_NP_TO_ADJ[c[0]] for k, c, _ in leaves
                             if k == "A" and c[0].kind == "f"), DType.f32)
         device = self.device or _argument_device(leaves)
-        key = (tuple(trees), float_dtype, device.id) + \
+        # The target with the matmul precision in effect (+tf32 on cuda):
+        # a new precision compiles anew.
+        target = _precision.target_for(device.kind)
+        key = (tuple(trees), float_dtype, device.id, target) + \
             tuple((k, c) for k, c, _ in leaves)
         return key, tuple(trees), leaves, float_dtype, device
 
@@ -215,7 +221,8 @@ class JitFunction:
             m = Module()
             self.builds += 1
             fn, tree = self._translate(m, trees, leaves, float_dtype)
-            exe = _adj.compile(m, fn.name, target=device.kind)
+            exe = _adj.compile(m, fn.name,
+                               target=_precision.target_for(device.kind))
             entry = self._cache[key] = (exe, tree)
         return entry, self._arrays(leaves, float_dtype), device
 

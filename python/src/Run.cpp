@@ -172,7 +172,11 @@ void adjoint::python::bindRun(py::module_ &m) {
                              [](const Executable &e) {
                                return cacheOutcomeName(e.cacheOutcome());
                              })
-      .def_property_readonly("compile_seconds", &Executable::compileSeconds);
+      .def_property_readonly("compile_seconds", &Executable::compileSeconds)
+      .def_property_readonly(
+          "target", [](const Executable &e) { return e.target().spec(); },
+          "What it was compiled for, as compile() takes it: \"cpu:znver4,"
+          "+avx2,...\", \"cuda,+tf32\" (TF32 matmuls allowed).");
 
   m.def(
       "compile",

@@ -2,21 +2,26 @@
 // into a row sum, a matmul, a constant, a strided slice, a boolean result):
 // kernels in NVVM with one bare device pointer per memref (GpuABI.h), warps
 // of 32; PTX 8.0 for sm_90 with libdevice's expf linked in; a fatbin with
-// the cubin and the PTX per kernel module, embedded with the CUDA format.
+// one fatbin per kernel module, embedded with the CUDA format: by default
+// the cubins for sm_80 and sm_90 and the PTX of sm_80 (newer GPUs JIT it);
+// for a chip named, that chip's cubin and PTX.
 // RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm | FileCheck %s --check-prefix=NVVM
-// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm -gpu-module-to-binary="format=isa toolkit=%cuda_toolkit" | FileCheck %s --check-prefix=PTX
+// RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm=chip=sm_90 -gpu-module-to-binary="format=isa toolkit=%cuda_toolkit" | FileCheck %s --check-prefix=PTX
 // RUN: ir-opt %s -adj-lower-to-cuda | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ir-opt %s -adj-lower-to-cuda | %python %inputs/extract-gpu-binaries.py %t %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=FATBIN
+// RUN: %cuobjdump -lelf -lptx %t/model_kernel_0.bin | FileCheck %s --check-prefix=LIST
+// RUN: ir-opt %s -adj-lower-to-cuda=chip=sm_90 | %python %inputs/extract-gpu-binaries.py %t %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=SM90
 // RUN: ir-opt %s -adj-lower-to-cuda="chip=sm_80 features=+ptx70" | %python %inputs/extract-gpu-binaries.py %t %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=SM80
 // REQUIRES: cuda-toolkit
 
-// After -adj-nvidia-nvvm every gpu.module has the NVVM target; kernels take !llvm.ptr per
-// memref (no descriptors), rebuild the static descriptor inside, call
-// libdevice for exp, reduce with warp shuffles and a barrier.
-// NVVM:       gpu.module @model_kernel [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
+// After -adj-nvidia-nvvm every gpu.module has an NVVM target per chip, the
+// lowest first; kernels take !llvm.ptr per memref (no descriptors), rebuild
+// the static descriptor inside, call libdevice for exp, reduce with warp
+// shuffles and a barrier.
+// NVVM:       gpu.module @model_kernel [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, #nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
 // NVVM-NEXT:    llvm.func @model_kernel(%{{.*}}: !llvm.ptr) attributes {{{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 64, 1, 1>}
-// NVVM:       gpu.module @model_kernel_0 [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
+// NVVM:       gpu.module @model_kernel_0 [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, #nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
 // NVVM:         llvm.func @__nv_expf(f32) -> f32
 // NVVM:         llvm.func @model_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
 // NVVM:           llvm.call @__nv_expf(
@@ -39,11 +44,25 @@
 // LLVMIR-DAG: @__adj_gpu_kernel_model_kernel_2_model_kernel = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernel_2, ptr @__adj_gpu_name_model_kernel_2_model_kernel, i32 3, i32 0, ptr @__adj_gpu_args_model_kernel_2_model_kernel }
 // LLVMIR-DAG: @__adj_gpu_args_model_kernel_2_model_kernel = internal constant [3 x i32] zeroinitializer
 
-// FATBIN-COUNT-5: cubin sm_90 {{[1-9][0-9]*}}
-// FATBIN:       extracted 5 modules
-// FATBIN-NOT:   invalid
-// SM80:         cubin sm_80 {{[1-9][0-9]*}}
-// SM80-NEXT:    ptx sm_80 {{[1-9][0-9]*}}
+// FATBIN-COUNT-5: cubin sm_80 {{[1-9][0-9]*}}{{$}}
+// FATBIN-NEXT:    cubin sm_90 {{[1-9][0-9]*}}{{$}}
+// FATBIN-NEXT:    ptx sm_80 {{[1-9][0-9]*}}{{$}}
+// FATBIN-NOT:     sm_90
+// FATBIN:         extracted 5 modules
+// FATBIN-NOT:     invalid
+// NVIDIA's reader takes the merged container: both cubins, one PTX.
+// LIST:           ELF file 1: {{.*}}.sm_80.cubin
+// LIST-NEXT:      ELF file 2: {{.*}}.sm_90.cubin
+// LIST-NEXT:      PTX file 1: {{.*}}.sm_80.ptx
+// LIST-NOT:       file
+// SM90-NOT:       sm_80
+// SM90:           cubin sm_90 {{[1-9][0-9]*}}
+// SM90-NEXT:      ptx sm_90 {{[1-9][0-9]*}}
+// SM90-NOT:       sm_80
+// SM80-NOT:       sm_90
+// SM80:           cubin sm_80 {{[1-9][0-9]*}}
+// SM80-NEXT:      ptx sm_80 {{[1-9][0-9]*}}
+// SM80-NOT:       sm_90
 
 adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf32>, tensor<64x30xf32>, tensor<64x4xi1>) {
   %e = adj.exp %x : tensor<64x100xf32>

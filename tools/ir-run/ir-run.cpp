@@ -85,9 +85,9 @@ static llvm::cl::opt<unsigned>
              llvm::cl::init(3), llvm::cl::cat(compileCategory));
 static llvm::cl::opt<std::string> targetSpec(
     "target",
-    llvm::cl::desc("With --compile: the target, kind[:chip] (default cpu, "
-                   "the host with all its features)"),
-    llvm::cl::value_desc("kind[:chip]"), llvm::cl::init("cpu"),
+    llvm::cl::desc("With --compile: the target, kind[:chip][,+feature...] "
+                   "(default cpu, the host with all its features)"),
+    llvm::cl::value_desc("kind[:chip][,+feature...]"), llvm::cl::init("cpu"),
     llvm::cl::cat(compileCategory));
 static llvm::cl::opt<bool> compileStats(
     "compile-stats",

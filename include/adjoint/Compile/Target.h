@@ -7,6 +7,7 @@
 //   Target::parse("cpu")          the host CPU with all its features
 //   Target::parse("cpu:znver4")   a named CPU with its default features
 //   Target::parse("cuda:sm_90")   a GPU kind with a chip
+//   Target::parse("cuda,+tf32")   features after a comma, each +name or -name
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,13 +28,23 @@ const char *targetKindName(TargetKind kind);
 /// The inverse of targetKindName(); nullopt for any other text.
 std::optional<TargetKind> parseTargetKind(const std::string &name);
 
+/// Whether the comma-separated feature list `features` ("+ptx80,+tf32")
+/// enables `name` ("tf32"): its last mention is "+name" (LLVM's rule, a
+/// later mention overrides an earlier one).
+bool hasTargetFeature(const std::string &features, const std::string &name);
+/// `features` without the features that Adjoint reads itself (tf32), which
+/// no LLVM back end knows: what goes to LLVM's code generators.
+std::string llvmTargetFeatures(const std::string &features);
+
 /// The machine to generate code for.
 struct Target {
   TargetKind kind = TargetKind::CPU;
   /// CPU: LLVM's CPU name ("znver4", "skylake-avx512", "x86-64-v3"); GPU:
   /// the architecture ("sm_90", "gfx942"); empty means the kind's default.
   std::string chip;
-  /// LLVM feature string ("+avx2,+fma,-avx512f,..."); empty means the
+  /// Comma-separated +/- features: LLVM's ("+avx2,+fma,-avx512f", "+ptx80")
+  /// and Adjoint's own, which LLVM never sees: "+tf32" lets f32 matmuls on
+  /// cuda use TensorFloat-32 (no effect on other kinds). Empty means the
   /// chip's defaults.
   std::string features;
   /// The triple of the host code ("x86_64-pc-linux-gnu"); kernels of GPU
@@ -48,8 +59,11 @@ struct Target {
   /// The host's triple with a named CPU (its default features), for
   /// objects that must run on other machines of the same family.
   static Target cpuNamed(const std::string &chip);
-  /// "kind" or "kind:chip" as on the command line (--target=...). Throws
-  /// adjoint::Error naming the problem and the accepted kinds.
+  /// "kind", "kind:chip", "kind,+feature,-feature" or
+  /// "kind:chip,+feature" as on the command line (--target=...): features
+  /// follow the first comma (chips have none; AMD's have colons and
+  /// signs). Throws adjoint::Error naming the problem and the accepted
+  /// kinds.
   static Target parse(const std::string &spec);
 
   const char *kindName() const { return targetKindName(kind); }
@@ -61,6 +75,16 @@ struct Target {
   /// "kind" or "kind:chip", what parse() takes (features and triple left
   /// out).
   std::string name() const;
+  /// name() with the features, "cuda:sm_90,+tf32": parse(spec()) gives
+  /// this target back (the triple aside, which parse() takes from the
+  /// host).
+  std::string spec() const;
+  /// Whether f32 matmuls may use TensorFloat-32 (10-bit mantissas, f32
+  /// range and accumulation): a cuda target with "+tf32". Without it f32
+  /// products are exact f32.
+  bool allowsTF32() const {
+    return kind == TargetKind::CUDA && hasTargetFeature(features, "tf32");
+  }
   /// The registered pipeline that lowers typed adj to this kind,
   /// "adj-lower-to-cpu", "adj-lower-to-level-zero", ...
   std::string pipelineName() const;

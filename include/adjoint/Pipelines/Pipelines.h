@@ -62,15 +62,16 @@ struct LowerToTargetOptions
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("The chip (CPU: LLVM's CPU name; opencl/level_zero: "
-                     "cpu, integrated, discrete; CUDA: sm_90); empty for "
-                     "the default"),
+                     "cpu, integrated, discrete; CUDA: sm_90, or several "
+                     "comma-separated); empty for the default (CUDA: "
+                     "sm_80,sm_90)"),
       llvm::cl::init("")};
   Option<std::string> features{
       *this, "features",
       llvm::cl::desc("Comma-separated +/- features (CPU: LLVM's, "
                      "\"+avx2,+fma\"; opencl/level_zero: fp16, fp64; CUDA: "
-                     "+ptx80); empty "
-                     "for the chip's defaults"),
+                     "+ptx80, and +tf32: f32 matmuls may use TensorFloat-32); "
+                     "empty for the chip's defaults"),
       llvm::cl::init("")};
   Option<int64_t> subgroupSize{
       *this, "subgroup-size",
@@ -82,6 +83,13 @@ struct LowerToTargetOptions
       *this, "workgroup-size",
       llvm::cl::desc("Work items per workgroup of the generated kernels"),
       llvm::cl::init(256)};
+  Option<bool> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("CUDA: link libdevice for math functions when the "
+                     "toolkit has it; false (or no libdevice there): f32 "
+                     "math as polynomial approximations, the rest as PTX "
+                     "instructions"),
+      llvm::cl::init(true)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA: the toolkit folder with bin/ptxas and "
@@ -106,12 +114,14 @@ void buildIntelSPIRVPipeline(mlir::OpPassManager &pm,
                              const LowerToTargetOptions &options);
 /// `-adj-nvidia-nvvm`: kernels -> the NVVM/LLVM dialects in each
 /// gpu.module, one bare device pointer per memref argument, with an NVVM
-/// target (-adj-nvidia-attach-target; chip sm_90 and +ptx80 by default).
+/// target per chip (-adj-nvidia-attach-target; sm_80 and sm_90 with
+/// +ptx80 by default).
 void buildNVIDIANVVMPipeline(mlir::OpPassManager &pm,
                              const LowerToTargetOptions &options);
 /// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
 /// format gpu-module-to-binary names `binaryFormat`, with the CUDA toolkit
-/// `toolkit` where the target needs one), launches -> runtime calls
+/// `toolkit` where the target needs one; fatbins, CUDA's, merged into one
+/// per module: -adj-nvidia-merge-fatbins), launches -> runtime calls
 /// (-adj-gpu-launch-to-runtime), host code -> the LLVM dialect.
 void buildGPUHostLLVMPipeline(mlir::OpPassManager &pm,
                               llvm::StringRef binaryFormat = "bin",
@@ -122,8 +132,9 @@ void buildGPUHostLLVMPipeline(mlir::OpPassManager &pm,
 void buildLowerToSPIRVPipeline(mlir::OpPassManager &pm,
                                const LowerToTargetOptions &options);
 /// `-adj-lower-to-cuda`: typed, optimized adj -> LLVM dialect host code
-/// with embedded CUDA fatbins (cubin for the chip plus its PTX, so newer
-/// GPUs JIT it): tensor, bufferize, -adj-gpu-kernels (warps of 32),
+/// with embedded CUDA fatbins (a cubin per chip, sm_80 and sm_90 by
+/// default, plus the lowest chip's PTX, so newer GPUs JIT it): tensor,
+/// bufferize, -adj-gpu-kernels (warps of 32),
 /// -adj-nvidia-nvvm, -adj-gpu-host-llvm{format=fatbin}.
 void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
                               const LowerToTargetOptions &options);

@@ -4,9 +4,6 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
 namespace adjoint::nvidia {
 #define GEN_PASS_DEF_ATTACHTARGET
 #include "adjoint/Codegen/NVIDIA/Passes.h.inc"
@@ -42,8 +39,9 @@ unsigned minimumPTX(unsigned sm, bool accelerated) {
   return 0;
 }
 
-LogicalResult checkChipAndFeatures(StringRef chip, StringRef features,
-                                   Location loc) {
+/// The SM number of `chip` (90 for sm_90 and sm_90a) and whether it is an
+/// arch-specific variant (sm_90a), or an error naming the chip.
+FailureOr<std::pair<unsigned, bool>> parseChip(StringRef chip, Location loc) {
   StringRef digits = chip;
   unsigned sm = 0;
   if (!digits.consume_front("sm_") || digits.empty() ||
@@ -51,6 +49,11 @@ LogicalResult checkChipAndFeatures(StringRef chip, StringRef features,
                                          digits == "f"))
     return emitError(loc, "unknown cuda chip '")
            << chip << "' (expected sm_NN, sm_NNa or sm_NNf: sm_80, sm_90)";
+  return std::make_pair(sm, digits == "a");
+}
+
+/// The PTX version (times ten) `features` names with +ptxNN, if any.
+std::optional<unsigned> ptxVersionOf(StringRef features) {
   SmallVector<StringRef> items;
   features.split(items, ',', -1, /*KeepEmpty=*/false);
   std::optional<unsigned> ptx;
@@ -61,17 +64,32 @@ LogicalResult checkChipAndFeatures(StringRef chip, StringRef features,
         rest.empty())
       ptx = version;
   }
-  unsigned needed = minimumPTX(sm, digits == "a");
-  if (!ptx)
-    return emitError(loc, "cuda features '")
-           << features << "' name no PTX version (+ptx" << needed
-           << " or newer for " << chip << ")";
-  if (*ptx < needed)
-    return emitError(loc, "PTX ")
-           << *ptx / 10 << "." << *ptx % 10 << " (+ptx" << *ptx
-           << ") does not support " << chip << ": use +ptx" << needed
-           << " or newer";
-  return success();
+  return ptx;
+}
+
+/// The NVVM target of one chip: `features` as given when they name a PTX
+/// version (checked against the chip), else with the chip's default one
+/// added: PTX 8.0 (CUDA 12.0 drivers JIT it), or the chip's minimum where
+/// that is higher.
+FailureOr<NVVM::NVVMTargetAttr> targetFor(MLIRContext *ctx, StringRef chip,
+                                          StringRef features, Location loc) {
+  FailureOr<std::pair<unsigned, bool>> sm = parseChip(chip, loc);
+  if (failed(sm))
+    return failure();
+  unsigned needed = minimumPTX(sm->first, sm->second);
+  std::string withPTX = features.str();
+  if (std::optional<unsigned> ptx = ptxVersionOf(features)) {
+    if (*ptx < needed)
+      return emitError(loc, "PTX ")
+             << *ptx / 10 << "." << *ptx % 10 << " (+ptx" << *ptx
+             << ") does not support " << chip << ": use +ptx" << needed
+             << " or newer";
+  } else {
+    withPTX = "+ptx" + std::to_string(std::max(80u, needed)) +
+              (features.empty() ? "" : "," + features.str());
+  }
+  return NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                   chip, withPTX);
 }
 
 struct AttachTarget
@@ -81,20 +99,39 @@ struct AttachTarget
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    if (failed(checkChipAndFeatures(chip, features, module.getLoc())))
+    // One target per chip, the lowest first (whose PTX the fatbin keeps,
+    // -adj-nvidia-merge-fatbins).
+    SmallVector<StringRef> chips;
+    StringRef(chip).split(chips, ',', -1, /*KeepEmpty=*/false);
+    SmallVector<std::tuple<unsigned, StringRef, Attribute>> ordered;
+    for (StringRef one : chips) {
+      FailureOr<NVVM::NVVMTargetAttr> target =
+          targetFor(ctx, one.trim(), features, module.getLoc());
+      if (failed(target))
+        return signalPassFailure();
+      ordered.push_back({parseChip(one.trim(), module.getLoc())->first,
+                         one.trim(), *target});
+    }
+    if (ordered.empty()) {
+      module.emitError("no cuda chip (chip='") << chip << "')";
       return signalPassFailure();
+    }
+    llvm::sort(ordered, [](const auto &a, const auto &b) {
+      return std::make_pair(std::get<0>(a), std::get<1>(a)) <
+             std::make_pair(std::get<0>(b), std::get<1>(b));
+    });
+    SmallVector<Attribute> targets;
+    for (auto &[sm, name, target] : ordered)
+      if (!llvm::is_contained(targets, target))
+        targets.push_back(target);
     std::string folder = adjoint::nvidia::resolveCudaToolkit(toolkit);
-    SmallString<256> libdevice(folder);
-    llvm::sys::path::append(libdevice, "nvvm", "libdevice",
-                            "libdevice.10.bc");
-    bool haveLibdevice = !folder.empty() && llvm::sys::fs::exists(libdevice);
-
-    auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
-                                            "nvptx64-nvidia-cuda", chip,
-                                            features);
+    std::string libdevicePath = adjoint::nvidia::libdevicePath(folder);
+    // Without libdevice the pipeline approximates f32 math; what remains
+    // a libdevice call (f64 functions) is an error here.
+    bool haveLibdevice = libdevice && adjoint::nvidia::hasLibdevice(folder);
     bool missingLibdevice = false;
     module.walk([&](gpu::GPUModuleOp gpuModule) {
-      gpuModule.setTargetsAttr(ArrayAttr::get(ctx, {target}));
+      gpuModule.setTargetsAttr(ArrayAttr::get(ctx, targets));
       if (haveLibdevice)
         return;
       // Calls that only libdevice defines: without it the PTX keeps them
@@ -103,13 +140,19 @@ struct AttachTarget
         if (!function.isExternal() ||
             !function.getSymName().starts_with("__nv_"))
           continue;
-        function.emitError("the kernels call ")
-            << function.getSymName()
-            << " from libdevice, and there is no "
-            << (folder.empty() ? std::string("CUDA toolkit")
-                               : ("'" + libdevice + "'").str())
-            << " (set ADJOINT_CUDA_TOOLKIT or the toolkit option to a "
-               "folder with nvvm/libdevice/libdevice.10.bc)";
+        if (!libdevice)
+          function.emitError("the kernels call ")
+              << function.getSymName()
+              << " from libdevice, which is not to be linked (libdevice="
+                 "false): only f32 math has approximations";
+        else
+          function.emitError("the kernels call ")
+              << function.getSymName()
+              << " from libdevice, and there is no "
+              << (folder.empty() ? std::string("CUDA toolkit")
+                                 : "'" + libdevicePath + "'")
+              << " (set ADJOINT_CUDA_TOOLKIT or the toolkit option to a "
+                 "folder with nvvm/libdevice/libdevice.10.bc)";
         missingLibdevice = true;
         return;
       }

@@ -9,7 +9,7 @@
 // CHECK-DAG: --cache-dir=<dir>
 // CHECK-DAG: --compile
 // CHECK-DAG: --compile-stats
-// CHECK-DAG: --target=<kind[:chip]>
+// CHECK-DAG: --target=<kind[:chip][,+feature...]>
 // CHECK-DAG: --no-cache
 // CHECK-DAG: --no-optimize
 // CHECK-DAG: --opt-level=<uint>

@@ -51,7 +51,8 @@ TEST_CASE("targets parse from kind or kind:chip") {
 TEST_CASE("bad target specs are errors naming the problem") {
   REQUIRE(errorOf([] { Target::parse("tpu"); }) ==
           "target 'tpu': unknown kind 'tpu' (expected one of cpu, opencl, "
-          "level_zero, cuda, hip, optionally followed by ':<chip>')");
+          "level_zero, cuda, hip, optionally followed by ':<chip>' and "
+          "',+<feature>,-<feature>...')");
   REQUIRE(errorOf([] { Target::parse(""); }).find("unknown kind ''") !=
           std::string::npos);
   REQUIRE(errorOf([] { Target::parse("CPU"); }).find("unknown kind 'CPU'") !=
@@ -61,6 +62,53 @@ TEST_CASE("bad target specs are errors naming the problem") {
   REQUIRE(errorOf([] { Target::parse("cpu:a b"); }) ==
           "target 'cpu:a b': the chip 'a b' has a blank, a quote, a brace "
           "or '='");
+}
+
+TEST_CASE("targets carry features after a comma, TF32 among them") {
+  Target tf32 = Target::parse("cuda:sm_90,+tf32");
+  REQUIRE(tf32.kind == TargetKind::CUDA);
+  REQUIRE(tf32.chip == "sm_90");
+  REQUIRE(tf32.features == "+tf32");
+  REQUIRE(tf32.allowsTF32());
+  REQUIRE(tf32.name() == "cuda:sm_90");
+  REQUIRE(tf32.spec() == "cuda:sm_90,+tf32");
+  REQUIRE(tf32.pipelineOptions() == "chip=sm_90 features=+tf32");
+  // Printed and parsed again, the same target.
+  for (const char *spec :
+       {"cuda", "cuda,+tf32", "cuda:sm_80,+ptx80,+tf32", "opencl,+fp16",
+        "cpu:znver4,+avx2,-avx512f", "hip:gfx942:sramecc+:xnack-,+wavefrontsize64"}) {
+    INFO(spec);
+    Target parsed = Target::parse(spec);
+    REQUIRE(parsed.spec() == spec);
+    REQUIRE(Target::parse(parsed.spec()).str() == parsed.str());
+  }
+  // Without the feature, or with a later -tf32, f32 stays f32; the
+  // feature means nothing to the other kinds.
+  REQUIRE(!Target::parse("cuda:sm_90").allowsTF32());
+  REQUIRE(!Target::parse("cuda,+tf32,-tf32").allowsTF32());
+  REQUIRE(Target::parse("cuda,-tf32,+tf32").allowsTF32());
+  REQUIRE(!Target::parse("opencl,+tf32").allowsTF32());
+  // Features of the host CPU come first, so that those asked for win.
+  Target host = Target::parse("cpu,-avx2");
+  REQUIRE(host.features == Target::cpu().features + ",-avx2");
+  REQUIRE(!hasTargetFeature(host.features, "avx2"));
+  // LLVM never sees Adjoint's own features.
+  REQUIRE(llvmTargetFeatures("+ptx80,+tf32,-tf32") == "+ptx80");
+  REQUIRE(llvmTargetFeatures("+tf32") == "");
+  REQUIRE(llvmTargetFeatures("+avx2, -fma") == "+avx2,-fma");
+}
+
+TEST_CASE("bad target features are errors naming them") {
+  REQUIRE(errorOf([] { Target::parse("cuda,"); }) ==
+          "target 'cuda,': no features after ','");
+  REQUIRE(errorOf([] { Target::parse("cuda:sm_90,tf32"); }) ==
+          "target 'cuda:sm_90,tf32': bad feature 'tf32' (expected +<name> "
+          "or -<name>, e.g. +tf32)");
+  REQUIRE(errorOf([] { Target::parse("cuda,+tf32,+"); }) ==
+          "target 'cuda,+tf32,+': bad feature '+' (expected +<name> or "
+          "-<name>, e.g. +tf32)");
+  REQUIRE(errorOf([] { Target::parse("cuda,+a=b"); }).find(
+              "bad feature '+a=b'") != std::string::npos);
 }
 
 TEST_CASE("the cache key holds the whole target") {
@@ -73,6 +121,14 @@ TEST_CASE("the cache key holds the whole target") {
   Executable a = compile(m, "f", host, options);
   Executable b = compile(m, "f", fewer, options);
   REQUIRE(a.cacheKey() != b.cacheKey());
+  if (std::string(ADJOINT_TEST_CUDA_TOOLKIT).empty())
+    return;
+  // TF32 or not is part of what was compiled.
+  Executable exact = compile(m, "f", Target::parse("cuda:sm_90"), options);
+  Executable tf32 =
+      compile(m, "f", Target::parse("cuda:sm_90,+tf32"), options);
+  REQUIRE(exact.cacheKey() != tf32.cacheKey());
+  REQUIRE(tf32.target().allowsTF32());
 }
 
 TEST_CASE("compile() refuses the kinds without a lowering yet") {

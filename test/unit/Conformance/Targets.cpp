@@ -1,6 +1,7 @@
 //===- Targets.cpp - The conformance suite's targets and oracle -----------===//
 
 #include "Targets.h"
+#include "CudaChecks.h"
 // The interpreter side of the oracle is the compile tests' (-adj-grad on
 // a clone, results flattened as compiled code returns them).
 #include "../Compile/Helpers.h"
@@ -10,9 +11,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 using namespace adjoint;
@@ -46,10 +50,10 @@ const std::vector<Target> &conformance::compileOnlyTargets() {
   static const std::vector<Target> targets = [] {
     std::vector<Target> compileOnly;
     if (std::string(ADJOINT_TEST_CUDA_TOOLKIT).empty())
-      std::fprintf(stderr, "conformance: cuda:sm_90 not compiled: the build "
+      std::fprintf(stderr, "conformance: cuda not compiled: the build "
                            "has no CUDA toolkit (ADJOINT_CUDA_TOOLKIT)\n");
     else
-      compileOnly.push_back(Target::parse("cuda:sm_90"));
+      compileOnly.push_back(Target::parse("cuda"));
     return compileOnly;
   }();
   return targets;
@@ -128,28 +132,92 @@ std::string compare(const interp::Tensor &expected, const rt::Tensor &actual) {
 }
 
 /// Checks that the kernel modules of `function` compiled for the CUDA
-/// `target` are fatbins: every embedded module (a global
-/// @__adj_gpu_data_<module> in the LLVM IR) starts with the fatbin magic
-/// 0xBA55ED50 (little-endian, as LLVM prints the bytes), and compile()
-/// (which JITs the host code) succeeds.
+/// `target` are fatbins that cuobjdump reads, with a cubin for each default
+/// chip (sm_80, sm_90) whose kernels fit the hardware (resourceProblem,
+/// from ptxas -v on the fatbin's PTX);
+/// prints each kernel's registers, spills and shared memory; checks that
+/// compile() (which JITs the host code) succeeds.
 void checkCompilesForCuda(const api::Module &module,
                           const std::string &function, const Target &target,
                           const CompileOptions &options) {
   INFO("@" << function << " compiled for " << target.str());
   std::string ir = compileToLLVMIR(module.op(), function, target, options);
-  const std::string global = "@__adj_gpu_data_";
-  int modules = 0;
-  for (size_t at = ir.find("\n" + global); at != std::string::npos;
-       at = ir.find("\n" + global, at + 1)) {
-    std::string line = ir.substr(at + 1, ir.find('\n', at + 1) - at - 1);
-    INFO(line.substr(0, 120));
-    CHECK(line.find("c\"P\\EDU\\BA") != std::string::npos);
-    ++modules;
-  }
+  std::vector<EmbeddedModule> modules = embeddedModules(ir);
   // Every program of the suite computes on the device.
-  CHECK(modules > 0);
+  CHECK(!modules.empty());
+  for (const EmbeddedModule &kernels : modules) {
+    INFO("kernel module " << kernels.name);
+    std::vector<KernelResources> resources;
+    try {
+      resources = resourceUsage(ADJOINT_TEST_CUDA_TOOLKIT, kernels.bytes);
+    } catch (const Error &e) {
+      FAIL(e.what());
+    }
+    std::set<std::string> chips;
+    for (const KernelResources &kernel : resources) {
+      std::fprintf(stderr,
+                   "cuda resources: @%s %s %s %s: %lld registers, %lld "
+                   "bytes spilled (stack frame %lld), %lld bytes shared\n",
+                   function.c_str(), kernels.name.c_str(),
+                   kernel.kernel.c_str(), kernel.arch.c_str(),
+                   static_cast<long long>(kernel.registers),
+                   static_cast<long long>(kernel.spillStores),
+                   static_cast<long long>(kernel.stack),
+                   static_cast<long long>(kernel.shared));
+      INFO(kernel.kernel << " for " << kernel.arch);
+      CHECK(resourceProblem(kernel) == "");
+      chips.insert(kernel.arch);
+    }
+    CHECK(chips == std::set<std::string>{"sm_80", "sm_90"});
+  }
   Executable exe = compile(module, function, target, options);
   CHECK(exe.target().name() == target.name());
+}
+
+/// Checks that `function` compiles for the CUDA `target` with a toolkit
+/// that has no libdevice (f32 math approximated, the rest PTX
+/// instructions), unless it computes f64 math, which only libdevice has:
+/// then the error must say so.
+void checkCompilesWithoutLibdevice(const api::Module &module,
+                                   const std::string &function,
+                                   const Target &target,
+                                   const CompileOptions &options) {
+  INFO("@" << function << " compiled for " << target.str()
+           << " without libdevice");
+  std::string folder = toolkitWithoutLibdevice(ADJOINT_TEST_CUDA_TOOLKIT);
+  const char *previous = std::getenv("ADJOINT_CUDA_TOOLKIT");
+  std::string saved = previous ? previous : "";
+  ::setenv("ADJOINT_CUDA_TOOLKIT", folder.c_str(), 1);
+  std::string error;
+  std::string ir;
+  try {
+    ir = compileToLLVMIR(module.op(), function, target, options);
+  } catch (const Error &e) {
+    error = e.what();
+  }
+  if (previous)
+    ::setenv("ADJOINT_CUDA_TOOLKIT", saved.c_str(), 1);
+  else
+    ::unsetenv("ADJOINT_CUDA_TOOLKIT");
+  if (!error.empty()) {
+    INFO(error);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module.op()->print(os);
+    CHECK(error.find("from libdevice, and there is no") != std::string::npos);
+    CHECK(text.find("f64") != std::string::npos);
+    return;
+  }
+  for (const EmbeddedModule &kernels : embeddedModules(ir)) {
+    INFO("kernel module " << kernels.name);
+    std::vector<KernelResources> resources;
+    try {
+      resources = resourceUsage(ADJOINT_TEST_CUDA_TOOLKIT, kernels.bytes);
+    } catch (const Error &e) {
+      FAIL(e.what());
+    }
+    CHECK(!resources.empty());
+  }
 }
 
 } // namespace
@@ -180,8 +248,10 @@ void conformance::checkOnAllTargets(const api::Module &module,
       CHECK(mismatch == "");
     }
   }
-  for (const Target &target : compileOnlyTargets())
+  for (const Target &target : compileOnlyTargets()) {
     checkCompilesForCuda(module, function, target, options);
+    checkCompilesWithoutLibdevice(module, function, target, options);
+  }
 }
 
 void conformance::checkOnAllTargets(const api::Module &module,

@@ -28,8 +28,8 @@ using Shape = std::vector<int64_t>;
 const std::vector<Target> &presentTargets();
 
 /// Targets the programs are only compiled for, no device being needed:
-/// `cuda:sm_90` where the build has a CUDA toolkit (ADJOINT_CUDA_TOOLKIT;
-/// ptxas makes the cubins). Prints the absent ones with their reason once
+/// `cuda` (sm_80 and sm_90) where the build has a CUDA toolkit
+/// (ADJOINT_CUDA_TOOLKIT; ptxas makes the cubins, cuobjdump reads them). Prints the absent ones with their reason once
 /// per process.
 const std::vector<Target> &compileOnlyTargets();
 
@@ -46,7 +46,9 @@ interp::Tensor sample(DType dtype, Shape shape, int64_t seed,
 /// (tuples flattened) and checks each output against the interpreter
 /// (after -adj-grad), naming target, output and element on failure; then
 /// compiles it for each compile-only target and checks that every kernel
-/// module embedded is a non-empty binary of the target's format.
+/// module embedded is a fatbin with a cubin per chip that fits the
+/// hardware (registers, spills, shared memory: printed), and that it
+/// compiles without libdevice too (unless it computes f64 math).
 void checkOnAllTargets(const api::Module &module, const std::string &function,
                        const std::vector<interp::Value> &inputs);
 

@@ -179,31 +179,4 @@ def MergeFunctions : Pass<"adj-cpu-merge-functions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
-def ApproximateMath : Pass<"adj-cpu-approximate-math", "::mlir::ModuleOp"> {
-  let summary = "Replaces f32 transcendental math ops by polynomial "
-                "approximations that vectorize";
-  let description = [{
-    `exp(x) = 2^n * p(r)` and likewise for expm1, tanh, log, log1p, log2,
-    erf, sin and cos on f32 (scalars or vectors): MLIR's approximations,
-    accurate to a few ulp, built from arith ops, where LLVM would otherwise
-    call the C library once per element and leave the loop scalar. Other
-    element types (f64) and other math ops are left alone.
-
-    Before:
-    ```mlir
-    %y = math.tanh %x : f32
-    ```
-    After:
-    ```mlir
-    %c = arith.constant ... : f32
-    ... arith.mulf/arith.addf/math.fma/arith.select on %x ...
-    ```
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::math::MathDialect",
-    "::mlir::vector::VectorDialect",
-  ];
-}
-
 #endif // ADJOINT_CODEGEN_CPU_PASSES_TD

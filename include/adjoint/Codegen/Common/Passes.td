@@ -176,4 +176,37 @@ def ReadonlyArguments : Pass<"adj-readonly-arguments", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def ApproximateMath : Pass<"adj-approximate-math"> {
+  let summary = "Replaces f32 transcendental math ops by polynomial "
+                "approximations (arithmetic only)";
+  let description = [{
+    `exp(x) = 2^n * p(r)` and likewise for expm1, tanh, log, log1p, log2,
+    erf, sin and cos on f32 (scalars or vectors; f16 and bf16 through f32):
+    MLIR's approximations, accurate to a few ulp, built from arith ops.
+    Other element types (f64) and other math ops are left alone. Runs on
+    any op (a module, a gpu.module).
+
+    Before:
+    ```mlir
+    %y = math.tanh %x : f32
+    ```
+    After:
+    ```mlir
+    %c = arith.constant ... : f32
+    ... arith.mulf/arith.addf/math.fma/arith.select on %x ...
+    ```
+
+    Why: on the CPU, LLVM would call the C library once per element and
+    leave the loop scalar; the polynomials vectorize. On NVIDIA without
+    libdevice (-adj-lower-to-cuda{libdevice=false}, or a toolkit without
+    it) nothing else defines the functions: convert-gpu-to-nvvm would
+    leave unresolved `__nv_*` calls.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // ADJOINT_CODEGEN_COMMON_PASSES_TD

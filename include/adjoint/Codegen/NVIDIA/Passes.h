@@ -31,6 +31,10 @@ namespace adjoint::nvidia {
 /// ADJOINT_CUDA_TOOLKIT, else the build's default (the CMake cache variable
 /// of the same name; empty when the build found none).
 std::string resolveCudaToolkit(llvm::StringRef requested);
+/// `<toolkit>/nvvm/libdevice/libdevice.10.bc`.
+std::string libdevicePath(llvm::StringRef toolkit);
+/// Whether the toolkit folder `toolkit` (resolved) holds libdevice.
+bool hasLibdevice(llvm::StringRef toolkit);
 
 } // namespace adjoint::nvidia
 

@@ -1,4 +1,4 @@
-// RUN: ir-opt %s -split-input-file -adj-cpu-approximate-math | FileCheck %s
+// RUN: ir-opt %s -split-input-file -adj-approximate-math | FileCheck %s
 // RUN: ir-run %s -f accuracy --compile --no-cache | FileCheck %s --check-prefix=EXEC
 
 // f32 transcendentals become arithmetic (fma, select, bit casts), scalar or

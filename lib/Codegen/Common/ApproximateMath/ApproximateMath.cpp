@@ -1,15 +1,16 @@
 //===- ApproximateMath.cpp - f32 transcendentals as polynomials -----------===//
 //
-// LLVM turns math.exp, math.tanh and friends into calls of the C library,
-// one element at a time, which keeps the loops around them from being
-// vectorized: a tanh over a 512x512 activation costs milliseconds. MLIR's
-// polynomial approximations (a few ulp in f32, like Eigen's, which the
-// reference interpreter uses) are plain arithmetic that the loop vectorizer
-// turns into AVX-512 code. f64 keeps the library calls.
+// On the CPU, LLVM turns math.exp, math.tanh and friends into calls of the
+// C library, one element at a time, which keeps the loops around them from
+// being vectorized: a tanh over a 512x512 activation costs milliseconds.
+// MLIR's polynomial approximations (a few ulp in f32, like Eigen's, which
+// the reference interpreter uses) are plain arithmetic that the loop
+// vectorizer turns into AVX-512 code. f64 keeps the library calls. NVIDIA
+// kernels use them where libdevice is not linked.
 //
 //===----------------------------------------------------------------------===//
 
-#include "adjoint/Codegen/CPU/Passes.h"
+#include "adjoint/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -17,10 +18,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace adjoint::cpu {
+namespace adjoint {
 #define GEN_PASS_DEF_APPROXIMATEMATH
-#include "adjoint/Codegen/CPU/Passes.h.inc"
-} // namespace adjoint::cpu
+#include "adjoint/Codegen/Common/Passes.h.inc"
+} // namespace adjoint
 
 using namespace mlir;
 
@@ -35,7 +36,7 @@ bool isApproximated(StringRef name) {
                             name);
 }
 
-struct ApproximateMath : adjoint::cpu::impl::ApproximateMathBase<ApproximateMath> {
+struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
   void runOnOperation() override {
     // Only the math ops and what their rewrites create, so that the rest of
     // the module is not folded as a side effect.
@@ -48,6 +49,8 @@ struct ApproximateMath : adjoint::cpu::impl::ApproximateMathBase<ApproximateMath
     if (ops.empty())
       return;
     RewritePatternSet patterns(&getContext());
+    // f16 and bf16 through the f32 polynomials.
+    populateMathF32ExpansionPatterns(patterns, isApproximated);
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
