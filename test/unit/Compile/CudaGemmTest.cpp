@@ -123,4 +123,20 @@ TEST_CASE("matrix products compiled for cuda:sm_90 run in cuBLASLt",
       REQUIRE(std::abs(got - e) <= tol * std::max(1.0, std::abs(e)));
     }
   }
+
+  // The precision is the target's: exact f32 unless +tf32 allows TF32
+  // (cuBLAS's compute types CUBLAS_COMPUTE_32F = 68 and
+  // CUBLAS_COMPUTE_32F_FAST_TF32 = 77).
+  for (auto [spec, compute] : {std::pair{"cuda:sm_90", 68},
+                               std::pair{"cuda:sm_90,+tf32", 77}}) {
+    INFO(spec);
+    api::Module m;
+    m.function("f", {f32({8, 16}), f32({16, 4})}, matmul);
+    Executable exe = compile(m, "f", Target::parse(spec), noCache());
+    std::vector<rt::Tensor> inputs = {
+        toRuntime(sampleInput(DType::F32, {8, 16}, 1)).to(*device),
+        toRuntime(sampleInput(DType::F32, {16, 4}, 2)).to(*device)};
+    exe.run(inputs);
+    REQUIRE(fakeLtCalls()->back().compute == compute);
+  }
 }
