@@ -147,7 +147,12 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   // Products, convolutions and reductions first, as tiled kernels with
   // workgroup memory and subgroup shuffles; every other linalg op then gets
   // the generic one-work-item-per-output kernel.
-  pm.addNestedPass<func::FuncOp>(createMatmul());
+  // A module pass: its GEMM records add declarations to the module. The
+  // target's +tf32 reaches the records (a GEMM library may then round f32
+  // inputs to TF32; the kernel stays exact f32).
+  MatmulOptions matmul;
+  matmul.allowTf32 = hasTargetFeature(options.features, "tf32");
+  pm.addPass(createMatmul(matmul));
   pm.addNestedPass<func::FuncOp>(createConv());
   ReductionsOptions reductions;
   reductions.subgroupSize = subgroupSizeOf(options);

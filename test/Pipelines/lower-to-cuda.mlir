@@ -13,6 +13,14 @@
 // RUN: %cuobjdump -lelf -lptx %t/model_kernel_0.bin | FileCheck %s --check-prefix=LIST
 // RUN: ir-opt %s -adj-lower-to-cuda=chip=sm_90 | %python %inputs/extract-gpu-binaries.py %t %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=SM90
 // RUN: ir-opt %s -adj-lower-to-cuda="chip=sm_80 features=+ptx70" | %python %inputs/extract-gpu-binaries.py %t %python %inputs/fatbin-entries.py | FileCheck %s --check-prefix=SM80
+// The matmul is a GEMM (adj_rt_gpu_gemm) with its tiled kernel as the
+// fallback; its descriptor's flags (the second field) allow TF32 only with
+// the target feature +tf32.
+// RUN: ir-opt %s -adj-lower-to-cuda | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=GEMM
+// RUN: ir-opt %s -adj-lower-to-cuda="features=+tf32" | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=TF32
+// GEMM: @__adj_gpu_gemm_model_kernel_2_model_kernel_0 = internal constant {{{.*}}} { i32 1, i32 0, i64 1, i64 64, i64 30, i64 100,
+// GEMM: call void @adj_rt_gpu_gemm(ptr @__adj_gpu_gemm_model_kernel_2_model_kernel_0,
+// TF32: @__adj_gpu_gemm_model_kernel_2_model_kernel_0 = internal constant {{{.*}}} { i32 1, i32 1, i64 1, i64 64, i64 30, i64 100,
 // REQUIRES: cuda-toolkit
 
 // After -adj-nvidia-nvvm every gpu.module has an NVVM target per chip, the

@@ -18,7 +18,8 @@
 // workgroup per row: 112 items, 7 subgroups of 16, shuffles then workgroup
 // memory), the matmul's fill (1920 items in 8 workgroups of 256) and its
 // tiled product (workgroup memory, 8x16 items), the comparison on the
-// slice, whose kernel takes the view's type on the base buffer.
+// slice, whose kernel takes the view's type on the base buffer. The
+// product's GEMM record (row-major A, B and C) comes right before its launch.
 // KERNELS-LABEL: func.func @model(
 // KERNELS-SAME:      %[[X:.*]]: memref<64x100xf32>, %[[W:.*]]: memref<100x30xf32>)
 // KERNELS:         %[[G:.*]] = memref.get_global @__constant_4xf32
@@ -30,7 +31,8 @@
 // KERNELS:         gpu.launch_func @model_kernel_0::@model_kernel blocks in (%[[C64]], %[[C1]], %[[C1]]) threads in (%[[C112:.*]], %[[C1]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[S]] : memref<64xf32>)
 // KERNELS:         %[[M:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64x30xf32>
 // KERNELS:         gpu.launch_func @model_kernel_1::@model_kernel blocks in (%[[C8:.*]], %[[C1]], %[[C1]]) threads in (%[[C256:.*]], %[[C1]], %[[C1]]) args(%[[M]] : memref<64x30xf32>)
-// KERNELS:         gpu.launch_func @model_kernel_2::@model_kernel {{.*}} threads in (%[[C8]], %[[C16:.*]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[W]] : memref<100x30xf32>, %[[M]] : memref<64x30xf32>)
+// KERNELS:         call @adj_gpu_gemm(%[[X]], %[[W]], %[[M]]) {adj.gpu.gemm = {a = {batch_stride = 0 : i64, ld = 100 : i64, order = "row"}, b = {batch_stride = 0 : i64, ld = 30 : i64, order = "row"}, batch = 1 : i64, c = {batch_stride = 0 : i64, ld = 30 : i64, order = "row"}, k = 100 : i64, m = 64 : i64, n = 30 : i64}}
+// KERNELS-NEXT:    gpu.launch_func @model_kernel_2::@model_kernel {{.*}} threads in (%[[C8]], %[[C16:.*]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[W]] : memref<100x30xf32>, %[[M]] : memref<64x30xf32>)
 // KERNELS:         %[[V:.*]] = memref.subview %[[X]][0, 3] [64, 4] [1, 1]
 // KERNELS:         %[[B:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64x4xi1>
 // KERNELS:         gpu.launch_func @model_kernel_3::@model_kernel {{.*}} args(%[[V]] : memref<64x4xf32, strided<[100, 1], offset: 3>>, %[[Z]] : memref<4xf32>, %[[B]] : memref<64x4xi1>)
@@ -71,24 +73,32 @@
 // SPIRV:           %[[ONE:.*]] = spirv.Select %{{.*}}, %{{.*}}, %{{.*}} : i1, i8
 // SPIRV:           spirv.Store "CrossWorkgroup" %{{.*}}, %[[ONE]] : i8
 
-// Host: LLVM dialect only, no gpu ops left; five launches.
+// Host: LLVM dialect only, no gpu ops left; four launches and the GEMM
+// (its kernel the fallback), no GEMM record left.
 // HOST-NOT:    gpu.launch_func
 // HOST-NOT:    gpu.binary
 // HOST-LABEL:  llvm.func @model(
-// HOST-COUNT-5: llvm.call @adj_rt_gpu_launch(
+// HOST-COUNT-3: llvm.call @adj_rt_gpu_launch(
+// HOST:        llvm.call @adj_rt_gpu_gemm(
+// HOST:        llvm.call @adj_rt_gpu_launch(
+// HOST-NOT:    @adj_gpu_gemm
 // HOST-NOT:    gpu.
 // HOST:        llvm.func @_mlir_ciface_model(
 
 // LLVMIR-DAG: @__adj_gpu_module_model_kernel_2 = internal constant { i32, i32, ptr, i64, ptr } { i32 1, i32 0, ptr @__adj_gpu_data_model_kernel_2, i64 {{[0-9]+}}, ptr @__adj_gpu_name_model_kernel_2 }
 // LLVMIR-DAG: @__adj_gpu_kernel_model_kernel_2_model_kernel = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernel_2, ptr @__adj_gpu_name_model_kernel_2_model_kernel, i32 3, i32 0, ptr @__adj_gpu_args_model_kernel_2_model_kernel }
 // LLVMIR-DAG: @__adj_gpu_args_model_kernel_2_model_kernel = internal constant [3 x i32] zeroinitializer
+// The GEMM: f32 (DType 1), 64x30x100, A, B and C row-major (0) with leading
+// dimensions 100, 30, 30; the fallback's launch: 1x1x1 workgroups of 8x16.
+// LLVMIR-DAG: @__adj_gpu_gemm_model_kernel_2_model_kernel_0 = internal constant { i32, i32, i64, i64, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, ptr, i64, i64, i64, i64, i64, i64, i32, i32 } { i32 1, i32 0, i64 1, i64 64, i64 30, i64 100, i32 0, i32 0, i64 100, i64 0, i32 0, i32 0, i64 30, i64 0, i32 0, i32 0, i64 30, i64 0, ptr @__adj_gpu_kernel_model_kernel_2_model_kernel, i64 1, i64 1, i64 1, i64 8, i64 16, i64 1, i32 0, i32 0 }
 // LLVMIR: define { {{.*}} } @model(
 // LLVMIR: call ptr @adj_rt_gpu_constant(ptr @__constant_4xf32, i64 16)
 // LLVMIR: call ptr @adj_rt_gpu_alloc(i64 256)
 // LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_model_kernel, i64 1, i64 1, i64 1, i64 64, i64 1, i64 1, i32 0, ptr
 // LLVMIR: call ptr @adj_rt_gpu_alloc(i64 7680)
 // LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_1_model_kernel, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr
-// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_2_model_kernel, i64 1, i64 1, i64 1, i64 8, i64 16, i64 1, i32 0, ptr
+// The product: the GEMM with A, B and C at their addresses.
+// LLVMIR: call void @adj_rt_gpu_gemm(ptr @__adj_gpu_gemm_model_kernel_2_model_kernel_0, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr
 // LLVMIR-NOT: call {{.*}}@malloc
 // COUNT: extracted 5 modules
 adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf32>, tensor<64x30xf32>, tensor<64x4xi1>) {

@@ -99,6 +99,60 @@ void adj_rt_gpu_launch(const adj_rt_gpu_kernel *kernel, uint64_t gridX,
                        uint64_t gridY, uint64_t gridZ, uint64_t blockX,
                        uint64_t blockY, uint64_t blockZ, uint32_t sharedBytes,
                        void **args);
+
+/// How a matrix of a GEMM lies in memory.
+enum adj_rt_gpu_order : uint32_t {
+  /// Element (i, j) at i * ld + j.
+  ADJ_RT_GPU_ROW_MAJOR = 0,
+  /// Element (i, j) at i + j * ld.
+  ADJ_RT_GPU_COL_MAJOR = 1,
+};
+
+/// Bits of adj_rt_gpu_gemm_desc::flags.
+enum adj_rt_gpu_gemm_flag : uint32_t {
+  /// f32 products may round their inputs to TF32 (10-bit mantissa), as
+  /// torch's allow_tf32; without it f32 GEMMs are exact f32.
+  ADJ_RT_GPU_GEMM_TF32 = 1,
+};
+
+/// One operand of a GEMM: its order, leading dimension (elements between
+/// rows of a row-major matrix, columns of a column-major one) and batch
+/// stride (elements between consecutive matrices; 0 repeats the same
+/// matrix for every batch entry, a broadcast).
+struct adj_rt_gpu_matrix {
+  uint32_t order; // adj_rt_gpu_order
+  uint32_t reserved;
+  uint64_t ld;
+  uint64_t batchStride;
+};
+
+/// A GEMM as the host object embeds it (constant data, one per product):
+/// for every b < batch, C_b += A_b B_b with A_b m x k, B_b k x n and C_b
+/// m x n, of element type `dtype` (adjoint::DType: F64, F32 or F16), and
+/// the generated kernel that computes it (the fallback), with the launch
+/// it was made for. Library plans are cached per device, keyed by the
+/// problem (not by this descriptor's address).
+struct adj_rt_gpu_gemm_desc {
+  uint32_t dtype;
+  uint32_t flags; // adj_rt_gpu_gemm_flag bits
+  uint64_t batch, m, n, k;
+  adj_rt_gpu_matrix a, b, c;
+  const adj_rt_gpu_kernel *fallback;
+  uint64_t grid[3];
+  uint64_t block[3];
+  uint32_t sharedBytes;
+  uint32_t reserved;
+};
+
+/// Queues `gemm` with A, B and C at the device addresses `a`, `b`, `c`
+/// (element (0, 0) of batch entry 0: view offsets applied). C is
+/// accumulated into (beta = 1), as linalg contractions accumulate into
+/// their init. The device computes it with its vendor library (cuBLASLt on
+/// CUDA) or by launching `gemm->fallback` with `fallbackArgs` (as
+/// adj_rt_gpu_launch's args), whichever it measured faster for this
+/// problem; devices without a library always launch the fallback.
+void adj_rt_gpu_gemm(const adj_rt_gpu_gemm_desc *gemm, void *a, void *b,
+                     void *c, void **fallbackArgs);
 }
 
 #endif // ADJOINT_RUNTIME_GPUABI_H

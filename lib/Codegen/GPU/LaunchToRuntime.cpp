@@ -1,8 +1,10 @@
-//===- LaunchToRuntime.cpp - gpu.launch_func -> adj_rt_gpu_launch ---------===//
+//===- LaunchToRuntime.cpp - gpu.launch_func -> adj_rt_gpu_launch/gemm ----===//
 
+#include "GemmRecord.h"
 #include "HostRuntime.h"
 #include "KernelLayouts.h"
 #include "adjoint/Codegen/GPU/Passes.h"
+#include "adjoint/Runtime/DType.h"
 #include "adjoint/Runtime/GpuABI.h"
 
 namespace adjoint {
@@ -47,8 +49,20 @@ public:
 
   LogicalResult lowerBinary(gpu::BinaryOp binary, StringRef formatOption);
   LogicalResult lowerLaunch(gpu::LaunchFuncOp launch);
+  /// Replaces `record` (GemmRecord.h) and `launch`, its fallback, by one
+  /// adj_rt_gpu_gemm; false (nothing changed) when the launch's sizes are
+  /// not constants, which a constant descriptor needs.
+  FailureOr<bool> lowerGemm(func::CallOp record, gpu::LaunchFuncOp launch);
 
 private:
+  /// The constant descriptor of the kernel `launch` calls (made once per
+  /// kernel).
+  FailureOr<LLVM::GlobalOp> kernelDescriptor(gpu::LaunchFuncOp launch);
+  /// The array of the addresses of `launch`'s argument values, filled at
+  /// `lb`.
+  Value argumentArray(OpBuilder &lb, gpu::LaunchFuncOp launch);
+  LogicalResult callRuntime(OpBuilder &lb, Location loc, StringRef name,
+                            ValueRange operands);
   /// A private constant global of `type` whose initializer `build` makes.
   LLVM::GlobalOp global(Location loc, StringRef name, Type type,
                         function_ref<Value(OpBuilder &)> build);
@@ -64,6 +78,7 @@ private:
   /// Kernel descriptors by "module::kernel".
   llvm::StringMap<LLVM::GlobalOp> kernels;
   llvm::StringMap<LLVM::GlobalOp> modules;
+  unsigned gemms = 0;
 };
 
 LLVM::GlobalOp Lowering::global(Location loc, StringRef name, Type type,
@@ -124,7 +139,8 @@ LogicalResult Lowering::lowerBinary(gpu::BinaryOp binary,
   return success();
 }
 
-LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
+FailureOr<LLVM::GlobalOp>
+Lowering::kernelDescriptor(gpu::LaunchFuncOp launch) {
   Location loc = launch.getLoc();
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
       launch.hasClusterSize())
@@ -137,9 +153,8 @@ LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
     return launch.emitError("kernel module '")
            << moduleName << "' is not a gpu.binary (serialize it first)";
 
-  ValueRange args = launch.getKernelOperands();
   SmallVector<int32_t> sizes;
-  for (Value arg : args) {
+  for (Value arg : launch.getKernelOperands()) {
     Type type = arg.getType();
     if (auto memref = dyn_cast<MemRefType>(type)) {
       // The kernel applies the view's offset and strides from its type.
@@ -158,42 +173,46 @@ LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
 
   std::string key = (moduleName + "::" + kernelName).str();
   LLVM::GlobalOp &kernel = kernels[key];
-  if (!kernel) {
-    std::string stem = (moduleName + "_" + kernelName).str();
-    auto text = bytesGlobal(loc, "__adj_gpu_name_" + stem, kernelName, true);
-    LLVM::GlobalOp sizesGlobal;
-    if (!sizes.empty()) {
-      b.setInsertionPointToEnd(module.getBody());
-      auto arrayType = LLVM::LLVMArrayType::get(b.getI32Type(), sizes.size());
-      sizesGlobal = LLVM::GlobalOp::create(
-          b, loc, arrayType, true, LLVM::Linkage::Internal,
-          "__adj_gpu_args_" + stem,
-          DenseElementsAttr::get(
-              RankedTensorType::get({int64_t(sizes.size())}, b.getI32Type()),
-              ArrayRef<int32_t>(sizes)));
-    }
-    auto i32 = b.getI32Type();
-    auto type = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), {ptrType, ptrType, i32, i32, ptrType});
-    LLVM::GlobalOp moduleGlobal = mod->second;
-    kernel = global(loc, "__adj_gpu_kernel_" + stem, type, [&](OpBuilder &ib) {
-      Value s = LLVM::PoisonOp::create(ib, loc, type);
-      Value argSizes =
-          sizesGlobal ? address(ib, loc, sizesGlobal)
-                      : Value(LLVM::ZeroOp::create(ib, loc, ptrType));
-      Value fields[] = {
-          address(ib, loc, moduleGlobal), address(ib, loc, text),
-          LLVM::ConstantOp::create(ib, loc, i32, int64_t(sizes.size())),
-          LLVM::ConstantOp::create(ib, loc, i32, 0), argSizes};
-      for (auto [i, field] : llvm::enumerate(fields))
-        s = LLVM::InsertValueOp::create(ib, loc, s, field, i);
-      return s;
-    });
+  if (kernel)
+    return kernel;
+  std::string stem = (moduleName + "_" + kernelName).str();
+  auto text = bytesGlobal(loc, "__adj_gpu_name_" + stem, kernelName, true);
+  LLVM::GlobalOp sizesGlobal;
+  if (!sizes.empty()) {
+    b.setInsertionPointToEnd(module.getBody());
+    auto arrayType = LLVM::LLVMArrayType::get(b.getI32Type(), sizes.size());
+    sizesGlobal = LLVM::GlobalOp::create(
+        b, loc, arrayType, true, LLVM::Linkage::Internal,
+        "__adj_gpu_args_" + stem,
+        DenseElementsAttr::get(
+            RankedTensorType::get({int64_t(sizes.size())}, b.getI32Type()),
+            ArrayRef<int32_t>(sizes)));
   }
+  auto i32 = b.getI32Type();
+  auto type = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), {ptrType, ptrType, i32, i32, ptrType});
+  LLVM::GlobalOp moduleGlobal = mod->second;
+  kernel = global(loc, "__adj_gpu_kernel_" + stem, type, [&](OpBuilder &ib) {
+    Value s = LLVM::PoisonOp::create(ib, loc, type);
+    Value argSizes = sizesGlobal
+                         ? address(ib, loc, sizesGlobal)
+                         : Value(LLVM::ZeroOp::create(ib, loc, ptrType));
+    Value fields[] = {
+        address(ib, loc, moduleGlobal), address(ib, loc, text),
+        LLVM::ConstantOp::create(ib, loc, i32, int64_t(sizes.size())),
+        LLVM::ConstantOp::create(ib, loc, i32, 0), argSizes};
+    for (auto [i, field] : llvm::enumerate(fields))
+      s = LLVM::InsertValueOp::create(ib, loc, s, field, i);
+    return s;
+  });
+  return kernel;
+}
 
+Value Lowering::argumentArray(OpBuilder &lb, gpu::LaunchFuncOp launch) {
   // Slots for the argument values and the array of their addresses, at the
   // top of the function: a launch in a loop must not grow the stack.
-  OpBuilder lb(launch);
+  Location loc = launch.getLoc();
+  ValueRange args = launch.getKernelOperands();
   OpBuilder entry(launch);
   entry.setInsertionPointToStart(
       &launch->getParentOfType<func::FuncOp>().getBody().front());
@@ -218,6 +237,26 @@ LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
                                         ArrayRef<LLVM::GEPArg>{int32_t(i)});
     LLVM::StoreOp::create(lb, loc, slot, element);
   }
+  return array;
+}
+
+LogicalResult Lowering::callRuntime(OpBuilder &lb, Location loc,
+                                    StringRef name, ValueRange operands) {
+  FailureOr<func::FuncOp> callee = adjoint::gpu::getRuntimeFunction(
+      module, name, lb.getFunctionType(operands.getTypes(), {}));
+  if (failed(callee))
+    return failure();
+  func::CallOp::create(lb, loc, *callee, operands);
+  return success();
+}
+
+LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
+  FailureOr<LLVM::GlobalOp> kernel = kernelDescriptor(launch);
+  if (failed(kernel))
+    return failure();
+  Location loc = launch.getLoc();
+  OpBuilder lb(launch);
+  Value array = argumentArray(lb, launch);
   auto toI64 = [&](Value v) {
     return arith::IndexCastUIOp::create(lb, loc, lb.getI64Type(), v);
   };
@@ -229,18 +268,133 @@ LogicalResult Lowering::lowerLaunch(gpu::LaunchFuncOp launch) {
                            launch.getDynamicSharedMemorySize()))
                      : Value(arith::ConstantIntOp::create(lb, loc,
                                                           lb.getI32Type(), 0));
-  SmallVector<Value> operands = {
-      address(lb, loc, kernel), toI64(grid.x),  toI64(grid.y),
-      toI64(grid.z),            toI64(block.x), toI64(block.y),
-      toI64(block.z),           shared,         array};
-  FailureOr<func::FuncOp> callee = adjoint::gpu::getRuntimeFunction(
-      module, "adj_rt_gpu_launch",
-      lb.getFunctionType(ValueRange(operands).getTypes(), {}));
-  if (failed(callee))
+  Value operands[] = {
+      address(lb, loc, *kernel), toI64(grid.x),  toI64(grid.y),
+      toI64(grid.z),             toI64(block.x), toI64(block.y),
+      toI64(block.z),            shared,         array};
+  if (failed(callRuntime(lb, loc, "adj_rt_gpu_launch", operands)))
     return failure();
-  func::CallOp::create(lb, loc, *callee, operands);
   launch.erase();
   return success();
+}
+
+FailureOr<bool> Lowering::lowerGemm(func::CallOp record,
+                                    gpu::LaunchFuncOp launch) {
+  FailureOr<adjoint::gpu::GemmRecord> gemm =
+      adjoint::gpu::parseGemmRecord(record);
+  if (failed(gemm))
+    return failure();
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  SmallVector<int64_t> sizes;
+  for (Value v : {grid.x, grid.y, grid.z, block.x, block.y, block.z}) {
+    std::optional<int64_t> size = getConstantIntValue(v);
+    if (!size)
+      return false;
+    sizes.push_back(*size);
+  }
+  int64_t shared = 0;
+  if (Value dynamic = launch.getDynamicSharedMemorySize()) {
+    std::optional<int64_t> bytes = getConstantIntValue(dynamic);
+    if (!bytes)
+      return false;
+    shared = *bytes;
+  }
+  Type element = cast<MemRefType>(record.getOperand(2).getType())
+                     .getElementType();
+  std::optional<adjoint::DType> dtype =
+      element.isF64()   ? std::optional(adjoint::DType::F64)
+      : element.isF32() ? std::optional(adjoint::DType::F32)
+      : element.isF16() ? std::optional(adjoint::DType::F16)
+                        : std::nullopt;
+  if (!dtype)
+    return record.emitError("GEMM of unsupported element type ") << element;
+  FailureOr<LLVM::GlobalOp> kernel = kernelDescriptor(launch);
+  if (failed(kernel))
+    return failure();
+
+  // adj_rt_gpu_gemm_desc, flattened (the same offsets: every field is
+  // naturally aligned).
+  Location loc = launch.getLoc();
+  auto i32 = b.getI32Type(), i64 = b.getI64Type();
+  SmallVector<Type> fieldTypes = {i32, i32, i64, i64, i64, i64};
+  for (int i = 0; i < 3; ++i)
+    fieldTypes.append({i32, i32, i64, i64});
+  fieldTypes.push_back(ptrType);
+  fieldTypes.append(6, i64);
+  fieldTypes.append({i32, i32});
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), fieldTypes);
+  std::string name =
+      ("__adj_gpu_gemm_" + launch.getKernelModuleName().getValue() + "_" +
+       launch.getKernelName().getValue() + "_" + Twine(gemms++))
+          .str();
+  auto descriptor = global(loc, name, type, [&](OpBuilder &ib) {
+    SmallVector<Value> fields;
+    auto constant = [&](Type t, int64_t v) {
+      fields.push_back(LLVM::ConstantOp::create(ib, loc, t, v));
+    };
+    constant(i32, int64_t(*dtype));
+    constant(i32, gemm->tf32 ? ADJ_RT_GPU_GEMM_TF32 : 0);
+    for (int64_t v : {gemm->batch, gemm->m, gemm->n, gemm->k})
+      constant(i64, v);
+    for (const adjoint::gpu::MatrixLayout &matrix :
+         {gemm->a, gemm->b, gemm->c}) {
+      constant(i32, matrix.rowMajor ? ADJ_RT_GPU_ROW_MAJOR
+                                    : ADJ_RT_GPU_COL_MAJOR);
+      constant(i32, 0);
+      constant(i64, matrix.ld);
+      constant(i64, matrix.batchStride);
+    }
+    fields.push_back(address(ib, loc, *kernel));
+    for (int64_t v : sizes)
+      constant(i64, v);
+    constant(i32, shared);
+    constant(i32, 0);
+    Value s = LLVM::PoisonOp::create(ib, loc, type);
+    for (auto [i, field] : llvm::enumerate(fields))
+      s = LLVM::InsertValueOp::create(ib, loc, s, field, i);
+    return s;
+  });
+
+  OpBuilder lb(launch);
+  Value array = argumentArray(lb, launch);
+  SmallVector<Value> operands = {address(lb, loc, descriptor)};
+  // Element (0, 0) of each matrix: the views' offsets applied here, since
+  // the library has no memref types to read them from.
+  for (Value matrix : record.getOperands())
+    operands.push_back(adjoint::gpu::bufferAddress(lb, loc, matrix, true));
+  operands.push_back(array);
+  if (failed(callRuntime(lb, loc, "adj_rt_gpu_gemm", operands)))
+    return failure();
+  launch.erase();
+  record.erase();
+  return true;
+}
+
+/// The GEMM records of `module` by the launch_func each belongs to: the
+/// next one in its block (GemmRecord.h). Fails on a record without one.
+FailureOr<DenseMap<Operation *, func::CallOp>> pairGemmRecords(
+    ModuleOp module) {
+  DenseMap<Operation *, func::CallOp> records;
+  WalkResult result = module.walk([&](func::CallOp call) {
+    if (!adjoint::gpu::isGemmRecord(call))
+      return WalkResult::advance();
+    for (Operation *op = call->getNextNode(); op; op = op->getNextNode()) {
+      if (auto other = dyn_cast<func::CallOp>(op);
+          other && adjoint::gpu::isGemmRecord(other))
+        break;
+      if (isa<gpu::LaunchFuncOp>(op)) {
+        records[op] = call;
+        return WalkResult::advance();
+      }
+    }
+    call.emitError("GEMM record without its launch (the next "
+                   "gpu.launch_func of its block)");
+    return WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return records;
 }
 
 struct LaunchToRuntime
@@ -254,11 +408,30 @@ struct LaunchToRuntime
     for (gpu::BinaryOp binary : binaries)
       if (failed(lowering.lowerBinary(binary, format)))
         return signalPassFailure();
+    FailureOr<DenseMap<Operation *, func::CallOp>> records =
+        pairGemmRecords(module);
+    if (failed(records))
+      return signalPassFailure();
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp op) { launches.push_back(op); });
-    for (gpu::LaunchFuncOp launch : launches)
+    for (gpu::LaunchFuncOp launch : launches) {
+      if (func::CallOp record = records->lookup(launch)) {
+        FailureOr<bool> lowered = lowering.lowerGemm(record, launch);
+        if (failed(lowered))
+          return signalPassFailure();
+        if (*lowered)
+          continue;
+        // Sizes known only at run time: the kernel alone.
+        record.erase();
+      }
       if (failed(lowering.lowerLaunch(launch)))
         return signalPassFailure();
+    }
+    // The records' declarations.
+    for (auto decl : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (decl->hasAttr(adjoint::gpu::kGemmRecordAttr) &&
+          decl.symbolKnownUseEmpty(module))
+        decl.erase();
     for (gpu::BinaryOp binary : binaries)
       binary.erase();
   }

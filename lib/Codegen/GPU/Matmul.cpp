@@ -3,10 +3,13 @@
 // Any linalg contraction with one m, n and k loop (matmul, batch_matmul,
 // their transposed forms written with indexing maps, generic contractions)
 // becomes the tiled kernel of TiledGemm.h, reading A, B and C through the
-// op's indexing maps. See Passes.td and docs/gpu-kernels.md.
+// op's indexing maps. Where A, B and C have BLAS layouts, a GEMM record
+// before the launch lets the runtime use a vendor library instead
+// (GemmRecord.h). See Passes.td and docs/gpu-kernels.md.
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmRecord.h"
 #include "KernelBuilder.h"
 #include "TiledGemm.h"
 
@@ -37,7 +40,7 @@ bool isInnermost(linalg::LinalgOp op, OpOperand &operand, unsigned dim) {
 
 /// The problem of `op`, or failure when it is not a plain contraction
 /// this kernel computes exactly.
-FailureOr<GemmProblem> match(linalg::LinalgOp op) {
+FailureOr<GemmProblem> match(linalg::LinalgOp op, bool allowTf32) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !hasStaticMemrefOperands(op) || !linalg::isaContractionOpInterface(op))
     return failure();
@@ -110,6 +113,14 @@ FailureOr<GemmProblem> match(linalg::LinalgOp op) {
     Value sum = arith::AddFOp::create(b, loc, old, acc);
     memref::StoreOp::create(b, loc, sum, c->get(), at);
   };
+  if (FailureOr<GemmRecord> record = gemmRecordOf(op, m, n, k, batchDims);
+      succeeded(record)) {
+    record->tf32 = allowTf32 && element.isF32();
+    Value aValue = a->get(), bValue = bOp->get(), cValue = c->get();
+    p.beforeLaunch = [=](OpBuilder &b, Location loc) {
+      return emitGemmRecord(b, loc, *record, aValue, bValue, cValue);
+    };
+  }
   return p;
 }
 
@@ -118,11 +129,11 @@ struct MatmulPass : adjoint::impl::MatmulBase<MatmulPass> {
 
   void runOnOperation() override {
     GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};
-    auto matchOp = [](Operation *op) -> FailureOr<GemmProblem> {
+    auto matchOp = [&](Operation *op) -> FailureOr<GemmProblem> {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
       if (!linalgOp)
         return failure();
-      return match(linalgOp);
+      return match(linalgOp, allowTf32);
     };
     if (failed(replaceWithTiledGemm(getOperation(), tiles, getArgument(),
                                     matchOp)))

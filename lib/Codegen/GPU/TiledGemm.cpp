@@ -224,6 +224,8 @@ LogicalResult adjoint::gpu::replaceWithTiledGemm(
   });
   for (auto &[op, p] : found) {
     OpBuilder b(op);
+    if (p.beforeLaunch && failed(p.beforeLaunch(b, op->getLoc())))
+      return failure();
     emitTiledGemm(b, op->getLoc(), p, tiles.fitTo(p.m, p.n));
     op->erase();
   }

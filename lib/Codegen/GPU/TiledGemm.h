@@ -44,6 +44,10 @@ struct GemmProblem {
   /// Whether consecutive k are adjacent in memory in A (else consecutive m)
   /// and in B (else consecutive n): staging reads follow the fast index.
   bool aKContiguous = true, bKContiguous = false;
+  /// When set, emitted right before the kernel's launch (-adj-gpu-matmul's
+  /// GEMM record, GemmRecord.h).
+  std::function<mlir::LogicalResult(mlir::OpBuilder &, mlir::Location)>
+      beforeLaunch;
 };
 
 /// Emits the kernel at `b`'s insertion point.

@@ -139,6 +139,33 @@ Status CudaDevice::timeOnStream(const std::function<Status()> &enqueue,
   });
 }
 
+Status CudaDevice::enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
+                               void *b, void *c, void **fallbackArgs) {
+  GemmRoute route;
+  if (Status status = gemmRouteFromEnvironment(&route); !status.ok())
+    return status;
+  return withContext([&] {
+    if (!gemms_) {
+      const CublasLtApi *lt = nullptr;
+      Status why = loadCublasLt(&lt);
+      CublasLtGemm::Device lend;
+      lend.stream = stream_;
+      lend.allocate = [this](size_t bytes, void **ptr) {
+        return allocate(bytes, ptr);
+      };
+      lend.deallocate = [this](void *ptr) { deallocate(ptr); };
+      lend.time = [this](const std::function<Status()> &work, double *ms) {
+        return timeOnStream(work, ms);
+      };
+      gemms_ = std::make_unique<CublasLtGemm>(why.ok() ? lt : nullptr, why,
+                                              std::move(lend), route);
+    }
+    gemms_->setRoute(route);
+    return gemms_->run(gemm, a, b, c,
+                       [&] { return launchFallback(gemm, fallbackArgs); });
+  });
+}
+
 Status CudaDevice::rawAllocate(size_t bytes, void **ptr) {
   ADJ_CUDA_CURRENT(current.status());
   CUdeviceptr block = 0;

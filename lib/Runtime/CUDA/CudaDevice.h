@@ -10,13 +10,16 @@
 // thread around every driver call, so any thread may use the device.
 //
 // Libraries that work on the device's stream (cuBLASLt) go through
-// withContext() and stream(), and time their work with timeOnStream().
+// withContext() and stream(), and time their work with timeOnStream();
+// GEMMs go to cuBLASLt or the generated kernel, whichever was measured
+// faster (CublasLtGemm.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ADJOINT_LIB_RUNTIME_CUDA_CUDADEVICE_H
 #define ADJOINT_LIB_RUNTIME_CUDA_CUDADEVICE_H
 
+#include "CUDA/CublasLtGemm.h"
 #include "CUDA/CudaApi.h"
 #include "CUDA/PinnedPool.h"
 #include "GPU/GpuDevice.h"
@@ -77,6 +80,10 @@ protected:
   }
   Status allocateStaging(size_t bytes, void **ptr) override;
   void releaseStaging(void *ptr) override;
+  /// cuBLASLt or the generated kernel, measured per problem
+  /// (CublasLtGemm.h).
+  Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                     void *c, void **fallbackArgs) override;
 
 private:
   class Current;
@@ -105,6 +112,8 @@ private:
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
   PinnedPool pinned_;
+  /// Made on the first GEMM (cuBLASLt is loaded then, not at start-up).
+  std::unique_ptr<CublasLtGemm> gemms_;
   Bounce bounce_[2];
   bool bounceTried_ = false;
 };

@@ -11,6 +11,8 @@
 #include "GPU/GpuCall.h"
 #include "GPU/GpuDevice.h"
 
+#include <cstddef>
+
 using namespace adjoint::rt;
 using namespace adjoint::rt::gpu;
 
@@ -66,4 +68,23 @@ extern "C" void adj_rt_gpu_launch(const adj_rt_gpu_kernel *kernel,
   const uint64_t grid[3] = {gridX, gridY, gridZ};
   const uint64_t block[3] = {blockX, blockY, blockZ};
   orFail(device.launch(*kernel, grid, block, sharedBytes, args));
+}
+
+// -adj-gpu-launch-to-runtime writes the descriptor as a flat LLVM struct
+// of naturally aligned fields; these are the offsets it relies on.
+static_assert(offsetof(adj_rt_gpu_gemm_desc, a) == 40 &&
+                  offsetof(adj_rt_gpu_gemm_desc, c) == 88 &&
+                  offsetof(adj_rt_gpu_gemm_desc, fallback) == 112 &&
+                  offsetof(adj_rt_gpu_gemm_desc, grid) == 120 &&
+                  offsetof(adj_rt_gpu_gemm_desc, sharedBytes) == 168 &&
+                  sizeof(adj_rt_gpu_gemm_desc) == 176,
+              "adj_rt_gpu_gemm_desc changed: update LaunchToRuntime.cpp");
+
+extern "C" void adj_rt_gpu_gemm(const adj_rt_gpu_gemm_desc *gemm, void *a,
+                                void *b, void *c, void **fallbackArgs) {
+  GpuDevice &device = currentDevice("adj_rt_gpu_gemm");
+  if (!gemm)
+    fail(Status::error(StatusCode::InvalidArgument,
+                       "adj_rt_gpu_gemm without a GEMM descriptor"));
+  orFail(device.gemm(*gemm, a, b, c, fallbackArgs));
 }

@@ -1,6 +1,7 @@
 //===- GpuDevice.cpp - What every GPU driver shares -----------------------===//
 
 #include "GPU/GpuDevice.h"
+#include "GPU/Gemm.h"
 #include "GPU/SpirvCheck.h"
 
 #include <cstdlib>
@@ -218,6 +219,19 @@ Status GpuDevice::launch(const adj_rt_gpu_kernel &kernel,
   if (!grid[0] || !grid[1] || !grid[2])
     return Status::success(); // nothing to run
   return enqueueLaunch(handle, kernel, grid, block, sharedBytes, args);
+}
+
+Status GpuDevice::gemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                       void *c, void **fallbackArgs) {
+  if (Status status = checkGemm(gemm); !status.ok())
+    return status;
+  if (isEmptyGemm(gemm))
+    return Status::success();
+  if (!a || !b || !c)
+    return Status::error(StatusCode::InvalidArgument,
+                         "adj_rt_gpu_gemm on " + id() +
+                             ": a null device address for A, B or C");
+  return enqueueGemm(gemm, a, b, c, fallbackArgs);
 }
 
 void GpuDevice::forgetLoadedCode() {

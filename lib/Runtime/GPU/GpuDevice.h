@@ -63,6 +63,17 @@ public:
   /// The GpuABI's launch: loads the module and the kernel on first use.
   Status launch(const adj_rt_gpu_kernel &kernel, const uint64_t grid[3],
                 const uint64_t block[3], uint32_t sharedBytes, void **args);
+  /// The GpuABI's GEMM: checks the descriptor (a Status naming what is
+  /// wrong) and queues it through enqueueGemm(); nothing for an empty
+  /// product.
+  Status gemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b, void *c,
+              void **fallbackArgs);
+  /// Launches the GEMM's generated kernel.
+  Status launchFallback(const adj_rt_gpu_gemm_desc &gemm,
+                        void **fallbackArgs) {
+    return launch(*gemm.fallback, gemm.grid, gemm.block, gemm.sharedBytes,
+                  fallbackArgs);
+  }
   /// The GpuABI's constants: the device copy of `bytes` at `host`,
   /// uploaded on first use.
   Status constant(const void *host, uint64_t bytes, void **device);
@@ -108,6 +119,14 @@ protected:
   /// queued uses it any more).
   virtual void releaseKernel(void *handle) = 0;
   virtual void releaseModule(void *handle) = 0;
+  /// Queues a checked, non-empty GEMM. A driver with a vendor library
+  /// chooses between it and launchFallback(); the default launches the
+  /// fallback. Called without the device's lock (a library call may
+  /// allocate a workspace from the pool or time both routes).
+  virtual Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
+                             void *b, void *c, void **fallbackArgs) {
+    return launchFallback(gemm, fallbackArgs);
+  }
   /// The module formats this driver loads (ADJ_RT_GPU_SPIRV for both
   /// drivers here).
   virtual bool acceptsFormat(uint32_t format) const = 0;

@@ -77,3 +77,96 @@ module attributes {gpu.container_module} {
   gpu.binary @two [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel], []>, api=OpenCL, #spirv.resource_limits<>>, "A">,
                    #gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel], []>, api=OpenCL, #spirv.resource_limits<>>, "B">]
 }
+
+// -----
+
+// A GEMM record (-adj-gpu-matmul) and the next launch_func become one
+// adj_rt_gpu_gemm: a constant descriptor (f64 = DType 0, batch 2, 4x3x5, A
+// column-major with ld 4 and batch stride 20, B a view of batch stride 0
+// with ld 3, C row-major, no TF32, the kernel and its 1x1x2 grid of 8x4x1
+// work items), the addresses of element (0, 0) of A, B and C (B's view
+// offset 6 applied: 48 bytes) and the kernel's arguments as for a launch.
+// Launches without a record stay launches; the records' declarations go.
+// CHECK-LABEL: func.func @gemm(
+// CHECK-SAME:      %[[A:.*]]: memref<2x5x4xf64>, %[[B:.*]]: memref<2x5x3xf64, strided<[0, 3, 1], offset: 6>>, %[[C:.*]]: memref<2x4x3xf64>)
+// CHECK:         %[[ARGS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr : (i64) -> !llvm.ptr
+// CHECK:         call @adj_rt_gpu_launch(
+// CHECK-NOT:     @adj_gpu_gemm
+// CHECK:         %[[G:.*]] = llvm.mlir.addressof @__adj_gpu_gemm_mod_k_0 : !llvm.ptr
+// CHECK:         memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK:         %{{.*}}, %[[BOFF:[a-z0-9_]+]], %{{.*}} = memref.extract_strided_metadata %[[B]]
+// CHECK:         %[[BOFF64:.*]] = arith.index_castui %[[BOFF]] : index to i64
+// CHECK:         %[[BBYTES:.*]] = arith.muli %[[BOFF64]], %c8_i64
+// CHECK:         %[[PB:.*]] = llvm.getelementptr %{{.*}}[%[[BBYTES]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         memref.extract_aligned_pointer_as_index %[[C]]
+// CHECK:         call @adj_rt_gpu_gemm(%[[G]], %{{.*}}, %[[PB]], %{{.*}}, %[[ARGS]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK-NOT:     gpu.launch_func
+// CHECK-NOT:     @adj_gpu_gemm
+// CHECK-NOT:     func.func private @adj_gpu_gemm
+// LLVMIR: @__adj_gpu_gemm_mod_k_0 = internal constant { i32, i32, i64, i64, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, ptr, i64, i64, i64, i64, i64, i64, i32, i32 } { i32 0, i32 0, i64 2, i64 4, i64 3, i64 5, i32 1, i32 0, i64 4, i64 20, i32 0, i32 0, i64 3, i64 0, i32 0, i32 0, i64 3, i64 12, ptr @__adj_gpu_kernel_mod_k, i64 1, i64 1, i64 2, i64 8, i64 4, i64 1, i32 0, i32 0 }
+// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_mod_k,
+// LLVMIR: call void @adj_rt_gpu_gemm(ptr @__adj_gpu_gemm_mod_k_0, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}})
+module attributes {gpu.container_module} {
+  gpu.binary @mod [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int64], []>, api=OpenCL, #spirv.resource_limits<>>, "ABC">]
+  func.func private @adj_gpu_gemm(memref<2x5x4xf64>, memref<2x5x3xf64, strided<[0, 3, 1], offset: 6>>, memref<2x4x3xf64>) attributes {adj.gpu.gemm}
+  func.func @gemm(%a: memref<2x5x4xf64>, %b: memref<2x5x3xf64, strided<[0, 3, 1], offset: 6>>, %c: memref<2x4x3xf64>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    gpu.launch_func @mod::@k blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1)
+        args(%c : memref<2x4x3xf64>)
+    call @adj_gpu_gemm(%a, %b, %c) {adj.gpu.gemm = {a = {batch_stride = 20 : i64, ld = 4 : i64, order = "col"}, b = {batch_stride = 0 : i64, ld = 3 : i64, order = "row"}, batch = 2 : i64, c = {batch_stride = 12 : i64, ld = 3 : i64, order = "row"}, k = 5 : i64, m = 4 : i64, n = 3 : i64}} : (memref<2x5x4xf64>, memref<2x5x3xf64, strided<[0, 3, 1], offset: 6>>, memref<2x4x3xf64>) -> ()
+    gpu.launch_func @mod::@k blocks in (%c1, %c1, %c2) threads in (%c8, %c4, %c1)
+        args(%a : memref<2x5x4xf64>, %b : memref<2x5x3xf64, strided<[0, 3, 1], offset: 6>>, %c : memref<2x4x3xf64>)
+    return
+  }
+}
+
+// -----
+
+// A grid known only at run time cannot go into a constant descriptor: the
+// kernel alone, the record dropped.
+// CHECK-LABEL: func.func @dynamic_grid(
+// CHECK-NOT:     @adj_gpu_gemm
+// CHECK:         call @adj_rt_gpu_launch(
+// CHECK-NOT:     adj_rt_gpu_gemm
+// CHECK-NOT:     @adj_gpu_gemm
+module attributes {gpu.container_module} {
+  gpu.binary @mod [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int64], []>, api=OpenCL, #spirv.resource_limits<>>, "ABC">]
+  func.func private @adj_gpu_gemm(memref<4x5xf32>, memref<5x3xf32>, memref<4x3xf32>) attributes {adj.gpu.gemm}
+  func.func @dynamic_grid(%a: memref<4x5xf32>, %b: memref<5x3xf32>, %c: memref<4x3xf32>, %n: index) {
+    %c1 = arith.constant 1 : index
+    call @adj_gpu_gemm(%a, %b, %c) {adj.gpu.gemm = {a = {batch_stride = 0 : i64, ld = 5 : i64, order = "row"}, b = {batch_stride = 0 : i64, ld = 3 : i64, order = "row"}, batch = 1 : i64, c = {batch_stride = 0 : i64, ld = 3 : i64, order = "row"}, k = 5 : i64, m = 4 : i64, n = 3 : i64}} : (memref<4x5xf32>, memref<5x3xf32>, memref<4x3xf32>) -> ()
+    gpu.launch_func @mod::@k blocks in (%n, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%a : memref<4x5xf32>, %b : memref<5x3xf32>, %c : memref<4x3xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func private @adj_gpu_gemm(memref<4x5xf32>, memref<5x3xf32>, memref<4x3xf32>) attributes {adj.gpu.gemm}
+  func.func @orphan(%a: memref<4x5xf32>, %b: memref<5x3xf32>, %c: memref<4x3xf32>) {
+    // expected-error @+1 {{GEMM record without its launch (the next gpu.launch_func of its block)}}
+    call @adj_gpu_gemm(%a, %b, %c) {adj.gpu.gemm = {}} : (memref<4x5xf32>, memref<5x3xf32>, memref<4x3xf32>) -> ()
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.binary @mod [#gpu.object<#spirv.target_env<#spirv.vce<v1.0, [Kernel, Addresses, Int64], []>, api=OpenCL, #spirv.resource_limits<>>, "ABC">]
+  func.func private @adj_gpu_gemm(memref<4x5xf32>, memref<5x3xf32>, memref<4x3xf32>) attributes {adj.gpu.gemm}
+  func.func @malformed(%a: memref<4x5xf32>, %b: memref<5x3xf32>, %c: memref<4x3xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{malformed GEMM record: the order of b is not "row" or "col"}}
+    call @adj_gpu_gemm(%a, %b, %c) {adj.gpu.gemm = {a = {batch_stride = 0 : i64, ld = 5 : i64, order = "row"}, b = {batch_stride = 0 : i64, ld = 3 : i64, order = "diagonal"}, batch = 1 : i64, c = {batch_stride = 0 : i64, ld = 3 : i64, order = "row"}, k = 5 : i64, m = 4 : i64, n = 3 : i64}} : (memref<4x5xf32>, memref<5x3xf32>, memref<4x3xf32>) -> ()
+    gpu.launch_func @mod::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%a : memref<4x5xf32>, %b : memref<5x3xf32>, %c : memref<4x3xf32>)
+    return
+  }
+}

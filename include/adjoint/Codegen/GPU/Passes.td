@@ -217,11 +217,17 @@ def KernelNames : Pass<"adj-gpu-kernel-names", "::mlir::ModuleOp"> {
 
 def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
   let summary = "gpu.binary + gpu.launch_func -> adj_rt_gpu_module/kernel "
-                "descriptor globals and adj_rt_gpu_launch calls";
+                "descriptor globals and adj_rt_gpu_launch/gemm calls";
   let description = [{
     `launch_func @m::@k(args) = adj_rt_gpu_launch(&k_desc, grid, block,
     shared, {&arg...})` with `k_desc = {&m_desc, "k", n, argSizes}` and
-    `m_desc = {format, bytes, size, "m"}` constant globals (GpuABI.h).
+    `m_desc = {format, bytes, size, "m"}` constant globals (GpuABI.h);
+    `record(A, B, C); launch_func @m::@k(args) = adj_rt_gpu_gemm(&g_desc,
+    &A[0,0], &B[0,0], &C[0,0], {&arg...})` with `g_desc = {dtype, flags,
+    batch, m, n, k, layouts of A/B/C, &k_desc, grid, block, shared}`, where
+    `record` is a GEMM record of -adj-gpu-matmul (the next launch_func of
+    its block is its fallback kernel; a launch whose sizes are not
+    constants stays a launch).
 
     Kernel ABI: a memref argument is one device pointer, the aligned
     pointer of its descriptor (argSize 0: the bare-pointer convention of
@@ -250,7 +256,9 @@ def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
 
     Why: the runtime loads modules lazily and caches them and their
     kernels per device, keyed by the descriptors' addresses; generated code
-    never loads modules, looks up functions or creates streams.
+    never loads modules, looks up functions or creates streams. A GEMM goes
+    to the runtime as a problem, not a kernel, so that a device with a
+    vendor library (cuBLASLt) can choose it over the kernel.
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"auto\"",
@@ -344,7 +352,7 @@ def Reductions : Pass<"adj-gpu-reductions", "::mlir::func::FuncOp"> {
   ];
 }
 
-def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
+def Matmul : Pass<"adj-gpu-matmul", "::mlir::ModuleOp"> {
   let summary = "Contractions (linalg.matmul, batch_matmul, transposed "
                 "variants) -> tiled gpu.launch kernels with workgroup memory";
   let description = [{
@@ -375,13 +383,25 @@ def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
     }
     ```
 
+    Where A, B and C are each a matrix with one contiguous dimension per
+    batch entry and the batch loops flatten into one stride per operand
+    (BLAS layouts: matmul, batch_matmul with broadcast operands, the AD's
+    transposed forms, views with static strides), a GEMM record comes right
+    before the launch: `func.call @adj_gpu_gemm(%A, %B, %C) {adj.gpu.gemm =
+    {batch, m, n, k, a/b/c = {order, ld, batch_stride}[, tf32]}}`, from
+    which -adj-gpu-launch-to-runtime makes one adj_rt_gpu_gemm with this
+    launch as its fallback. It is an op because gpu-kernel-outlining drops
+    the launch's attributes. Other contractions get the launch alone. A
+    module pass: records call declarations it adds to the module.
+
     Why: a work item per output element re-reads A and B from global memory
     K times each; tiles in workgroup memory and register blocks divide that
     traffic by the tile sizes. This is the fallback where no vendor GEMM
-    library is used.
+    library is used, or where the runtime measured it faster.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "64", "Rows of C per workgroup">,
@@ -391,6 +411,9 @@ def Matmul : Pass<"adj-gpu-matmul", "::mlir::func::FuncOp"> {
     Option<"threadM", "thread-m", "int64_t", "4", "Rows of C per work item">,
     Option<"threadN", "thread-n", "int64_t", "4", "Columns of C per work "
            "item">,
+    Option<"allowTf32", "allow-tf32", "bool", "false", "Let a GEMM library "
+           "round f32 inputs to TF32 (the record's tf32 flag; the kernel is "
+           "exact f32 either way)">,
   ];
 }
 

@@ -294,6 +294,76 @@ TEST_CASE("GpuABI failures come back from invoke as a Status",
   REQUIRE(outputs[0].toHost().at(3) == 3.0 * 3.0 + 1.0);
 }
 
+namespace {
+
+/// The GEMM descriptor gemmEntry passes; its fallback is fma_f32, so that
+/// the result shows which arguments the launch got.
+adj_rt_gpu_gemm_desc gGemm;
+
+/// (a, b: tensor<n x f32>) -> tensor<n x f32>: adj_rt_gpu_gemm(gGemm, a, b,
+/// c) with fma_f32(a, b, c, n)'s arguments as the fallback's.
+void gemmEntry(void **args) {
+  auto *out = static_cast<int64_t *>(args[0]);
+  auto *a = static_cast<int64_t *>(args[1]);
+  auto *b = static_cast<int64_t *>(args[2]);
+  int64_t n = a[3];
+  void *pa = reinterpret_cast<void *>(a[1]);
+  void *pb = reinterpret_cast<void *>(b[1]);
+  void *c = adj_rt_gpu_alloc(uint64_t(n) * sizeof(float));
+  void *argv[] = {&pa, &pb, &c, &n};
+  adj_rt_gpu_gemm(&gGemm, pa, pb, c, argv);
+  writeDescriptor(out, c, n);
+}
+
+} // namespace
+
+TEST_CASE("a device without a GEMM library launches the GEMM's fallback",
+          "[gpu][opencl]") {
+  Device *device = openclOrSkip();
+  if (!device)
+    return;
+  const int64_t n = 100;
+  Tensor a = Tensor::fromDoubles(DType::F32, {n}, ramp(n, 1, 0));
+  Tensor b = Tensor::fromDoubles(DType::F32, {n}, ramp(n, 2, 1));
+  std::vector<Tensor> inputs = {a.to(*device), b.to(*device)};
+  std::vector<Tensor> outputs;
+  Signature sig = vectorSignature(DType::F32, n, 2);
+  // A 1 x n x 1 product of row-major matrices (its shape is checked, not
+  // computed: the fallback is whatever kernel the compiler made).
+  gGemm = {};
+  gGemm.dtype = uint32_t(DType::F32);
+  gGemm.batch = 1;
+  gGemm.m = 1;
+  gGemm.n = n;
+  gGemm.k = 1;
+  gGemm.a = {ADJ_RT_GPU_ROW_MAJOR, 0, 1, 0};
+  gGemm.b = {ADJ_RT_GPU_ROW_MAJOR, 0, uint64_t(n), 0};
+  gGemm.c = {ADJ_RT_GPU_ROW_MAJOR, 0, uint64_t(n), 0};
+  gGemm.fallback = &fmaKernel();
+  gGemm.grid[0] = 2;
+  gGemm.grid[1] = gGemm.grid[2] = 1;
+  gGemm.block[0] = 64;
+  gGemm.block[1] = gGemm.block[2] = 1;
+
+  SECTION("the fallback runs with its launch and arguments") {
+    REQUIRE(invoke(gemmEntry, sig, inputs, outputs, nullptr, device).ok());
+    Tensor c = outputs[0].toHost();
+    std::vector<double> x = ramp(n, 1, 0), y = ramp(n, 2, 1);
+    for (int64_t i = 0; i < n; ++i)
+      REQUIRE(c.at(i) == float(x[i] * y[i] + 1));
+  }
+  SECTION("a malformed descriptor is a Status of the call") {
+    gGemm.b.ld = 3;
+    uint64_t inUse = device->memoryStats().bytesInUse;
+    Status status = invoke(gemmEntry, sig, inputs, outputs, nullptr, device);
+    REQUIRE(status.code() == StatusCode::InvalidArgument);
+    REQUIRE(status.message() == "adj_rt_gpu_gemm: B is 1x100 row-major with "
+                                "leading dimension 3");
+    REQUIRE(outputs.empty());
+    REQUIRE(device->memoryStats().bytesInUse == inUse);
+  }
+}
+
 TEST_CASE("calls from several threads share one device's queue and caches",
           "[gpu][opencl]") {
   Device *device = openclOrSkip();

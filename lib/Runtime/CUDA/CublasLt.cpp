@@ -1,0 +1,86 @@
+//===- CublasLt.cpp - libcublasLt through dlopen --------------------------===//
+
+#include "CUDA/CublasLt.h"
+#include "GPU/DynamicLibrary.h"
+
+#include <mutex>
+#include <string>
+
+using namespace adjoint::rt;
+using namespace adjoint::rt::cuda;
+
+namespace {
+
+Status resolveAll(const gpu::DynamicLibrary &library, CublasLtApi &table) {
+  Status status;
+#define ADJ_CUBLASLT_FN(name, params)                                          \
+  if (status.ok())                                                             \
+    status = gpu::resolve(library, #name, &table.name);
+#include "CUDA/CublasLt.def"
+#undef ADJ_CUBLASLT_FN
+  return status;
+}
+
+} // namespace
+
+Status adjoint::rt::cuda::loadCublasLt(const CublasLtApi **api) {
+  // CUDA 13's soname first (what the driver of the device runs), then
+  // whatever the unversioned name is (a system install, a development
+  // link).
+  static CublasLtApi table;
+  static Status status;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    static gpu::DynamicLibrary versioned, unversioned;
+    status = versioned.open("libcublasLt.so.13");
+    if (status.ok()) {
+      status = resolveAll(versioned, table);
+      return;
+    }
+    Status fallback = unversioned.open("libcublasLt.so");
+    if (fallback.ok()) {
+      status = resolveAll(unversioned, table);
+      return;
+    }
+    status = Status::error(StatusCode::Unavailable,
+                           "cuBLASLt unavailable: " + status.message() +
+                               "; " + fallback.message());
+  });
+  *api = &table;
+  return status;
+}
+
+Status adjoint::rt::cuda::checkCublas(cublasStatus_t status,
+                                      const char *call) {
+  if (status == CUBLAS_STATUS_SUCCESS)
+    return Status::success();
+  const char *name = "CUBLAS_STATUS_ERROR";
+  switch (status) {
+  case 1:
+    name = "CUBLAS_STATUS_NOT_INITIALIZED";
+    break;
+  case CUBLAS_STATUS_ALLOC_FAILED:
+    name = "CUBLAS_STATUS_ALLOC_FAILED";
+    break;
+  case 7:
+    name = "CUBLAS_STATUS_INVALID_VALUE";
+    break;
+  case 8:
+    name = "CUBLAS_STATUS_ARCH_MISMATCH";
+    break;
+  case 13:
+    name = "CUBLAS_STATUS_EXECUTION_FAILED";
+    break;
+  case 14:
+    name = "CUBLAS_STATUS_INTERNAL_ERROR";
+    break;
+  case 15:
+    name = "CUBLAS_STATUS_NOT_SUPPORTED";
+    break;
+  }
+  return Status::error(status == CUBLAS_STATUS_ALLOC_FAILED
+                           ? StatusCode::OutOfMemory
+                           : StatusCode::Internal,
+                       std::string(name) + " (" + std::to_string(status) +
+                           ") in " + call);
+}

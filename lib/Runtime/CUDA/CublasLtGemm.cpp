@@ -1,0 +1,330 @@
+//===- CublasLtGemm.cpp - GEMMs through cuBLASLt or the kernel ------------===//
+
+#include "CUDA/CublasLtGemm.h"
+#include "adjoint/Runtime/DType.h"
+
+#include <climits>
+#include <cstdlib>
+#include <string>
+
+using namespace adjoint;
+using namespace adjoint::rt;
+using namespace adjoint::rt::cuda;
+using adjoint::rt::gpu::GemmKey;
+
+namespace {
+/// The most workspace a GEMM may take: what cuBLASLt's heuristics ask for
+/// on Hopper for the large tiles (a block from the pool, reused).
+constexpr uint64_t kMaxWorkspaceBytes = uint64_t(32) << 20;
+
+bool fitsInt32(uint64_t v) { return v <= uint64_t(INT32_MAX); }
+} // namespace
+
+Status adjoint::rt::cuda::gemmRouteFromEnvironment(GemmRoute *route) {
+  const char *value = std::getenv("ADJOINT_CUDA_GEMM");
+  std::string text = value ? value : "";
+  if (text.empty() || text == "measure")
+    *route = GemmRoute::Measure;
+  else if (text == "library")
+    *route = GemmRoute::Library;
+  else if (text == "kernels")
+    *route = GemmRoute::Kernels;
+  else
+    return Status::error(StatusCode::InvalidArgument,
+                         "ADJOINT_CUDA_GEMM is '" + text +
+                             "'; it must be library, kernels or measure");
+  return Status::success();
+}
+
+/// The cuBLASLt descriptors of one problem.
+struct CublasLtGemm::Plan {
+  const CublasLtApi *api = nullptr;
+  cublasLtMatmulDesc_t desc = nullptr;
+  /// The library's first and second operand and C (which is also D).
+  cublasLtMatrixLayout_t layouts[3] = {};
+  /// C is row-major: cuBLASLt computes C^T = B^T A^T, so its first
+  /// operand is B and its second A.
+  bool swapped = false;
+  cublasLtMatmulAlgo_t algo{};
+  size_t workspaceBytes = 0;
+  /// Whether alpha and beta are f64 (else f32).
+  bool doubleScale = false;
+
+  ~Plan() {
+    for (cublasLtMatrixLayout_t layout : layouts)
+      if (layout)
+        api->cublasLtMatrixLayoutDestroy(layout);
+    if (desc)
+      api->cublasLtMatmulDescDestroy(desc);
+  }
+};
+
+CublasLtGemm::CublasLtGemm(const CublasLtApi *api, Status why, Device device,
+                           GemmRoute route)
+    : api_(api), unavailable_(std::move(why)), device_(std::move(device)),
+      route_(route) {}
+
+CublasLtGemm::~CublasLtGemm() {
+  plans_.clear();
+  if (handle_)
+    api_->cublasLtDestroy(handle_);
+}
+
+size_t CublasLtGemm::measurements() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return measurements_;
+}
+
+GemmRoute CublasLtGemm::cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
+                                     uint32_t alignment) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = choices_.find(GemmKey(gemm, alignment));
+  return it == choices_.end() ? GemmRoute::Measure : it->second;
+}
+
+uint32_t CublasLtGemm::alignmentOf(const void *a, const void *b,
+                                   const void *c) {
+  uintptr_t bits = reinterpret_cast<uintptr_t>(a) |
+                   reinterpret_cast<uintptr_t>(b) |
+                   reinterpret_cast<uintptr_t>(c) | 256;
+  return uint32_t(bits & -bits);
+}
+
+Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
+                          const GemmKey &key, Plan **out) {
+  auto cached = plans_.find(key);
+  if (cached != plans_.end()) {
+    *out = cached->second.get();
+    return Status::success();
+  }
+  *out = nullptr;
+  // cuBLASLt takes 32-bit sizes and batch counts; larger problems stay
+  // with the kernel.
+  for (uint64_t v : {gemm.batch, gemm.m, gemm.n, gemm.k, gemm.a.ld, gemm.b.ld,
+                     gemm.c.ld})
+    if (!fitsInt32(v)) {
+      plans_[key] = nullptr;
+      return Status::success();
+    }
+  if (!handle_)
+    if (Status s = checkCublas(api_->cublasLtCreate(&handle_),
+                               "cublasLtCreate");
+        !s.ok())
+      return s;
+
+  auto plan = std::make_unique<Plan>();
+  plan->api = api_;
+  cudaDataType_t type = CUDA_R_32F, scale = CUDA_R_32F;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  switch (static_cast<DType>(gemm.dtype)) {
+  case DType::F64:
+    type = scale = CUDA_R_64F;
+    compute = CUBLAS_COMPUTE_64F;
+    plan->doubleScale = true;
+    break;
+  case DType::F16:
+    // Accumulated in f32, as the interpreter and the kernel do.
+    type = CUDA_R_16F;
+    break;
+  default:
+    if (gemm.flags & ADJ_RT_GPU_GEMM_TF32)
+      compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+    break;
+  }
+  if (Status s = checkCublas(
+          api_->cublasLtMatmulDescCreate(&plan->desc, compute, scale),
+          "cublasLtMatmulDescCreate");
+      !s.ok())
+    return s;
+
+  plan->swapped = gemm.c.order == ADJ_RT_GPU_ROW_MAJOR;
+  struct Operand {
+    const adj_rt_gpu_matrix *matrix;
+    uint64_t rows, cols;
+  };
+  Operand a{&gemm.a, gemm.m, gemm.k}, b{&gemm.b, gemm.k, gemm.n},
+      c{&gemm.c, gemm.m, gemm.n};
+  Operand operands[3] = {plan->swapped ? b : a, plan->swapped ? a : b, c};
+  cublasOperation_t ops[2];
+  for (int i = 0; i < 3; ++i) {
+    const Operand &o = operands[i];
+    bool rowMajor = o.matrix->order == ADJ_RT_GPU_ROW_MAJOR;
+    // Column-major storage of a row-major matrix is its transpose. The
+    // swapped problem wants each operand transposed: the stored view is
+    // what it wants when both or neither hold.
+    if (i < 2)
+      ops[i] = rowMajor == plan->swapped ? CUBLAS_OP_N : CUBLAS_OP_T;
+    uint64_t rows = rowMajor ? o.cols : o.rows;
+    uint64_t cols = rowMajor ? o.rows : o.cols;
+    cublasLtMatrixLayout_t &layout = plan->layouts[i];
+    if (Status s = checkCublas(
+            api_->cublasLtMatrixLayoutCreate(&layout, type, rows, cols,
+                                             int64_t(o.matrix->ld)),
+            "cublasLtMatrixLayoutCreate");
+        !s.ok())
+      return s;
+    if (gemm.batch > 1) {
+      int32_t count = int32_t(gemm.batch);
+      int64_t stride = int64_t(o.matrix->batchStride);
+      if (Status s = checkCublas(
+              api_->cublasLtMatrixLayoutSetAttribute(
+                  layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                  sizeof(count)),
+              "cublasLtMatrixLayoutSetAttribute");
+          !s.ok())
+        return s;
+      if (Status s = checkCublas(
+              api_->cublasLtMatrixLayoutSetAttribute(
+                  layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                  &stride, sizeof(stride)),
+              "cublasLtMatrixLayoutSetAttribute");
+          !s.ok())
+        return s;
+    }
+  }
+  for (auto [attribute, op] : {std::pair{CUBLASLT_MATMUL_DESC_TRANSA, ops[0]},
+                               std::pair{CUBLASLT_MATMUL_DESC_TRANSB, ops[1]}}) {
+    int32_t value = op;
+    if (Status s = checkCublas(api_->cublasLtMatmulDescSetAttribute(
+                                   plan->desc, attribute, &value,
+                                   sizeof(value)),
+                               "cublasLtMatmulDescSetAttribute");
+        !s.ok())
+      return s;
+  }
+
+  cublasLtMatmulPreference_t preference = nullptr;
+  if (Status s = checkCublas(api_->cublasLtMatmulPreferenceCreate(&preference),
+                             "cublasLtMatmulPreferenceCreate");
+      !s.ok())
+    return s;
+  uint64_t maxWorkspace = kMaxWorkspaceBytes;
+  cublasLtMatmulHeuristicResult_t result{};
+  int returned = 0;
+  Status s = checkCublas(api_->cublasLtMatmulPreferenceSetAttribute(
+                             preference,
+                             CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                             &maxWorkspace, sizeof(maxWorkspace)),
+                         "cublasLtMatmulPreferenceSetAttribute");
+  for (cublasLtMatmulPreferenceAttributes_t attribute :
+       {CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
+    if (s.ok())
+      s = checkCublas(api_->cublasLtMatmulPreferenceSetAttribute(
+                          preference, attribute, &key.alignment,
+                          sizeof(key.alignment)),
+                      "cublasLtMatmulPreferenceSetAttribute");
+  if (s.ok()) {
+    cublasStatus_t found = api_->cublasLtMatmulAlgoGetHeuristic(
+        handle_, plan->desc, plan->layouts[0], plan->layouts[1],
+        plan->layouts[2], plan->layouts[2], preference, 1, &result,
+        &returned);
+    // No algorithm for this problem (NOT_SUPPORTED, or none returned):
+    // the kernel computes it.
+    if (found != CUBLAS_STATUS_SUCCESS)
+      returned = 0;
+  }
+  api_->cublasLtMatmulPreferenceDestroy(preference);
+  if (!s.ok())
+    return s;
+  if (returned < 1 || result.state != CUBLAS_STATUS_SUCCESS) {
+    plans_[key] = nullptr;
+    return Status::success();
+  }
+  plan->algo = result.algo;
+  plan->workspaceBytes = result.workspaceSize;
+  *out = plan.get();
+  plans_[key] = std::move(plan);
+  return Status::success();
+}
+
+Status CublasLtGemm::enqueueLibrary(const Plan &plan, void *a, void *b,
+                                    void *c) {
+  void *workspace = nullptr;
+  if (plan.workspaceBytes)
+    if (Status s = device_.allocate(plan.workspaceBytes, &workspace); !s.ok())
+      return s;
+  const double one64 = 1.0;
+  const float one32 = 1.0f;
+  const void *one = plan.doubleScale ? static_cast<const void *>(&one64)
+                                     : static_cast<const void *>(&one32);
+  void *first = plan.swapped ? b : a, *second = plan.swapped ? a : b;
+  Status s = checkCublas(
+      api_->cublasLtMatmul(handle_, plan.desc, one, first, plan.layouts[0],
+                           second, plan.layouts[1], one, c, plan.layouts[2],
+                           c, plan.layouts[2], &plan.algo, workspace,
+                           plan.workspaceBytes, device_.stream),
+      "cublasLtMatmul");
+  // Stream-ordered: the pool hands the block only to work queued later.
+  if (workspace)
+    device_.deallocate(workspace);
+  return s;
+}
+
+Status CublasLtGemm::measure(const adj_rt_gpu_gemm_desc &gemm,
+                             const GemmKey &key, Plan *plan, void *a, void *b,
+                             void *c, const std::function<Status()> &kernel) {
+  uint64_t bytes = gpu::matrixExtent(gemm.c, gemm.m, gemm.n, gemm.batch) *
+                   gpu::gemmElementBytes(gemm);
+  // The pool's blocks are 256-byte aligned: the scratch C is at least as
+  // aligned as the real one, so the plan serves it.
+  void *scratch = nullptr;
+  // Without room for a scratch C the call still runs; the choice waits for
+  // a later call.
+  if (!device_.allocate(bytes, &scratch).ok())
+    return kernel();
+  double libraryMs = 0, kernelMs = 0;
+  auto onScratch = [&] { return enqueueLibrary(*plan, a, b, scratch); };
+  // Untimed first: the library loads its kernels on their first use.
+  Status library = onScratch();
+  if (library.ok())
+    library = device_.time(onScratch, &libraryMs);
+  Status ran = device_.time(kernel, &kernelMs);
+  device_.deallocate(scratch);
+  if (!ran.ok())
+    return ran;
+  ++measurements_;
+  // A library that fails on this problem (an unsupported layout) loses.
+  choices_[key] = library.ok() && libraryMs < kernelMs
+                                ? GemmRoute::Library
+                                : GemmRoute::Kernels;
+  return Status::success();
+}
+
+Status CublasLtGemm::run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                         void *c, const std::function<Status()> &launchKernel) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (route_ == GemmRoute::Kernels)
+    return launchKernel();
+  if (!api_) {
+    if (route_ == GemmRoute::Library)
+      return Status::error(StatusCode::Unavailable,
+                           "ADJOINT_CUDA_GEMM=library: " +
+                               unavailable_.message());
+    return launchKernel();
+  }
+  GemmKey key(gemm, alignmentOf(a, b, c));
+  Plan *p = nullptr;
+  if (Status s = plan(gemm, key, &p); !s.ok())
+    return s;
+  if (route_ == GemmRoute::Library) {
+    if (!p)
+      return Status::error(
+          StatusCode::Unavailable,
+          "ADJOINT_CUDA_GEMM=library: cuBLASLt has no algorithm for a " +
+              std::to_string(gemm.batch) + "x" + std::to_string(gemm.m) +
+              "x" + std::to_string(gemm.n) + "x" + std::to_string(gemm.k) +
+              " " + dtypeName(static_cast<DType>(gemm.dtype)) + " GEMM");
+    return enqueueLibrary(*p, a, b, c);
+  }
+  if (!p)
+    return launchKernel();
+  auto choice = choices_.find(key);
+  if (choice == choices_.end())
+    return measure(gemm, key, p, a, b, c, launchKernel);
+  if (choice->second == GemmRoute::Library)
+    return enqueueLibrary(*p, a, b, c);
+  return launchKernel();
+}
