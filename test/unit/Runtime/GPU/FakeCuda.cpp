@@ -110,7 +110,9 @@ void parsePtx(const std::string &text, Module &module) {
 }
 
 /// The .nv.info.<kernel> sections of an ELF cubin: records of a format
-/// byte, an attribute byte and a value; KPARAM_INFO (0x17) holds a
+/// byte, an attribute byte and a 2-byte field: the value itself, unused
+/// (format 1, no value: sm_80 cubins have one), or the byte size of the
+/// value that follows (format 4); KPARAM_INFO (0x17) holds a
 /// parameter's ordinal (bytes 4-5 of its value) and size (bits 18-31 of
 /// bytes 8-11).
 bool parseCubin(const unsigned char *elf, size_t size, Module &module) {
@@ -138,7 +140,7 @@ bool parseCubin(const unsigned char *elf, size_t size, Module &module) {
     std::map<uint64_t, size_t> byOrdinal;
     while (at + 2 <= end && end <= size) {
       uint64_t format = elf[at], attribute = elf[at + 1];
-      uint64_t length = format == 1 ? 2 : format == 4 ? 4 + read(at + 2, 2) : 4;
+      uint64_t length = format == 4 ? 4 + read(at + 2, 2) : 4;
       if (format == 4 && attribute == 0x17)
         byOrdinal[read(at + 8, 2)] = read(at + 12, 4) >> 18;
       at += length;
