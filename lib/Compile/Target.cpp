@@ -107,6 +107,11 @@ Target Target::cpuNamed(const std::string &chip) {
   return target;
 }
 
+Target Target::cuda(const std::string &chip, const std::string &features) {
+  return parse(std::string("cuda") + (chip.empty() ? "" : ":" + chip) +
+               (features.empty() ? "" : "," + features));
+}
+
 Target Target::parse(const std::string &spec) {
   // Features follow the first comma; of the rest only the first colon
   // separates: AMD chips carry their own ("gfx942:sramecc+:xnack-").

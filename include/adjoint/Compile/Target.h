@@ -65,6 +65,10 @@ struct Target {
   /// signs). Throws adjoint::Error naming the problem and the accepted
   /// kinds.
   static Target parse(const std::string &spec);
+  /// An NVIDIA GPU: `chip` ("sm_90"; empty: sm_80 and sm_90 in one fatbin)
+  /// and `features` ("+tf32", "+ptx85"), checked as parse() checks them.
+  static Target cuda(const std::string &chip = "",
+                     const std::string &features = "");
 
   const char *kindName() const { return targetKindName(kind); }
   bool isGPU() const { return kind != TargetKind::CPU; }

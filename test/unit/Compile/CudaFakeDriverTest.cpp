@@ -47,7 +47,7 @@ TEST_CASE("a program compiled for cuda:sm_90 launches its kernels on the "
   api::Module m;
   m.function("f", {f32({1000})},
              [](api::Value x) { return api::exp(x) + x; });
-  Executable exe = compile(m, "f", Target::parse("cuda:sm_90"), noCache());
+  Executable exe = compile(m, "f", Target::cuda("sm_90"), noCache());
   rt::Tensor x = rt::Tensor::fromDoubles(DType::F32, {1000},
                                          std::vector<double>(1000, 0.5));
   rt::Tensor onDevice = x.to(*device);

@@ -89,7 +89,7 @@ TEST_CASE("matrix products compiled for cuda:sm_90 run in cuBLASLt",
     m.function("f",
                {tensorType(p.dtype, p.a), tensorType(p.dtype, p.b)},
                [&](api::Value a, api::Value b) { return p.body(a, b); });
-    Executable exe = compile(m, "f", Target::parse("cuda:sm_90"), noCache());
+    Executable exe = compile(m, "f", Target::cuda("sm_90"), noCache());
     interp::Tensor a = sampleInput(p.dtype, p.a, 1);
     interp::Tensor b = sampleInput(p.dtype, p.b, 2);
     std::vector<interp::Tensor> expected =

@@ -46,6 +46,16 @@ TEST_CASE("targets parse from kind or kind:chip") {
 
   cuda.features = "+ptx80";
   REQUIRE(cuda.pipelineOptions() == "chip=sm_90 features=+ptx80");
+
+  // The C++ spelling of the same targets.
+  REQUIRE(Target::cuda().spec() == "cuda");
+  REQUIRE(Target::cuda("sm_80").spec() == "cuda:sm_80");
+  Target tf32 = Target::cuda("sm_90", "+tf32");
+  REQUIRE(tf32.spec() == "cuda:sm_90,+tf32");
+  REQUIRE(tf32.allowsTF32());
+  REQUIRE(!Target::cuda("sm_90").allowsTF32());
+  REQUIRE(errorOf([] { Target::cuda("sm_90", "tf32"); }).find(
+              "bad feature 'tf32'") != std::string::npos);
 }
 
 TEST_CASE("bad target specs are errors naming the problem") {
