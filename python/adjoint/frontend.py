@@ -25,7 +25,6 @@ recursion), _statements and _expressions; _trees holds build-time values,
 _source errors and sources. See docs/python.md, "Front end".
 """
 
-import re as _re
 import sys
 
 import numpy as _np
@@ -201,7 +200,7 @@ class JitFunction:
         sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
         try:
             with building(tr):
-                fn = module.function(_symbol_name(self.__name__),
+                fn = module.function(self.__name__,
                                      self._types(leaves, float_dtype), body)
         finally:
             sys.setrecursionlimit(limit)
@@ -247,14 +246,6 @@ def jit(fn=None, *, static_argnums=(), device=None):
             fn.device == (None if device is None else _device(device)):
         return fn
     return JitFunction(fn, static_argnums, device)
-
-
-def _symbol_name(name):
-    """The Python name as a symbol every backend accepts: "<lambda>" would
-    end up in the names of GPU kernels, which PTX limits to letters,
-    digits, "_" and "$"."""
-    name = _re.sub(r"\W", "_", name) or "fn"
-    return "fn" + name if name[0].isdigit() else name
 
 
 def _device(spec):
