@@ -280,7 +280,13 @@ void addAMDROCDL(OpPassManager &pm, const LowerToTargetOptions &options,
                       "convert-scf-to-cf,canonicalize,"
                       "convert-gpu-to-rocdl{chipset=" +
                           processor +
-                          " use-bare-ptr-memref-call-conv=true runtime=HIP},"
+                          " use-bare-ptr-memref-call-conv=true runtime=HIP "
+                          // Not math's generic patterns, which compete with
+                          // the ocml ones (math.tanh -> llvm.intr.tanh, which
+                          // AMDGPU cannot select) where every dialect is
+                          // loaded (compile(), ir-run).
+                          "allowed-dialects=arith,cf,func,index,memref,ub,"
+                          "vector},"
                           "convert-math-to-llvm,reconcile-unrealized-casts)");
   if (native)
     pm.addNestedPass<gpu::GPUModuleOp>(amd::createNativeMath());
