@@ -125,6 +125,19 @@ std::vector<AmdKernel> conformance::amdKernels(const std::string &llvmTools,
   return kernels;
 }
 
+std::string conformance::amdUndefinedSymbols(const std::string &llvmTools,
+                                             const std::string &bytes) {
+  TempFile object("hsaco");
+  writeBytes(object.path, bytes);
+  llvm::SmallString<256> nm(llvmTools);
+  llvm::sys::path::append(nm, "llvm-nm");
+  return llvm::StringRef(runToolOrThrow(nm.str().str(),
+                                        {"--undefined-only",
+                                         object.path.str().str()}))
+      .trim()
+      .str();
+}
+
 std::string conformance::amdResourceProblem(const AmdKernel &kernel,
                                             const std::string &chip,
                                             int64_t wavefront) {

@@ -55,6 +55,13 @@ std::vector<AmdKernel> parseAmdNotes(const std::string &notes);
 std::vector<AmdKernel> amdKernels(const std::string &llvmTools,
                                   const std::string &bytes);
 
+/// The symbols the code object `bytes` uses without defining them
+/// (llvm-nm --undefined-only from `llvmTools`), one per line: an ocml
+/// function the device libraries did not provide, say. The driver refuses
+/// an object with any.
+std::string amdUndefinedSymbols(const std::string &llvmTools,
+                                const std::string &bytes);
+
 /// What is wrong with `kernel` compiled for the processor `chip` at
 /// `wavefront`, or "": another target or wavefront size, spills, more
 /// LDS than the chip's 64 KiB, more than 512 VGPRs.

@@ -124,4 +124,6 @@ TEST_CASE("AMD checks: a file that is no code object is refused",
           "[conformance][amd-checks]") {
   CHECK_THROWS_AS(amdKernels(ADJOINT_TEST_LLVM_TOOLS_DIR, "not an ELF"),
                   Error);
+  CHECK_THROWS_AS(
+      amdUndefinedSymbols(ADJOINT_TEST_LLVM_TOOLS_DIR, "not an ELF"), Error);
 }

@@ -263,6 +263,8 @@ void checkCompilesForHip(const api::Module &module,
     } catch (const Error &e) {
       FAIL(e.what());
     }
+    CHECK(amdUndefinedSymbols(ADJOINT_TEST_LLVM_TOOLS_DIR, kernels.bytes) ==
+          "");
     std::set<std::string> names;
     for (const AmdKernel &kernel : found) {
       std::fprintf(stderr,
