@@ -2,6 +2,7 @@
 
 #include "HIP/HipDevice.h"
 #include "HIP/HipImage.h"
+#include "HIP/KernelMetadata.h"
 
 #include <algorithm>
 #include <cstring>
@@ -12,6 +13,12 @@ using namespace adjoint::rt::hip;
 namespace {
 /// Free pinned staging blocks kept for reuse.
 constexpr size_t kMaxCachedPinnedBytes = size_t(64) << 20;
+
+/// A loaded module and the arguments its kernels declare.
+struct Module {
+  hipModule_t module;
+  KernelArguments arguments;
+};
 } // namespace
 
 /// Makes the device current on this thread for its life, and the thread's
@@ -182,6 +189,11 @@ Status HipDevice::loadModule(const adj_rt_gpu_module &module, void **handle) {
   if (Status status = checkHipImage(module.data, module.size, name);
       !status.ok())
     return status;
+  KernelArguments arguments;
+  if (Status status =
+          readKernelArguments(module.data, module.size, name, &arguments);
+      !status.ok())
+    return status;
   ADJ_HIP_CURRENT(current.status());
   hipModule_t result = nullptr;
   // A code object for another chip fails here (hipErrorNoBinaryForGpu or
@@ -193,20 +205,44 @@ Status HipDevice::loadModule(const adj_rt_gpu_module &module, void **handle) {
                                 properties().chip + ")");
       !status.ok())
     return status;
-  *handle = result;
+  *handle = new Module{result, std::move(arguments)};
   return Status::success();
 }
 
 Status HipDevice::loadKernel(void *module, const adj_rt_gpu_kernel &kernel,
                              void **handle) {
+  const auto *m = static_cast<const Module *>(module);
   ADJ_HIP_CURRENT(current.status());
   hipFunction_t function = nullptr;
   if (Status status = check(
-          hip_.hipModuleGetFunction(&function, static_cast<hipModule_t>(module),
-                                    kernel.name),
+          hip_.hipModuleGetFunction(&function, m->module, kernel.name),
           "hipModuleGetFunction", std::string(" for kernel ") + kernel.name);
       !status.ok())
     return status;
+  // hipModuleLaunchKernel reads as many argument values as the kernel
+  // declares, of its sizes: a descriptor that disagrees would make it read
+  // past them.
+  auto mismatch = [&](const std::string &why) {
+    return Status::error(StatusCode::InvalidArgument,
+                         "kernel " + std::string(kernel.name) + " on " +
+                             id() + ": " + why);
+  };
+  auto declared = m->arguments.find(kernel.name);
+  if (declared == m->arguments.end())
+    return mismatch("not in its code object's amdhsa.kernels metadata");
+  const std::vector<uint32_t> &sizes = declared->second;
+  if (sizes.size() != kernel.numArgs)
+    return mismatch("takes " + std::to_string(sizes.size()) +
+                    " arguments, its descriptor says " +
+                    std::to_string(kernel.numArgs));
+  for (uint32_t i = 0; i < kernel.numArgs; ++i) {
+    uint32_t expected = kernel.argSizes[i] ? kernel.argSizes[i] : 8;
+    if (sizes[i] != expected)
+      return mismatch("argument #" + std::to_string(i) + " has " +
+                      std::to_string(sizes[i]) +
+                      " bytes, its descriptor says " +
+                      std::to_string(expected));
+  }
   *handle = function;
   return Status::success();
 }
@@ -239,8 +275,12 @@ Status HipDevice::enqueueLaunch(void *handle, const adj_rt_gpu_kernel &kernel,
 void HipDevice::releaseKernel(void *) {}
 
 void HipDevice::releaseModule(void *handle) {
-  ADJ_HIP_CURRENT();
-  (void)hip_.hipModuleUnload(static_cast<hipModule_t>(handle));
+  auto *m = static_cast<Module *>(handle);
+  {
+    ADJ_HIP_CURRENT();
+    (void)hip_.hipModuleUnload(m->module);
+  }
+  delete m;
 }
 
 namespace {
@@ -317,12 +357,12 @@ Status adjoint::rt::hip::probeDevices(
           check(hip, hip.hipGetDeviceCount(&count), "hipGetDeviceCount");
       !status.ok())
     return Status::error(StatusCode::Unavailable, status.message());
+  // hip:N is HIP's ordinal N, the number torch and DLPack use.
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     HipDevice::Limits limits;
     DeviceProperties properties = queryProperties(hip, ordinal, limits);
-    int index = static_cast<int>(devices.size());
     devices.push_back(std::make_unique<HipDevice>(
-        hip, ordinal, index, std::move(properties), limits));
+        hip, ordinal, ordinal, std::move(properties), limits));
   }
   if (devices.empty())
     return Status::error(StatusCode::Unavailable,

@@ -6,16 +6,18 @@
 // FAKE_HIP_ARCH's, 32-wide for gfx10 and later) whose memory is host
 // memory, copies and fills done at once, and launches recorded instead of
 // run (FakeHipJournal) so that the tests can check what the runtime passed.
-// Like the real runtime it accepts only AMD GPU ELF code objects, reads
-// each kernel's explicit arguments (their number and sizes) from the
-// object's amdhsa.kernels metadata (the MessagePack of its NT_AMDGPU_METADATA
-// note) and copies that many argument bytes at a launch, and refuses work
-// on a device that is not current on the calling thread.
+// Like the real runtime it reads each kernel's explicit arguments (their
+// number and sizes) from the code object's amdhsa.kernels metadata (with
+// the runtime's reader, HIP/KernelMetadata.h, whose results the tests
+// check against the kernel's known signature), copies that many argument
+// bytes at a launch, and refuses work on a device that is not current on
+// the calling thread.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FakeHip.h"
 #include "HIP/HipApi.h"
+#include "HIP/KernelMetadata.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -31,7 +33,7 @@ constexpr size_t kMaxSharedBytes = 65536;
 
 struct Function {
   std::string name;
-  std::vector<size_t> params;
+  std::vector<uint32_t> params;
 };
 struct Module {
   std::map<std::string, Function> functions;
@@ -73,171 +75,6 @@ bool validStream(hipStream_t stream) {
 std::string architecture() {
   const char *arch = std::getenv("FAKE_HIP_ARCH");
   return arch && *arch ? arch : "gfx942:sramecc+:xnack-";
-}
-
-/// A MessagePack value: the subset the code object metadata uses.
-struct Msg {
-  enum Kind { Nil, Bool, Int, Str, Array, Map } kind = Nil;
-  uint64_t number = 0;
-  std::string text;
-  /// Array elements, or a map's keys and values alternating.
-  std::vector<Msg> items;
-
-  const Msg *get(const std::string &key) const {
-    for (size_t i = 0; kind == Map && i + 1 < items.size(); i += 2)
-      if (items[i].kind == Str && items[i].text == key)
-        return &items[i + 1];
-    return nullptr;
-  }
-};
-
-class MsgReader {
-public:
-  MsgReader(const unsigned char *data, size_t size) : p_(data), end_(data + size) {}
-  bool read(Msg &out, int depth = 0) {
-    if (p_ >= end_ || depth > 16)
-      return false;
-    unsigned char tag = *p_++;
-    if (tag <= 0x7f || tag >= 0xe0) { // positive or negative fixint
-      out.kind = Msg::Int;
-      out.number = tag;
-      return true;
-    }
-    if ((tag & 0xf0) == 0x80)
-      return container(out, Msg::Map, tag & 0x0f, depth);
-    if ((tag & 0xf0) == 0x90)
-      return container(out, Msg::Array, tag & 0x0f, depth);
-    if ((tag & 0xe0) == 0xa0)
-      return string(out, tag & 0x1f);
-    uint64_t n = 0;
-    switch (tag) {
-    case 0xc0:
-      out.kind = Msg::Nil;
-      return true;
-    case 0xc2:
-    case 0xc3:
-      out.kind = Msg::Bool;
-      out.number = tag == 0xc3;
-      return true;
-    case 0xcc: case 0xd0:
-      return integer(out, 1);
-    case 0xcd: case 0xd1:
-      return integer(out, 2);
-    case 0xce: case 0xd2:
-      return integer(out, 4);
-    case 0xcf: case 0xd3:
-      return integer(out, 8);
-    case 0xd9:
-      return big(1, n) && string(out, n);
-    case 0xda:
-      return big(2, n) && string(out, n);
-    case 0xdc:
-      return big(2, n) && container(out, Msg::Array, n, depth);
-    case 0xde:
-      return big(2, n) && container(out, Msg::Map, n, depth);
-    case 0xdd:
-      return big(4, n) && container(out, Msg::Array, n, depth);
-    case 0xdf:
-      return big(4, n) && container(out, Msg::Map, n, depth);
-    default:
-      return false;
-    }
-  }
-
-private:
-  /// A big-endian unsigned integer of `bytes`.
-  bool big(size_t bytes, uint64_t &value) {
-    if (size_t(end_ - p_) < bytes)
-      return false;
-    value = 0;
-    for (size_t i = 0; i < bytes; ++i)
-      value = value << 8 | *p_++;
-    return true;
-  }
-  bool integer(Msg &out, size_t bytes) {
-    out.kind = Msg::Int;
-    return big(bytes, out.number);
-  }
-  bool string(Msg &out, uint64_t n) {
-    if (uint64_t(end_ - p_) < n)
-      return false;
-    out.kind = Msg::Str;
-    out.text.assign(reinterpret_cast<const char *>(p_), n);
-    p_ += n;
-    return true;
-  }
-  bool container(Msg &out, Msg::Kind kind, uint64_t n, int depth) {
-    out.kind = kind;
-    uint64_t count = kind == Msg::Map ? 2 * n : n;
-    if (count > uint64_t(end_ - p_))
-      return false;
-    out.items.resize(count);
-    for (Msg &item : out.items)
-      if (!read(item, depth + 1))
-        return false;
-    return true;
-  }
-  const unsigned char *p_, *end_;
-};
-
-/// The kernels of an AMD GPU ELF code object: its SHT_NOTE sections' notes
-/// named "AMDGPU" of type NT_AMDGPU_METADATA (32) hold amdhsa.kernels, a
-/// list of maps with the kernel's .name and its .args (.size, .value_kind;
-/// the runtime fills the hidden_* ones itself).
-bool parseCodeObject(const unsigned char *elf, size_t size, Module &module) {
-  auto read = [&](size_t at, size_t n) {
-    uint64_t value = 0;
-    if (at + n <= size)
-      std::memcpy(&value, elf + at, n);
-    return value;
-  };
-  if (size < 64 || std::memcmp(elf, "\x7f" "ELF", 4) != 0 ||
-      read(18, 2) != 224 /* EM_AMDGPU */)
-    return false;
-  uint64_t table = read(40, 8), entry = read(58, 2), count = read(60, 2);
-  for (uint64_t s = 0; s < count; ++s) {
-    size_t header = table + s * entry;
-    if (read(header + 4, 4) != 7) // SHT_NOTE
-      continue;
-    uint64_t at = read(header + 24, 8), end = at + read(header + 32, 8);
-    if (end > size)
-      return false;
-    auto align4 = [](uint64_t n) { return (n + 3) / 4 * 4; };
-    while (at + 12 <= end) {
-      uint64_t nameBytes = read(at, 4), descBytes = read(at + 4, 4),
-               type = read(at + 8, 4);
-      uint64_t name = at + 12, desc = name + align4(nameBytes);
-      at = desc + align4(descBytes);
-      if (at > end)
-        return false;
-      if (type != 32 || nameBytes != 7 ||
-          std::memcmp(elf + name, "AMDGPU", 7) != 0)
-        continue;
-      Msg metadata;
-      if (!MsgReader(elf + desc, descBytes).read(metadata))
-        return false;
-      const Msg *kernels = metadata.get("amdhsa.kernels");
-      if (!kernels || kernels->kind != Msg::Array)
-        return false;
-      for (const Msg &kernel : kernels->items) {
-        const Msg *kname = kernel.get(".name");
-        const Msg *args = kernel.get(".args");
-        if (!kname || kname->kind != Msg::Str)
-          return false;
-        Function fn{kname->text, {}};
-        for (size_t a = 0; args && a < args->items.size(); ++a) {
-          const Msg *kind = args->items[a].get(".value_kind");
-          const Msg *bytes = args->items[a].get(".size");
-          if (!kind || !bytes)
-            return false;
-          if (kind->text.rfind("hidden_", 0) != 0)
-            fn.params.push_back(bytes->number);
-        }
-        module.functions[fn.name] = fn;
-      }
-    }
-  }
-  return !module.functions.empty();
 }
 
 #define NEED_DEVICE()                                                          \
@@ -499,11 +336,14 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   std::memcpy(&table, elf + 40, 8);
   std::memcpy(&entry, elf + 58, 2);
   std::memcpy(&count, elf + 60, 2);
-  auto *m = new Module;
-  if (!parseCodeObject(elf, table + entry * count, *m)) {
-    delete m;
+  if (journal().refuseModuleLoads)
+    return kNoBinaryForGpu;
+  KernelArguments kernels;
+  if (!readKernelArguments(elf, table + entry * count, "fake", &kernels).ok())
     return hipErrorInvalidImage;
-  }
+  auto *m = new Module;
+  for (auto &[name, sizes] : kernels)
+    m->functions[name] = Function{name, sizes};
   ++journal().moduleLoads;
   *module = reinterpret_cast<hipModule_t>(m);
   return hipSuccess;

@@ -36,6 +36,9 @@ struct FakeHipJournal {
   int deviceFrees = 0;
   int pinnedAllocations = 0;
   int pinnedFrees = 0;
+  /// Makes module loads fail with hipErrorNoBinaryForGpu (a code object
+  /// for another chip).
+  bool refuseModuleLoads = false;
   /// Device memory the fake hands out before hipErrorOutOfMemory.
   size_t memoryLimit = size_t(1) << 30;
   size_t liveDeviceBytes = 0;

@@ -15,6 +15,7 @@
 #include "GpuTestSupport.h"
 #include "HIP/HipDevice.h"
 #include "HIP/HipImage.h"
+#include "HIP/KernelMetadata.h"
 #include "adjoint/Runtime/Tensor.h"
 
 #include <cstdlib>
@@ -112,6 +113,38 @@ TEST_CASE("HIP code objects are checked before the loader sees them",
           "module k is not an AMD GPU code object: no ELF header");
   REQUIRE(hip::checkHipImage(nullptr, 0, "k").code() ==
           StatusCode::InvalidArgument);
+}
+
+TEST_CASE("HIP kernel arguments come from the amdhsa.kernels metadata",
+          "[gpu][hip-image]") {
+  const std::vector<char> &good = codeObject();
+  hip::KernelArguments kernels;
+  REQUIRE(hip::readKernelArguments(good.data(), good.size(), "k", &kernels)
+              .ok());
+  // scale(ptr, ptr, float, i64): the explicit arguments only (the hidden
+  // block counts and sizes follow them in the metadata).
+  REQUIRE(kernels.size() == 1);
+  REQUIRE(kernels["scale"] == std::vector<uint32_t>{8, 8, 4, 8});
+  // The same object without its section table has no metadata to read.
+  std::vector<char> bare(good.begin(), good.begin() + 64);
+  std::memset(bare.data() + 60, 0, 2);
+  hip::KernelArguments none;
+  Status missing = hip::readKernelArguments(bare.data(), bare.size(), "k",
+                                            &none);
+  REQUIRE(missing.code() == StatusCode::InvalidArgument);
+  REQUIRE(missing.message() == "module k: no amdhsa.kernels metadata (code "
+                               "object v3 or later has it)");
+  // A metadata note whose MessagePack is cut short: find the note's
+  // "amdhsa.kernels" key and break the length of the map before it.
+  std::string text(good.begin(), good.end());
+  size_t key = text.find("amdhsa.kernels");
+  REQUIRE(key != std::string::npos);
+  std::vector<char> broken = good;
+  broken[key - 1] = char(0xbf); // a fixstr of 31 bytes: runs over the key
+  hip::KernelArguments partial;
+  REQUIRE(hip::readKernelArguments(broken.data(), broken.size(), "k",
+                                   &partial)
+              .message() == "module k: malformed amdhsa.kernels metadata");
 }
 
 TEST_CASE("HIP: discovery and properties", "[gpu][hip]") {
@@ -239,6 +272,19 @@ TEST_CASE("HIP: modules load once, launches pass their arguments",
   // Past the LDS of a workgroup: HIP refuses it, naming the kernel.
   Status lds = device->launch(scaleKernel(), grid, block, 70000, args);
   REQUIRE(!lds.ok());
+  // Descriptors that disagree with the code object are refused before a
+  // launch.
+  static const uint32_t threeSizes[] = {0, 0, 4};
+  static const adj_rt_gpu_kernel three = {&hsacoModule(), "scale", 3, 0,
+                                          threeSizes};
+  REQUIRE(device->launch(three, grid, block, 0, args).message() ==
+          "kernel scale on hip:0: takes 4 arguments, its descriptor says 3");
+  static const uint32_t narrowSizes[] = {0, 0, 4, 4};
+  static const adj_rt_gpu_kernel narrow = {&hsacoModule(), "scale", 4, 0,
+                                           narrowSizes};
+  REQUIRE(device->launch(narrow, grid, block, 0, args).message() ==
+          "kernel scale on hip:0: argument #3 has 8 bytes, its descriptor "
+          "says 4");
   static const uint32_t sizes[] = {0, 0, 4, 8};
   static const adj_rt_gpu_kernel missing = {&hsacoModule(), "no_such", 4, 0,
                                             sizes};
@@ -272,7 +318,7 @@ TEST_CASE("HIP: module errors name the module and the device",
                                          sizeof(text), "junk"};
   REQUIRE(launchFrom(junk).message() ==
           "module junk is not an AMD GPU code object: no ELF header");
-  // A well-framed object without kernel metadata: the loader refuses it.
+  // A well-framed object without kernel metadata: refused before HIP.
   static std::vector<char> bare = [] {
     std::vector<char> bytes(codeObject().begin(), codeObject().begin() + 64);
     uint16_t none = 0;
@@ -284,12 +330,22 @@ TEST_CASE("HIP: module errors name the module and the device",
   static const adj_rt_gpu_module noKernels = {ADJ_RT_GPU_HSACO, 0,
                                               bare.data(), bare.size(),
                                               "bare"};
-  Status refused = launchFrom(noKernels);
+  REQUIRE(launchFrom(noKernels).message() ==
+          "module bare: no amdhsa.kernels metadata (code object v3 or later "
+          "has it)");
+  // A code object for another chip: HIP's error names the module, the
+  // device and its chip.
+  static const adj_rt_gpu_module other = {ADJ_RT_GPU_HSACO, 0,
+                                          codeObject().data(),
+                                          codeObject().size(), "other"};
+  j->refuseModuleLoads = true;
+  Status refused = launchFrom(other);
+  j->refuseModuleLoads = false;
   REQUIRE(refused.code() == StatusCode::Internal);
   REQUIRE(refused.message() ==
-          "hipErrorInvalidImage (200: device kernel image is invalid) in "
-          "hipModuleLoadData for module bare on hip:0 "
-          "(gfx942:sramecc+:xnack-)");
+          "hipErrorNoBinaryForGpu (209: no kernel image is available for "
+          "execution on the device) in hipModuleLoadData for module other on "
+          "hip:0 (gfx942:sramecc+:xnack-)");
   static const adj_rt_gpu_module cuda = {ADJ_RT_GPU_CUDA, 0,
                                          codeObject().data(),
                                          codeObject().size(), "cuda"};
