@@ -16,6 +16,7 @@
 #include "HIP/HipDevice.h"
 #include "HIP/HipImage.h"
 #include "HIP/KernelMetadata.h"
+#include "adjoint/Runtime/DLPack.h"
 #include "adjoint/Runtime/Tensor.h"
 
 #include <cstdlib>
@@ -390,6 +391,36 @@ TEST_CASE("HIP: timeOnStream measures the work between two events",
   REQUIRE(work[3].rfind("event 103", 0) == 0);
   j->launchMs = 0;
   device->deallocate(block);
+}
+
+TEST_CASE("HIP: DLPack exchanges ROCm memory without copies",
+          "[gpu][hip]") {
+  FakeHipJournal *j = nullptr;
+  hip::HipDevice *device = fakeHip(&j);
+  if (!device)
+    return;
+  Tensor t = Tensor::fromDoubles(DType::F32, {3}, {1, 2, 3}).to(*device);
+  dlpack::DLDevice where = dlpack::deviceOf(t);
+  REQUIRE(where.device_type == dlpack::kDLROCM);
+  REQUIRE(where.device_id == 0);
+  // A producer's ROCm buffer (torch's on an AMD GPU) imported on hip:0:
+  // the same memory, handed back only after our stream passed our work.
+  int64_t shape[] = {3};
+  dlpack::DLTensor view{t.data(), {dlpack::kDLROCM, 0}, 1,
+                        {2, 32, 1}, shape, nullptr, 0};
+  int syncsAtRelease = -1;
+  auto owner = std::shared_ptr<void>(nullptr, [&](void *) {
+    syncsAtRelease = j->streamSyncs;
+  });
+  Tensor imported = dlpack::importTensor(view, std::move(owner));
+  REQUIRE(imported.data() == t.data());
+  REQUIRE(&imported.device() == device);
+  REQUIRE(imported.toHost().toDoubles() == std::vector<double>{1, 2, 3});
+  REQUIRE(device->fill(imported.data(), 0, 4).ok());
+  int syncs = j->streamSyncs;
+  imported = Tensor();
+  REQUIRE(syncsAtRelease > syncs);
+  REQUIRE(t.toHost().toDoubles() == std::vector<double>{0, 2, 3});
 }
 
 TEST_CASE("HIP: the calling thread's device is restored", "[gpu][hip]") {
