@@ -263,33 +263,57 @@ Status CublasLtGemm::enqueueLibrary(const Plan &plan, void *a, void *b,
   return s;
 }
 
-Status CublasLtGemm::measure(const adj_rt_gpu_gemm_desc &gemm,
-                             const GemmKey &key, Plan *plan, void *a, void *b,
-                             void *c, const std::function<Status()> &kernel) {
+Status CublasLtGemm::onScratch(const adj_rt_gpu_gemm_desc &gemm,
+                               const std::function<Status(void *)> &work) {
   uint64_t bytes = gpu::matrixExtent(gemm.c, gemm.m, gemm.n, gemm.batch) *
                    gpu::gemmElementBytes(gemm);
   // The pool's blocks are 256-byte aligned: the scratch C is at least as
   // aligned as the real one, so the plan serves it.
   void *scratch = nullptr;
+  if (Status s = device_.allocate(bytes, &scratch); !s.ok())
+    return s;
+  Status s = work(scratch);
+  // Stream-ordered: the pool hands the block only to work queued later.
+  device_.deallocate(scratch);
+  return s;
+}
+
+Status CublasLtGemm::warmUp(const adj_rt_gpu_gemm_desc &gemm,
+                            const GemmKey &key, Plan *plan, void *a, void *b,
+                            const std::function<Status()> &kernel) {
+  // Both routes load code on their first run (the kernel's module and the
+  // driver's lazily loaded function; the library's kernels), with the
+  // stream idle meanwhile: a first run timed between two events would
+  // mostly measure the loading. So the first call of a problem runs each
+  // once untimed, the kernel on the real C (the call's result), the
+  // library on a scratch C, since C is accumulated into; the next call
+  // measures. A failing library (an unsupported layout) is left for the
+  // measurement to rule out.
+  (void)onScratch(gemm, [&](void *scratch) {
+    return enqueueLibrary(*plan, a, b, scratch);
+  });
+  warmed_.insert(key);
+  return kernel();
+}
+
+Status CublasLtGemm::measure(const adj_rt_gpu_gemm_desc &gemm,
+                             const GemmKey &key, Plan *plan, void *a, void *b,
+                             const std::function<Status()> &kernel) {
+  double libraryMs = 0, kernelMs = 0;
+  Status library = onScratch(gemm, [&](void *scratch) {
+    return device_.time(
+        [&] { return enqueueLibrary(*plan, a, b, scratch); }, &libraryMs);
+  });
   // Without room for a scratch C the call still runs; the choice waits for
   // a later call.
-  if (!device_.allocate(bytes, &scratch).ok())
+  if (library.code() == StatusCode::OutOfMemory)
     return kernel();
-  double libraryMs = 0, kernelMs = 0;
-  auto onScratch = [&] { return enqueueLibrary(*plan, a, b, scratch); };
-  // Untimed first: the library loads its kernels on their first use.
-  Status library = onScratch();
-  if (library.ok())
-    library = device_.time(onScratch, &libraryMs);
-  Status ran = device_.time(kernel, &kernelMs);
-  device_.deallocate(scratch);
-  if (!ran.ok())
+  if (Status ran = device_.time(kernel, &kernelMs); !ran.ok())
     return ran;
   ++measurements_;
   // A library that fails on this problem (an unsupported layout) loses.
-  choices_[key] = library.ok() && libraryMs < kernelMs
-                                ? GemmRoute::Library
-                                : GemmRoute::Kernels;
+  choices_[key] = library.ok() && libraryMs < kernelMs ? GemmRoute::Library
+                                                       : GemmRoute::Kernels;
   return Status::success();
 }
 
@@ -323,7 +347,8 @@ Status CublasLtGemm::run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
     return launchKernel();
   auto choice = choices_.find(key);
   if (choice == choices_.end())
-    return measure(gemm, key, p, a, b, c, launchKernel);
+    return warmed_.count(key) ? measure(gemm, key, p, a, b, launchKernel)
+                              : warmUp(gemm, key, p, a, b, launchKernel);
   if (choice->second == GemmRoute::Library)
     return enqueueLibrary(*p, a, b, c);
   return launchKernel();

@@ -3,10 +3,12 @@
 // The CUDA device's adj_rt_gpu_gemm: cuBLASLt where it is faster, the
 // generated kernel (the descriptor's fallback) where that is, measured once
 // per problem (shape, layouts, element type, flags) and cached. The first
-// call of a problem times the library on a scratch C (C is accumulated
+// call of a problem runs both untimed (each loads its code on its first
+// run), the second times the library on a scratch C (C is accumulated
 // into, so it must never see an extra product) and the kernel on the real
-// C (that run is the call's result), with events around the work on the
-// device's stream; later calls take the winner. ADJOINT_CUDA_GEMM=library
+// C (each run on the real C is the call's result), with events around the
+// work on the device's stream; later calls take the winner.
+// ADJOINT_CUDA_GEMM=library
 // or kernels forces a route (tests, benchmarks); measure is the default.
 //
 // The library plans (matmul and layout descriptors, the heuristic's
@@ -30,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace adjoint::rt::cuda {
 
@@ -96,10 +99,18 @@ private:
               Plan **out);
   /// Queues the library's C += A B with `plan`.
   Status enqueueLibrary(const Plan &plan, void *a, void *b, void *c);
-  /// Times both routes (the kernel's run being the call's result) and
-  /// caches the faster.
+  /// Runs `work` on a scratch C of `gemm`'s extent from the pool.
+  Status onScratch(const adj_rt_gpu_gemm_desc &gemm,
+                   const std::function<Status(void *)> &work);
+  /// The first call of a problem: both routes once, untimed (they load
+  /// their code), the kernel's run being the call's result.
+  Status warmUp(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
+                Plan *plan, void *a, void *b,
+                const std::function<Status()> &kernel);
+  /// The second call: times both routes (the kernel's run being the
+  /// call's result) and caches the faster.
   Status measure(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
-                 Plan *plan, void *a, void *b, void *c,
+                 Plan *plan, void *a, void *b,
                  const std::function<Status()> &kernel);
 
   const CublasLtApi *api_;
@@ -111,6 +122,8 @@ private:
   std::unordered_map<gpu::GemmKey, std::unique_ptr<Plan>, gpu::GemmKeyHash>
       plans_;
   std::unordered_map<gpu::GemmKey, GemmRoute, gpu::GemmKeyHash> choices_;
+  /// Problems whose first call ran both routes untimed.
+  std::unordered_set<gpu::GemmKey, gpu::GemmKeyHash> warmed_;
   size_t measurements_ = 0;
 };
 
