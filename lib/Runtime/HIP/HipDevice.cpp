@@ -124,6 +124,36 @@ Status HipDevice::timeOnStream(const std::function<Status()> &enqueue,
   });
 }
 
+Status HipDevice::enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
+                              void *b, void *c, void **fallbackArgs) {
+  gpu::GemmRoute route;
+  if (Status status = gpu::gemmRouteFromEnvironment("ADJOINT_HIP_GEMM", &route);
+      !status.ok())
+    return status;
+  return withQueue([&] {
+    ADJ_HIP_CURRENT(current.status());
+    if (!gemms_) {
+      const RocblasApi *api = nullptr;
+      Status why = loadRocblas(&api);
+      if (why.ok())
+        rocblas_ = std::make_unique<RocblasGemm>(*api, stream_);
+      gpu::GemmRouter::Device lend;
+      lend.allocate = [this](size_t bytes, void **ptr) {
+        return allocate(bytes, ptr);
+      };
+      lend.deallocate = [this](void *ptr) { deallocate(ptr); };
+      lend.time = [this](const std::function<Status()> &work, double *ms) {
+        return timeOnStream(work, ms);
+      };
+      gemms_ = std::make_unique<gpu::GemmRouter>(
+          "ADJOINT_HIP_GEMM", why, std::move(lend), route);
+    }
+    gemms_->setRoute(route);
+    return gemms_->run(rocblas_.get(), gemm, a, b, c,
+                       [&] { return launchFallback(gemm, fallbackArgs); });
+  });
+}
+
 Status HipDevice::rawAllocate(size_t bytes, void **ptr) {
   ADJ_HIP_CURRENT(current.status());
   return check(hip_.hipMalloc(ptr, bytes), "hipMalloc",

@@ -8,7 +8,9 @@
 // (hipSetDevice), so the device is made current around every runtime call
 // and the caller's choice restored after, and any thread may use it.
 //
-// GEMMs launch the generated kernel (the GpuDevice default).
+// GEMMs go to rocBLAS or the generated kernel, whichever was measured
+// faster (GPU/GemmRouter.h, HIP/RocblasGemm.h; ADJOINT_HIP_GEMM=library or
+// kernels forces one).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include "GPU/GpuDevice.h"
 #include "GPU/PinnedPool.h"
 #include "HIP/HipApi.h"
+#include "HIP/RocblasGemm.h"
 
 #include <functional>
 #include <memory>
@@ -46,6 +49,8 @@ public:
 
   /// The pinned staging pool (for tests).
   const gpu::PinnedPool &pinnedPool() const { return pinned_; }
+  /// The GEMM route choice, made on the first GEMM (for tests; null before).
+  const gpu::GemmRouter *gemmRouter() const { return gemms_.get(); }
 
 protected:
   Status initialize() override;
@@ -68,6 +73,9 @@ protected:
   }
   Status allocateStaging(size_t bytes, void **ptr) override;
   void releaseStaging(void *ptr) override;
+  /// rocBLAS or the generated kernel, measured per problem.
+  Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                     void *c, void **fallbackArgs) override;
 
 private:
   class Current;
@@ -83,6 +91,10 @@ private:
   Limits limits_;
   hipStream_t stream_ = nullptr;
   gpu::PinnedPool pinned_;
+  /// Made on the first GEMM (rocBLAS is loaded then, not at start-up);
+  /// rocblas_ stays null where rocBLAS is unavailable.
+  std::unique_ptr<gpu::GemmRouter> gemms_;
+  std::unique_ptr<RocblasGemm> rocblas_;
 };
 
 /// The HIP GPUs; when there are none, Unavailable with the reason
