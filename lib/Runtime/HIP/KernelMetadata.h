@@ -1,4 +1,4 @@
-//===- KernelMetadata.h - Kernel arguments of an AMD code object -*- C++ -*-===//
+//===- KernelMetadata.h - Kernel arguments of a code object -----*- C++ -*-===//
 //
 // HIP has no call that reports a kernel's arguments (CUDA has
 // cuFuncGetParamInfo), yet hipModuleLaunchKernel reads as many argument

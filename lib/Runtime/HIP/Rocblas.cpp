@@ -20,8 +20,9 @@ Status adjoint::rt::hip::loadRocblas(const RocblasApi **api) {
 #include "HIP/Rocblas.def"
     return status;
   };
-  return gpu::loadDriver({"librocblas.so.4", "librocblas.so.3", "librocblas.so"},
-                         resolveAll, api);
+  return gpu::loadDriver(
+      {"librocblas.so.4", "librocblas.so.3", "librocblas.so"}, resolveAll,
+      api);
 }
 
 Status adjoint::rt::hip::checkRocblas(const RocblasApi &api,

@@ -89,12 +89,15 @@ struct ErrorText {
 constexpr ErrorText kErrors[] = {
     {hipErrorInvalidValue, "hipErrorInvalidValue", "invalid argument"},
     {hipErrorOutOfMemory, "hipErrorOutOfMemory", "out of memory"},
-    {hipErrorNoDevice, "hipErrorNoDevice", "no ROCm-capable device is detected"},
+    {hipErrorNoDevice, "hipErrorNoDevice",
+     "no ROCm-capable device is detected"},
     {hipErrorInvalidDevice, "hipErrorInvalidDevice", "invalid device ordinal"},
-    {hipErrorInvalidImage, "hipErrorInvalidImage", "device kernel image is invalid"},
+    {hipErrorInvalidImage, "hipErrorInvalidImage",
+     "device kernel image is invalid"},
     {hipErrorInvalidHandle, "hipErrorInvalidHandle", "invalid resource handle"},
     {hipErrorNotFound, "hipErrorNotFound", "named symbol not found"},
-    {kNoBinaryForGpu, "hipErrorNoBinaryForGpu", "no kernel image is available for execution on the device"},
+    {kNoBinaryForGpu, "hipErrorNoBinaryForGpu",
+     "no kernel image is available for execution on the device"},
 };
 const ErrorText *findError(hipError_t error) {
   for (const ErrorText &e : kErrors)

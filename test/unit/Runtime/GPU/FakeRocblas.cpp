@@ -120,7 +120,8 @@ rocblas_status rocblas_gemm_strided_batched_ex(
       algo != rocblas_gemm_algo_standard || flags != 0)
     return kNotImplemented;
   std::string type;
-  if (aType == rocblas_datatype_f32_r && computeType == rocblas_datatype_f32_r) {
+  if (aType == rocblas_datatype_f32_r &&
+      computeType == rocblas_datatype_f32_r) {
     type = "f32";
     compute<float, float>(opA, opB, m, n, k, alpha, a, lda, strideA, b, ldb,
                           strideB, beta, c, ldc, strideC, d, ldd, strideD,

@@ -1,4 +1,4 @@
-//===- HipGemmTest.cpp - adj_rt_gpu_gemm on the fake hip:0 -----------------===//
+//===- HipGemmTest.cpp - adj_rt_gpu_gemm on the fake hip:0 ----------------===//
 //
 // The HIP device's GEMMs on the fake libamdhip64.so.6, with the fake
 // librocblas.so.4 ("[hip-gemm]": both on the library path) or without
