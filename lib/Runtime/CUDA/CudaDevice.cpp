@@ -62,7 +62,7 @@ CudaDevice::CudaDevice(const CudaApi &api, CUdevice device, int index,
                        DeviceProperties properties, Limits limits)
     : GpuDevice(DeviceKind::CUDA, index, std::move(properties)), cu_(api),
       device_(device), limits_(limits),
-      pinned_(PinnedPool::Backend{[this](size_t bytes, void **ptr) {
+      pinned_(gpu::PinnedPool::Backend{[this](size_t bytes, void **ptr) {
                                     return allocatePinned(bytes, ptr);
                                   },
                                   [this](void *ptr) { freePinned(ptr); }},

@@ -414,8 +414,8 @@ TEST_CASE("the pinned pool reuses blocks per power of two, up to a cap",
           "[gpu][pool]") {
   int allocated = 0, released = 0;
   bool refuse = false;
-  cuda::PinnedPool pool(
-      cuda::PinnedPool::Backend{
+  gpu::PinnedPool pool(
+      gpu::PinnedPool::Backend{
           [&](size_t bytes, void **ptr) {
             if (refuse)
               return Status::error(StatusCode::OutOfMemory, "no pinning");
