@@ -60,10 +60,11 @@ def parse_args(argv):
                    help="problem size (default: cpu)")
     p.add_argument("--device", default="cpu", metavar="ID",
                    help="where Adjoint runs: cpu (default) or a device id "
-                   "such as opencl:0 or cuda:0 (adjoint.devices() lists "
-                   "them); with cuda the references run on the same GPU "
-                   "(torch's cuda:N, JAX's gpu backend), otherwise on the "
-                   "CPU")
+                   "such as opencl:0, cuda:0 or hip:0 (adjoint.devices() "
+                   "lists them); with cuda or hip the references run on "
+                   "the same GPU (torch's cuda:N, which ROCm builds of "
+                   "torch use for AMD GPUs too; JAX's gpu backend), "
+                   "otherwise on the CPU")
     p.add_argument("--precision", choices=PRECISIONS, default="highest",
                    help="f32 matmuls in every framework: highest (exact "
                    "f32, default) or tf32 (TF32 tensor cores: torch's "

@@ -56,9 +56,12 @@ PRECISIONS = ("highest", "tf32")
 
 def reference_device(device):
     """Where the references run when Adjoint runs on `device`: the same
-    CUDA GPU for "cuda"/"cuda:N" (torch's device name), else the CPU."""
+    GPU for "cuda"/"cuda:N" and "hip"/"hip:N", named as torch names it
+    ("cuda:N": ROCm builds of torch call AMD GPUs cuda too, and JAX's "gpu"
+    backend is CUDA or ROCm, whichever jaxlib plugin is installed), else
+    the CPU."""
     kind, _, index = device.partition(":")
-    return "cuda:%s" % (index or "0") if kind == "cuda" else "cpu"
+    return "cuda:%s" % (index or "0") if kind in ("cuda", "hip") else "cpu"
 
 
 def set_precision(framework, precision):

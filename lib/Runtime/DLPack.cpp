@@ -5,6 +5,7 @@
 #include "adjoint/Runtime/DeviceRegistry.h"
 #include "adjoint/Support/Error.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -168,7 +169,10 @@ Tensor adjoint::rt::dlpack::importTensor(const DLTensor &t,
                 std::to_string(t.ndim) + ")");
   DType dtype = dtypeOf(t.dtype);
   std::vector<int64_t> shape(t.shape, t.shape + t.ndim);
-  if (t.strides) {
+  // A tensor without elements has no layout to check (torch gives
+  // empty(3, 0) the strides (1, 1)).
+  bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
+  if (t.strides && !empty) {
     int64_t expected = 1;
     for (int32_t i = t.ndim - 1; i >= 0; --i) {
       if (shape[i] != 1 && t.strides[i] != expected)
@@ -183,6 +187,18 @@ Tensor adjoint::rt::dlpack::importTensor(const DLTensor &t,
                 " is not a multiple of the element size " +
                 std::to_string(dtypeSize(dtype)));
   Device &device = deviceOfImport(t);
+  if (device.kind() != DeviceKind::CPU) {
+    // invoke() returns with its kernels still queued: when the last tensor
+    // dies, our queue may still read or write the producer's memory, and a
+    // caching allocator (torch's) hands it out again at once to work on
+    // its own stream. Give it back only once our queue has passed it.
+    // Devices live for the whole process.
+    owner = std::shared_ptr<void>(owner.get(),
+                                  [producer = owner, &device](void *) mutable {
+                                    (void)device.synchronize();
+                                    producer.reset();
+                                  });
+  }
   void *data = static_cast<char *>(t.data) + t.byte_offset;
   Tensor tensor = Tensor::adopt(dtype, std::move(shape), data,
                                 std::move(owner), &device);

@@ -9,6 +9,7 @@
 #include "CUDA/CudaDevice.h"
 #include "LevelZero/LevelZeroDevice.h"
 #include "GPU/GpuDevice.h"
+#include "HIP/HipDevice.h"
 #include "OpenCL/OpenCLDevice.h"
 
 #include <memory>
@@ -23,9 +24,9 @@ struct Driver {
   Status (*probe)(std::vector<std::unique_ptr<Device>> &devices);
 };
 
-// HIP joins when its driver is written.
 constexpr Driver kDrivers[] = {
     {DeviceKind::CUDA, cuda::probeDevices},
+    {DeviceKind::HIP, hip::probeDevices},
     {DeviceKind::LevelZero, levelzero::probeDevices},
     {DeviceKind::OpenCL, opencl::probeDevices},
 };

@@ -14,7 +14,9 @@ bindings hold no logic); see docs/python.md. A small example::
     exe(np.ones(3, np.float32))  # -> 2 * e, three times
 """
 
-from . import _adjoint
+from . import _cuda_libraries
+_cuda_libraries.point_runtime_at_wheels()
+from . import _adjoint  # noqa: E402
 from ._adjoint import *  # noqa: F401,F403
 from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
 from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F401

@@ -17,10 +17,13 @@ BENCHMARKS = os.path.join(ROOT, "benchmarks")
 sys.path.insert(0, BENCHMARKS)
 
 
-def test_references_share_a_cuda_gpu_and_stay_on_the_cpu_otherwise():
+def test_references_share_a_cuda_or_hip_gpu_and_stay_on_the_cpu_otherwise():
     from adjoint_bench.steps import reference_device
     assert reference_device("cuda") == "cuda:0"
     assert reference_device("cuda:1") == "cuda:1"
+    # torch's ROCm builds name AMD GPUs cuda:N.
+    assert reference_device("hip") == "cuda:0"
+    assert reference_device("hip:1") == "cuda:1"
     assert reference_device("opencl:0") == "cpu"
     assert reference_device("level_zero:0") == "cpu"
     assert reference_device("cpu") == "cpu"

@@ -255,6 +255,11 @@ def test_unavailable_device_is_reported(tmp_path):
         ctypes.CDLL("libcuda.so.1")
     except OSError:
         cases.append(("cuda:0", "libcuda.so.1 not found"))
+    try:
+        ctypes.CDLL("libamdhip64.so.6")
+    except OSError:
+        cases.append(("hip:0", "libamdhip64.so.6, libamdhip64.so.5 or "
+                      "libamdhip64.so not found"))
     for device, reason in cases:
         proc = subprocess.run(
             [sys.executable, os.path.join(BENCHMARKS, "adjoint-bench"),

@@ -207,6 +207,21 @@ def test_cuda_is_unavailable_without_its_driver_everywhere():
         adj.jit(lambda x: x + 1, device="cuda")(np.ones(2, np.float32))
 
 
+def test_hip_is_unavailable_without_its_runtime_everywhere():
+    try:
+        adj.device("hip")
+        pytest.skip("a HIP device is present")
+    except adj.Error as e:
+        message = str(e)
+    reason = ("unavailable: libamdhip64.so.6, libamdhip64.so.5 or "
+              "libamdhip64.so not found")
+    assert reason in message
+    with pytest.raises(adj.Error, match=reason):
+        adj.device_put(np.ones(2, np.float32), "hip")
+    with pytest.raises(adj.Error, match=reason):
+        adj.jit(lambda x: x + 1, device="hip")(np.ones(2, np.float32))
+
+
 # --------------------------------------------------------------------------
 # Device memory
 # --------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "CUDA/CublasLt.h"
 #include "GPU/DynamicLibrary.h"
 
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -24,14 +25,27 @@ Status resolveAll(const gpu::DynamicLibrary &library, CublasLtApi &table) {
 } // namespace
 
 Status adjoint::rt::cuda::loadCublasLt(const CublasLtApi **api) {
-  // CUDA 13's soname first (what the driver of the device runs), then
-  // whatever the unversioned name is (a system install, a development
-  // link).
+  // The path in ADJOINT_CUBLASLT first (the Python package sets it to the
+  // nvidia-cublas wheel's copy, which no library path names), then CUDA
+  // 13's soname (what the driver of the device runs), then whatever the
+  // unversioned name is (a system install, a development link).
   static CublasLtApi table;
   static Status status;
   static std::once_flag once;
   std::call_once(once, [] {
-    static gpu::DynamicLibrary versioned, unversioned;
+    static gpu::DynamicLibrary explicitPath, versioned, unversioned;
+    const char *path = std::getenv("ADJOINT_CUBLASLT");
+    if (path && *path) {
+      status = explicitPath.open(path);
+      if (status.ok())
+        status = resolveAll(explicitPath, table);
+      else
+        status = Status::error(StatusCode::Unavailable,
+                               "cuBLASLt unavailable: ADJOINT_CUBLASLT=" +
+                                   std::string(path) + ": " +
+                                   status.message());
+      return;
+    }
     status = versioned.open("libcublasLt.so.13");
     if (status.ok()) {
       status = resolveAll(versioned, table);

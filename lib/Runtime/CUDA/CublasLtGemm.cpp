@@ -4,7 +4,6 @@
 #include "adjoint/Runtime/DType.h"
 
 #include <climits>
-#include <cstdlib>
 #include <string>
 
 using namespace adjoint;
@@ -19,22 +18,6 @@ constexpr uint64_t kMaxWorkspaceBytes = uint64_t(32) << 20;
 
 bool fitsInt32(uint64_t v) { return v <= uint64_t(INT32_MAX); }
 } // namespace
-
-Status adjoint::rt::cuda::gemmRouteFromEnvironment(GemmRoute *route) {
-  const char *value = std::getenv("ADJOINT_CUDA_GEMM");
-  std::string text = value ? value : "";
-  if (text.empty() || text == "measure")
-    *route = GemmRoute::Measure;
-  else if (text == "library")
-    *route = GemmRoute::Library;
-  else if (text == "kernels")
-    *route = GemmRoute::Kernels;
-  else
-    return Status::error(StatusCode::InvalidArgument,
-                         "ADJOINT_CUDA_GEMM is '" + text +
-                             "'; it must be library, kernels or measure");
-  return Status::success();
-}
 
 /// The cuBLASLt descriptors of one problem.
 struct CublasLtGemm::Plan {
@@ -61,8 +44,11 @@ struct CublasLtGemm::Plan {
 
 CublasLtGemm::CublasLtGemm(const CublasLtApi *api, Status why, Device device,
                            GemmRoute route)
-    : api_(api), unavailable_(std::move(why)), device_(std::move(device)),
-      route_(route) {}
+    : api_(api), device_(device),
+      router_("ADJOINT_CUDA_GEMM", std::move(why),
+              gpu::GemmRouter::Device{device.allocate, device.deallocate,
+                                      device.time},
+              route) {}
 
 CublasLtGemm::~CublasLtGemm() {
   plans_.clear();
@@ -70,24 +56,27 @@ CublasLtGemm::~CublasLtGemm() {
     api_->cublasLtDestroy(handle_);
 }
 
-size_t CublasLtGemm::measurements() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return measurements_;
+Status CublasLtGemm::run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                         void *c, const std::function<Status()> &launchKernel) {
+  return router_.run(api_ ? this : nullptr, gemm, a, b, c, launchKernel);
 }
 
-GemmRoute CublasLtGemm::cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
-                                     uint32_t alignment) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = choices_.find(GemmKey(gemm, alignment));
-  return it == choices_.end() ? GemmRoute::Measure : it->second;
+Status CublasLtGemm::prepare(const adj_rt_gpu_gemm_desc &gemm,
+                             const GemmKey &key, bool *available) {
+  Plan *p = nullptr;
+  Status s = plan(gemm, key, &p);
+  *available = p != nullptr;
+  return s;
 }
 
-uint32_t CublasLtGemm::alignmentOf(const void *a, const void *b,
-                                   const void *c) {
-  uintptr_t bits = reinterpret_cast<uintptr_t>(a) |
-                   reinterpret_cast<uintptr_t>(b) |
-                   reinterpret_cast<uintptr_t>(c) | 256;
-  return uint32_t(bits & -bits);
+Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &, const GemmKey &key,
+                             void *a, void *b, void *c) {
+  // The router enqueues only problems prepare() found a plan for.
+  auto planned = plans_.find(key);
+  if (planned == plans_.end() || !planned->second)
+    return Status::error(StatusCode::Internal,
+                         "cuBLASLt: a GEMM enqueued without a plan");
+  return enqueueLibrary(*planned->second, a, b, c);
 }
 
 Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
@@ -261,70 +250,4 @@ Status CublasLtGemm::enqueueLibrary(const Plan &plan, void *a, void *b,
   if (workspace)
     device_.deallocate(workspace);
   return s;
-}
-
-Status CublasLtGemm::measure(const adj_rt_gpu_gemm_desc &gemm,
-                             const GemmKey &key, Plan *plan, void *a, void *b,
-                             void *c, const std::function<Status()> &kernel) {
-  uint64_t bytes = gpu::matrixExtent(gemm.c, gemm.m, gemm.n, gemm.batch) *
-                   gpu::gemmElementBytes(gemm);
-  // The pool's blocks are 256-byte aligned: the scratch C is at least as
-  // aligned as the real one, so the plan serves it.
-  void *scratch = nullptr;
-  // Without room for a scratch C the call still runs; the choice waits for
-  // a later call.
-  if (!device_.allocate(bytes, &scratch).ok())
-    return kernel();
-  double libraryMs = 0, kernelMs = 0;
-  auto onScratch = [&] { return enqueueLibrary(*plan, a, b, scratch); };
-  // Untimed first: the library loads its kernels on their first use.
-  Status library = onScratch();
-  if (library.ok())
-    library = device_.time(onScratch, &libraryMs);
-  Status ran = device_.time(kernel, &kernelMs);
-  device_.deallocate(scratch);
-  if (!ran.ok())
-    return ran;
-  ++measurements_;
-  // A library that fails on this problem (an unsupported layout) loses.
-  choices_[key] = library.ok() && libraryMs < kernelMs
-                                ? GemmRoute::Library
-                                : GemmRoute::Kernels;
-  return Status::success();
-}
-
-Status CublasLtGemm::run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
-                         void *c, const std::function<Status()> &launchKernel) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (route_ == GemmRoute::Kernels)
-    return launchKernel();
-  if (!api_) {
-    if (route_ == GemmRoute::Library)
-      return Status::error(StatusCode::Unavailable,
-                           "ADJOINT_CUDA_GEMM=library: " +
-                               unavailable_.message());
-    return launchKernel();
-  }
-  GemmKey key(gemm, alignmentOf(a, b, c));
-  Plan *p = nullptr;
-  if (Status s = plan(gemm, key, &p); !s.ok())
-    return s;
-  if (route_ == GemmRoute::Library) {
-    if (!p)
-      return Status::error(
-          StatusCode::Unavailable,
-          "ADJOINT_CUDA_GEMM=library: cuBLASLt has no algorithm for a " +
-              std::to_string(gemm.batch) + "x" + std::to_string(gemm.m) +
-              "x" + std::to_string(gemm.n) + "x" + std::to_string(gemm.k) +
-              " " + dtypeName(static_cast<DType>(gemm.dtype)) + " GEMM");
-    return enqueueLibrary(*p, a, b, c);
-  }
-  if (!p)
-    return launchKernel();
-  auto choice = choices_.find(key);
-  if (choice == choices_.end())
-    return measure(gemm, key, p, a, b, c, launchKernel);
-  if (choice->second == GemmRoute::Library)
-    return enqueueLibrary(*p, a, b, c);
-  return launchKernel();
 }

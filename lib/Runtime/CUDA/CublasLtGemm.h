@@ -1,13 +1,10 @@
 //===- CublasLtGemm.h - GEMMs through cuBLASLt or the kernel ----*- C++ -*-===//
 //
 // The CUDA device's adj_rt_gpu_gemm: cuBLASLt where it is faster, the
-// generated kernel (the descriptor's fallback) where that is, measured once
-// per problem (shape, layouts, element type, flags) and cached. The first
-// call of a problem times the library on a scratch C (C is accumulated
-// into, so it must never see an extra product) and the kernel on the real
-// C (that run is the call's result), with events around the work on the
-// device's stream; later calls take the winner. ADJOINT_CUDA_GEMM=library
-// or kernels forces a route (tests, benchmarks); measure is the default.
+// generated kernel (the descriptor's fallback) where that is, measured per
+// problem by the vendor-independent GPU/GemmRouter.h;
+// ADJOINT_CUDA_GEMM=library or kernels forces a route (tests, benchmarks),
+// measure is the default.
 //
 // The library plans (matmul and layout descriptors, the heuristic's
 // algorithm and workspace size) are made once per problem too. Row-major
@@ -25,6 +22,7 @@
 
 #include "CUDA/CublasLt.h"
 #include "GPU/Gemm.h"
+#include "GPU/GemmRouter.h"
 
 #include <functional>
 #include <memory>
@@ -34,13 +32,15 @@
 namespace adjoint::rt::cuda {
 
 /// How GEMMs are computed (ADJOINT_CUDA_GEMM).
-enum class GemmRoute { Measure, Library, Kernels };
+using GemmRoute = gpu::GemmRoute;
 
 /// The route ADJOINT_CUDA_GEMM names (Measure when unset); InvalidArgument
 /// for any other value.
-Status gemmRouteFromEnvironment(GemmRoute *route);
+inline Status gemmRouteFromEnvironment(GemmRoute *route) {
+  return gpu::gemmRouteFromEnvironment("ADJOINT_CUDA_GEMM", route);
+}
 
-class CublasLtGemm {
+class CublasLtGemm final : private gpu::GemmLibrary {
 public:
   /// What the device lends.
   struct Device {
@@ -60,16 +60,13 @@ public:
   /// kernels run, and forcing the library is an error.
   CublasLtGemm(const CublasLtApi *api, Status why, Device device,
                GemmRoute route);
-  ~CublasLtGemm();
+  ~CublasLtGemm() override;
   CublasLtGemm(const CublasLtGemm &) = delete;
   CublasLtGemm &operator=(const CublasLtGemm &) = delete;
 
   /// The route of later calls (the device reads ADJOINT_CUDA_GEMM at each
   /// call, so that a test or benchmark may switch it).
-  void setRoute(GemmRoute route) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    route_ = route;
-  }
+  void setRoute(GemmRoute route) { router_.setRoute(route); }
 
   /// Queues C += A B of a checked, non-empty `gemm`, through the library
   /// or `launchKernel` (which launches the descriptor's fallback on the
@@ -79,39 +76,40 @@ public:
 
   /// For tests: problems measured so far, and the route cached for `gemm`
   /// at addresses aligned to `alignment` bytes (Measure when none is).
-  size_t measurements() const;
+  size_t measurements() const { return router_.measurements(); }
   GemmRoute cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
-                        uint32_t alignment = 256) const;
+                        uint32_t alignment = 256) const {
+    return router_.cachedRoute(gemm, alignment);
+  }
 
   /// The alignment cuBLASLt may assume of all of `a`, `b` and `c`: the
   /// largest power of two dividing each, at most 256 (views at an offset
   /// rule out the algorithms that need aligned tiles).
-  static uint32_t alignmentOf(const void *a, const void *b, const void *c);
+  static uint32_t alignmentOf(const void *a, const void *b, const void *c) {
+    return gpu::GemmRouter::alignmentOf(a, b, c);
+  }
 
 private:
   struct Plan;
+  // gpu::GemmLibrary.
+  const char *name() const override { return "cuBLASLt"; }
+  Status prepare(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
+                 bool *available) override;
+  Status enqueue(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
+                 void *a, void *b, void *c) override;
   /// The plan of `key`'s problem, made on first use; null (with a success
   /// status) when cuBLASLt offers no algorithm for it.
   Status plan(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
               Plan **out);
   /// Queues the library's C += A B with `plan`.
   Status enqueueLibrary(const Plan &plan, void *a, void *b, void *c);
-  /// Times both routes (the kernel's run being the call's result) and
-  /// caches the faster.
-  Status measure(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
-                 Plan *plan, void *a, void *b, void *c,
-                 const std::function<Status()> &kernel);
 
   const CublasLtApi *api_;
-  Status unavailable_;
   Device device_;
-  GemmRoute route_;
-  mutable std::mutex mutex_;
+  gpu::GemmRouter router_;
   cublasLtHandle_t handle_ = nullptr;
   std::unordered_map<gpu::GemmKey, std::unique_ptr<Plan>, gpu::GemmKeyHash>
       plans_;
-  std::unordered_map<gpu::GemmKey, GemmRoute, gpu::GemmKeyHash> choices_;
-  size_t measurements_ = 0;
 };
 
 } // namespace adjoint::rt::cuda

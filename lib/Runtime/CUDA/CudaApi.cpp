@@ -25,7 +25,7 @@ Status adjoint::rt::cuda::loadCuda(const CudaApi **api) {
                                init.message());
     return Status::success();
   };
-  return gpu::loadDriver("libcuda.so.1", resolveAll, api);
+  return gpu::loadDriver({"libcuda.so.1"}, resolveAll, api);
 }
 
 Status adjoint::rt::cuda::check(const CudaApi &api, CUresult result,

@@ -62,7 +62,7 @@ CudaDevice::CudaDevice(const CudaApi &api, CUdevice device, int index,
                        DeviceProperties properties, Limits limits)
     : GpuDevice(DeviceKind::CUDA, index, std::move(properties)), cu_(api),
       device_(device), limits_(limits),
-      pinned_(PinnedPool::Backend{[this](size_t bytes, void **ptr) {
+      pinned_(gpu::PinnedPool::Backend{[this](size_t bytes, void **ptr) {
                                     return allocatePinned(bytes, ptr);
                                   },
                                   [this](void *ptr) { freePinned(ptr); }},
@@ -506,14 +506,20 @@ Status adjoint::rt::cuda::probeDevices(
       !status.ok())
     return Status::error(StatusCode::Unavailable, status.message());
   for (int ordinal = 0; ordinal < count; ++ordinal) {
+    // cuda:N must be CUDA's ordinal N, the number torch and DLPack use:
+    // no device is skipped.
     CUdevice device = 0;
-    if (cu.cuDeviceGet(&device, ordinal) != CUDA_SUCCESS)
-      continue;
+    if (Status status = check(cu, cu.cuDeviceGet(&device, ordinal),
+                              "cuDeviceGet",
+                              " for ordinal " + std::to_string(ordinal));
+        !status.ok()) {
+      devices.clear();
+      return Status::error(StatusCode::Unavailable, status.message());
+    }
     CudaDevice::Limits limits;
     DeviceProperties properties = queryProperties(cu, device, limits);
-    int index = static_cast<int>(devices.size());
     devices.push_back(std::make_unique<CudaDevice>(
-        cu, device, index, std::move(properties), limits));
+        cu, device, ordinal, std::move(properties), limits));
   }
   if (devices.empty())
     return Status::error(StatusCode::Unavailable,

@@ -21,7 +21,7 @@
 
 #include "CUDA/CublasLtGemm.h"
 #include "CUDA/CudaApi.h"
-#include "CUDA/PinnedPool.h"
+#include "GPU/PinnedPool.h"
 #include "GPU/GpuDevice.h"
 
 #include <functional>
@@ -57,7 +57,7 @@ public:
                       double *milliseconds);
 
   /// The pinned staging pool (for tests).
-  const PinnedPool &pinnedPool() const { return pinned_; }
+  const gpu::PinnedPool &pinnedPool() const { return pinned_; }
 
 protected:
   Status initialize() override;
@@ -111,7 +111,7 @@ private:
   Limits limits_;
   CUcontext context_ = nullptr;
   CUstream stream_ = nullptr;
-  PinnedPool pinned_;
+  gpu::PinnedPool pinned_;
   /// Made on the first GEMM (cuBLASLt is loaded then, not at start-up).
   std::unique_ptr<CublasLtGemm> gemms_;
   Bounce bounce_[2];

@@ -20,6 +20,31 @@ Status DynamicLibrary::open(const char *soname) {
                            (why ? std::string(" (") + why + ")" : ""));
 }
 
+Status DynamicLibrary::openFirst(std::initializer_list<const char *> sonames) {
+  Status first;
+  std::string names;
+  size_t i = 0;
+  for (const char *soname : sonames) {
+    Status status = open(soname);
+    if (status.ok())
+      return status;
+    // The newest soname's reason is the one worth reading.
+    if (i == 0)
+      first = status;
+    names += i == 0 ? "" : (i + 1 == sonames.size() ? " or " : ", ");
+    names += soname;
+    ++i;
+  }
+  if (sonames.size() == 1)
+    return first;
+  std::string why = first.message();
+  size_t open = why.find(" (");
+  return Status::error(StatusCode::Unavailable,
+                       names + " not found" +
+                           (open == std::string::npos ? ""
+                                                      : why.substr(open)));
+}
+
 void *DynamicLibrary::symbol(const char *symbol) const {
   return handle_ ? dlsym(handle_, symbol) : nullptr;
 }

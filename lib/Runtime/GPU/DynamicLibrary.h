@@ -11,6 +11,7 @@
 
 #include "adjoint/Runtime/Status.h"
 
+#include <initializer_list>
 #include <mutex>
 #include <string>
 
@@ -22,6 +23,10 @@ class DynamicLibrary {
 public:
   /// Opens `soname`; Unavailable "<soname> not found (<dlerror>)" otherwise.
   Status open(const char *soname);
+  /// Opens the first of `sonames` that loads (a driver whose soname carries
+  /// its major version: the newest first); Unavailable "<first>, ... or
+  /// <last> not found (<dlerror of the first>)" when none does.
+  Status openFirst(std::initializer_list<const char *> sonames);
   /// The address of `symbol`, or nullptr.
   void *symbol(const char *symbol) const;
   const std::string &soname() const { return soname_; }
@@ -45,15 +50,16 @@ Status resolve(const DynamicLibrary &library, const char *symbol, Fn *slot) {
 /// The entry-point table of a driver, filled once per process: opens
 /// `soname` and runs `resolveAll(library, table)` on the first call; every
 /// call returns that first status. The library stays open for good.
+/// `sonames` are tried in order (DynamicLibrary::openFirst).
 template <typename Table, typename ResolveAll>
-Status loadDriver(const char *soname, ResolveAll resolveAll,
-                  const Table **out) {
+Status loadDriver(std::initializer_list<const char *> sonames,
+                  ResolveAll resolveAll, const Table **out) {
   static Table table;
   static Status status;
   static std::once_flag once;
   std::call_once(once, [&] {
     static DynamicLibrary library;
-    status = library.open(soname);
+    status = library.openFirst(sonames);
     if (status.ok())
       status = resolveAll(library, table);
   });

@@ -23,7 +23,7 @@ Status adjoint::rt::levelzero::loadLevelZero(const LevelZeroApi **api) {
       status = Status::error(StatusCode::Unavailable, status.message());
     return status;
   };
-  return gpu::loadDriver("libze_loader.so.1", resolveAll, api);
+  return gpu::loadDriver({"libze_loader.so.1"}, resolveAll, api);
 }
 
 namespace {

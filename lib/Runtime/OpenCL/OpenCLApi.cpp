@@ -16,7 +16,7 @@ Status adjoint::rt::opencl::loadOpenCL(const OpenCLApi **api) {
 #include "OpenCL/OpenCLApi.def"
     return status;
   };
-  return gpu::loadDriver("libOpenCL.so.1", resolveAll, api);
+  return gpu::loadDriver({"libOpenCL.so.1"}, resolveAll, api);
 }
 
 bool adjoint::rt::opencl::loadUsm(const OpenCLApi &api,

@@ -88,6 +88,14 @@ TEST_CASE("an import wraps the producer's memory until the tensor dies") {
   REQUIRE(pinned.isReadOnly());
 }
 
+TEST_CASE("an empty import has any strides") {
+  // torch.empty(3, 0) has the strides (1, 1): no element, no layout.
+  Producer p{{}, {3, 0}, {1, 1}};
+  Tensor t = importTensor(p.tensor(), p.owner());
+  REQUIRE(t.shape() == std::vector<int64_t>{3, 0});
+  REQUIRE(t.numel() == 0);
+}
+
 TEST_CASE("imports refuse what they cannot wrap, releasing the producer") {
   Producer p{{0, 1, 2, 3, 4, 5}, {2, 3}, {1, 2}};
   REQUIRE_THROWS_WITH(importTensor(p.tensor(), p.owner()),

@@ -100,7 +100,10 @@ def NativeMath : Pass<"adj-nvidia-native-math", "::mlir::gpu::GPUModuleOp"> {
     `llvm.call @__nv_sqrtf(x) = llvm.intr.sqrt(x)`, likewise (f32 and f64)
     fabs, floor, ceil, trunc, round, rint, copysign, fma, fmin, fmax,
     rsqrt (1 / sqrt) and fmod (llvm.frem), and the integer abs and llabs;
-    declarations left unused go.
+    declarations left unused go. Only without libdevice: NVPTX lowers frem
+    as a - trunc(a / b) * b, which is not exact once a / b is large
+    (fmodf(1e10, 3) gives 256, not 1), where libdevice's fmod is exact;
+    arith.remf reaches this pass as __nv_fmodf.
     Calls of other functions (`__nv_expf`, ...) are left alone.
 
     Before:

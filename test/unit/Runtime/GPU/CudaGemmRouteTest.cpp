@@ -170,16 +170,23 @@ TEST_CASE("adj_rt_gpu_gemm on cuda: cuBLASLt, the kernel, the measured "
     gDesc = product(6, 5, 4);
     j->launchMs = 3;
     setMatmulMs(1);
+    // The first call warms both up untimed (the library on a scratch C,
+    // the kernel on C: the call's result, which the fake does not
+    // compute); the second times the library on a scratch C and the
+    // kernel on C.
     Run first = runGemm(*device);
-    // A warm-up and a timed library run on a scratch C, the kernel's run
-    // on C (the call's result, which the fake does not compute).
-    REQUIRE(calls.size() == libraryCalls + 2);
+    REQUIRE(calls.size() == libraryCalls + 1);
     REQUIRE(j->launches.size() == launches + 1);
     requireNear(first.result, first.c0);
     Run second = runGemm(*device);
+    REQUIRE(calls.size() == libraryCalls + 2);
+    REQUIRE(j->launches.size() == launches + 2);
+    requireNear(second.result, second.c0);
+    // Then the library on C, unmeasured.
+    Run third = runGemm(*device);
     REQUIRE(calls.size() == libraryCalls + 3);
-    REQUIRE(j->launches.size() == launches + 1);
-    requireNear(second.result, expectedProduct(second));
+    REQUIRE(j->launches.size() == launches + 2);
+    requireNear(third.result, expectedProduct(third));
   }
   SECTION("measure: the kernel is faster, then taken unmeasured") {
     setenv("ADJOINT_CUDA_GEMM", "measure", 1);
@@ -187,10 +194,11 @@ TEST_CASE("adj_rt_gpu_gemm on cuda: cuBLASLt, the kernel, the measured "
     j->launchMs = 1;
     setMatmulMs(4);
     runGemm(*device);
+    runGemm(*device);
     REQUIRE(calls.size() == libraryCalls + 2);
     runGemm(*device);
     REQUIRE(calls.size() == libraryCalls + 2);
-    REQUIRE(j->launches.size() == launches + 2);
+    REQUIRE(j->launches.size() == launches + 3);
   }
   SECTION("an unknown route is the call's error") {
     setenv("ADJOINT_CUDA_GEMM", "fastest", 1);

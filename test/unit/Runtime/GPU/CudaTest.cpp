@@ -13,6 +13,7 @@
 #include "CUDA/CudaImage.h"
 #include "FakeCuda.h"
 #include "GpuTestSupport.h"
+#include "adjoint/Runtime/DLPack.h"
 #include "adjoint/Runtime/Invoke.h"
 #include "adjoint/Runtime/Tensor.h"
 
@@ -252,6 +253,30 @@ TEST_CASE("CUDA: modules load once, launches pass their arguments",
   REQUIRE(j->moduleLoads == loads + 1);
 }
 
+TEST_CASE("CUDA: imported memory goes back to its producer after our queue",
+          "[gpu][cuda]") {
+  FakeCuJournal *j = nullptr;
+  cuda::CudaDevice *device = fakeCuda(&j);
+  if (!device)
+    return;
+  // A producer's CUDA buffer (torch's, say), imported without a copy.
+  Tensor producer = Tensor::allocateOn(*device, DType::F32, {4});
+  int64_t shape[] = {4};
+  dlpack::DLTensor view{producer.data(), {dlpack::kDLCUDA, 0}, 1,
+                        {2, 32, 1},      shape,          nullptr, 0};
+  int syncsAtRelease = -1;
+  auto owner = std::shared_ptr<void>(nullptr, [&](void *) {
+    syncsAtRelease = j->streamSyncs;
+  });
+  Tensor imported = dlpack::importTensor(view, std::move(owner));
+  REQUIRE(imported.data() == producer.data());
+  REQUIRE(device->fill(imported.data(), 0, 16).ok()); // queued work on it
+  int syncs = j->streamSyncs;
+  imported = Tensor();
+  // The stream was synchronized before the producer got its memory back.
+  REQUIRE(syncsAtRelease > syncs);
+}
+
 TEST_CASE("CUDA: module images are checked and load errors name the module",
           "[gpu][cuda]") {
   FakeCuJournal *j = nullptr;
@@ -389,8 +414,8 @@ TEST_CASE("the pinned pool reuses blocks per power of two, up to a cap",
           "[gpu][pool]") {
   int allocated = 0, released = 0;
   bool refuse = false;
-  cuda::PinnedPool pool(
-      cuda::PinnedPool::Backend{
+  gpu::PinnedPool pool(
+      gpu::PinnedPool::Backend{
           [&](size_t bytes, void **ptr) {
             if (refuse)
               return Status::error(StatusCode::OutOfMemory, "no pinning");

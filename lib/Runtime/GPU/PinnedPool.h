@@ -7,12 +7,12 @@
 // so the blocks that stage small uploads are kept on free lists per power
 // of two and reused, up to a cap of cached bytes.
 //
-// Not thread-safe: the CUDA device calls it with its lock held.
+// Not thread-safe: the CUDA and HIP devices call it with their lock held.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ADJOINT_LIB_RUNTIME_CUDA_PINNEDPOOL_H
-#define ADJOINT_LIB_RUNTIME_CUDA_PINNEDPOOL_H
+#ifndef ADJOINT_LIB_RUNTIME_GPU_PINNEDPOOL_H
+#define ADJOINT_LIB_RUNTIME_GPU_PINNEDPOOL_H
 
 #include "adjoint/Runtime/Status.h"
 
@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace adjoint::rt::cuda {
+namespace adjoint::rt::gpu {
 
 class PinnedPool {
 public:
@@ -59,6 +59,6 @@ private:
   size_t driverAllocations_ = 0;
 };
 
-} // namespace adjoint::rt::cuda
+} // namespace adjoint::rt::gpu
 
-#endif // ADJOINT_LIB_RUNTIME_CUDA_PINNEDPOOL_H
+#endif // ADJOINT_LIB_RUNTIME_GPU_PINNEDPOOL_H

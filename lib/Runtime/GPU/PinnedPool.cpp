@@ -1,9 +1,9 @@
 //===- PinnedPool.cpp - Page-locked host blocks kept for reuse ------------===//
 
-#include "CUDA/PinnedPool.h"
+#include "GPU/PinnedPool.h"
 
 using namespace adjoint::rt;
-using namespace adjoint::rt::cuda;
+using namespace adjoint::rt::gpu;
 
 namespace {
 constexpr size_t kMinBlock = 4096;

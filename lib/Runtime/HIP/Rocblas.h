@@ -1,0 +1,57 @@
+//===- Rocblas.h - librocblas through dlopen --------------------*- C++ -*-===//
+//
+// AMD's GEMMs: rocBLAS's rocblas_gemm_strided_batched_ex, whose C ABI has
+// stayed the same from ROCm 5 to 6 (hipBLASLt's compute-type enums and
+// heuristic structures changed between ROCm 6 releases, so it is not used).
+// The types and constants used are declared here with rocblas-types.h's
+// values; the entry points (Rocblas.def) are resolved from librocblas on
+// the first GEMM of a HIP device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_LIB_RUNTIME_HIP_ROCBLAS_H
+#define ADJOINT_LIB_RUNTIME_HIP_ROCBLAS_H
+
+#include "HIP/HipApi.h"
+
+namespace adjoint::rt::hip {
+
+using rocblas_status = int;
+constexpr rocblas_status rocblas_status_success = 0;
+using rocblas_handle = struct _rocblas_handle *;
+
+enum rocblas_operation : int {
+  rocblas_operation_none = 111,
+  rocblas_operation_transpose = 112,
+};
+
+enum rocblas_datatype : int {
+  rocblas_datatype_f16_r = 150,
+  rocblas_datatype_f32_r = 151,
+  rocblas_datatype_f64_r = 152,
+};
+
+enum rocblas_gemm_algo : int {
+  rocblas_gemm_algo_standard = 0,
+};
+
+struct RocblasApi {
+  /// Optional (rocBLAS 2.x and later): the status's name.
+  const char *(*rocblas_status_to_string)(rocblas_status status) = nullptr;
+#define ADJ_ROCBLAS_FN(name, params) rocblas_status(*name) params = nullptr;
+#include "HIP/Rocblas.def"
+};
+
+/// The process's table: librocblas.so.4 (ROCm 6), else .so.3 (ROCm 5),
+/// else the unversioned name, loaded on first call; Unavailable with the
+/// reason otherwise.
+Status loadRocblas(const RocblasApi **api);
+
+/// Ok for rocblas_status_success; otherwise "rocblas_status_invalid_size
+/// (4) in <call>" (Internal).
+Status checkRocblas(const RocblasApi &api, rocblas_status status,
+                    const char *call);
+
+} // namespace adjoint::rt::hip
+
+#endif // ADJOINT_LIB_RUNTIME_HIP_ROCBLAS_H
