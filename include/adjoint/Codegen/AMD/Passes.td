@@ -77,7 +77,10 @@ def NativeMath : Pass<"adj-amd-native-math", "::mlir::gpu::GPUModuleOp"> {
     `llvm.call @__ocml_floor_f32(x) = llvm.intr.floor(x)`, likewise (f16,
     f32 and f64) sqrt, fabs, ceil, trunc, round, rint, copysign, fma, fmin,
     fmax, rsqrt (1 / sqrt) and fmod (llvm.frem); declarations left unused
-    go. Calls of other functions (`__ocml_exp_f64`, ...) are left alone.
+    go. Only without device libraries: AMDGPU expands frem as
+    a - trunc(a / b) * b, inexact once a / b is large, where ocml's fmod
+    is exact (arith.remf reaches this pass as __ocml_fmod_f32). Calls of
+    other functions (`__ocml_exp_f64`, ...) are left alone.
 
     Before:
     ```mlir
