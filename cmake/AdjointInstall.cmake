@@ -35,7 +35,7 @@ set(ADJOINT_INSTALLED_LIBRARIES
   AdjointAD AdjointADRules AdjointAPI AdjointAdjDialect AdjointAdjTransforms
   AdjointAdjToLinalg AdjointApproximateMath AdjointCompile
   AdjointFuseElementwise AdjointGPUCodegen AdjointInitAll
-  AdjointIntelCodegen AdjointNVIDIACodegen AdjointInterpreter
+  AdjointIntelCodegen AdjointNVIDIACodegen AdjointAMDCodegen AdjointInterpreter
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
   AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
   AdjointRuntime AdjointSupport AdjointTarget)

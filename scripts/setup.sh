@@ -127,6 +127,30 @@ done
 ln -sfn "$cuda_wheels/nvvm/libdevice/libdevice.10.bc" \
   "$CUDA_PREFIX/root/nvvm/libdevice/libdevice.10.bc"
 
+# AMD code objects (HSACO) from Debian's archive alone: MLIR's ROCDL
+# serializer links with <ROCm>/llvm/bin/ld.lld and takes the device
+# libraries (ocml, for math functions) from <ROCm>/amdgcn/bitcode. root/
+# arranges both: a link to Debian's ld.lld 22 (lld-22 above; 14 cannot link
+# code object v5) and the bitcode of Debian's rocm-device-libs, unpacked
+# here rather than installed (its folder under /usr/lib is not a ROCm
+# layout). It is the default of the ADJOINT_ROCM_PATH CMake variable.
+ROCM_PREFIX=/opt/adjoint/rocm
+ROCM_DEVICE_LIBS_VERSION=5.2.3-2
+if [ "$(cat "$ROCM_PREFIX/device-libs.version" 2>/dev/null)" != "$ROCM_DEVICE_LIBS_VERSION" ]; then
+  echo "setup: unpacking Debian's rocm-device-libs $ROCM_DEVICE_LIBS_VERSION in $ROCM_PREFIX"
+  rm -rf "$ROCM_PREFIX/debs" "$ROCM_PREFIX/extract"
+  mkdir -p "$ROCM_PREFIX/debs"
+  (cd "$ROCM_PREFIX/debs" &&
+    apt-get download -qq "rocm-device-libs=$ROCM_DEVICE_LIBS_VERSION" 2>/dev/null ||
+    { apt-get update -qq && apt-get download -qq "rocm-device-libs=$ROCM_DEVICE_LIBS_VERSION"; })
+  dpkg-deb -x "$ROCM_PREFIX"/debs/rocm-device-libs_*.deb "$ROCM_PREFIX/extract"
+  echo "$ROCM_DEVICE_LIBS_VERSION" > "$ROCM_PREFIX/device-libs.version"
+fi
+mkdir -p "$ROCM_PREFIX/root/llvm/bin" "$ROCM_PREFIX/root/amdgcn"
+ln -sfn /usr/lib/llvm-22/bin/ld.lld "$ROCM_PREFIX/root/llvm/bin/ld.lld"
+ln -sfn "$ROCM_PREFIX/extract/usr/lib/x86_64-linux-gnu/amdgcn/bitcode" \
+  "$ROCM_PREFIX/root/amdgcn/bitcode"
+
 # scripts/sanitize.sh needs the packages only; it builds elsewhere.
 if [ "${1:-}" = "--packages-only" ]; then
   exit 0

@@ -40,3 +40,11 @@ if config.cuda_toolkit and os.path.exists(
     # with NVIDIA's own reader fails without it rather than being skipped.
     config.substitutions.append(
         ("%cuobjdump", os.path.join(config.cuda_toolkit, "bin", "cuobjdump")))
+# AMD tests that link code objects (ld.lld) or math functions (ocml) need
+# the ROCm folder of the build (ADJOINT_ROCM_PATH, arranged from Debian's
+# lld-22 and rocm-device-libs by scripts/setup.sh).
+config.substitutions.append(("%rocm_path", config.rocm_path))
+if config.rocm_path and os.path.exists(
+        os.path.join(config.rocm_path, "llvm", "bin", "ld.lld")) and os.path.exists(
+        os.path.join(config.rocm_path, "amdgcn", "bitcode", "ocml.bc")):
+    config.available_features.add("rocm-device-libs")

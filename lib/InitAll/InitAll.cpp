@@ -2,6 +2,7 @@
 
 #include "adjoint/InitAll.h"
 #include "adjoint/AD/Passes.h"
+#include "adjoint/Codegen/AMD/Passes.h"
 #include "adjoint/Codegen/CPU/Passes.h"
 #include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Codegen/GPU/Passes.h"
@@ -34,5 +35,6 @@ void adjoint::registerAllPasses() {
   registerGPUCodegenPasses();
   registerIntelCodegenPasses();
   nvidia::registerNVIDIACodegenPasses();
+  amd::registerAMDCodegenPasses();
   registerPipelines();
 }

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - Named pass pipelines -------------------------------===//
 
 #include "adjoint/Pipelines/Pipelines.h"
+#include "adjoint/Codegen/AMD/Passes.h"
 #include "adjoint/Codegen/CPU/Passes.h"
 #include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Codegen/GPU/Passes.h"
@@ -136,7 +137,8 @@ namespace {
 /// the kind (0). Intel GPUs run subgroups of 8 to 32; 16 suits them all,
 /// and Intel's CPU OpenCL runtime miscompiles the reductions' shuffle
 /// butterfly at 32 and 64 (docs/gpu-kernels.md). The NVIDIA pipeline
-/// passes its warp size (32) explicitly; AMD will pass 64.
+/// passes its warp size (32) explicitly, the AMD one its chip's wavefront
+/// size (64 or 32).
 int64_t subgroupSizeOf(const adjoint::LowerToTargetOptions &options) {
   return options.subgroupSize ? options.subgroupSize : int64_t(16);
 }
@@ -198,7 +200,7 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
   // libdevice is at hand for them.
   // Flat buffers of dynamic extent (-adj-gpu-kernel-layouts) as pointers
   // first: bare pointers carry only static shapes.
-  pm.addNestedPass<gpu::GPUModuleOp>(nvidia::createFlatKernelArgs());
+  pm.addNestedPass<gpu::GPUModuleOp>(createFlatKernelArgs());
   // Without libdevice, math must not stay __nv_* calls: transcendentals
   // as polynomials first (powf through exp and log), and after the NVVM
   // conversion the calls of what PTX has instructions for (sqrt, floor)
@@ -229,6 +231,80 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
   // The target tells a missing libdevice from one not to be linked.
   target.libdevice = options.libdevice;
   pm.addPass(nvidia::createAttachTarget(target));
+}
+
+namespace adjoint {
+namespace {
+/// What the hip pipeline makes of `options`: the default chip (gfx942)
+/// where none is named, the ROCm folder resolved, the chip's wavefront
+/// size where no subgroup size is asked for.
+struct HipOptions {
+  std::string chip;
+  std::string rocm;
+  int64_t wavefrontSize;
+};
+HipOptions hipOptionsOf(const LowerToTargetOptions &options) {
+  HipOptions hip;
+  hip.chip = options.chip.empty() ? std::string(amd::kDefaultChip)
+                                  : options.chip.getValue();
+  hip.rocm = amd::resolveRocmPath(options.toolkit);
+  hip.wavefrontSize = options.subgroupSize
+                          ? int64_t(options.subgroupSize)
+                          : amd::defaultWavefrontSize(hip.chip);
+  return hip;
+}
+
+void addAMDROCDL(OpPassManager &pm, const LowerToTargetOptions &options,
+                 bool checkLinker) {
+  HipOptions hip = hipOptionsOf(options);
+  // Bare pointers as on NVIDIA: one device address per memref
+  // (GpuABI.h), flat buffers of dynamic extent as pointers first.
+  pm.addNestedPass<gpu::GPUModuleOp>(createFlatKernelArgs());
+  // The device libraries where they were built for the chip; elsewhere
+  // (absent, or Debian's 5.2 on gfx942 and gfx1100) f32 and f16
+  // transcendentals as polynomials, and after the conversion the ocml
+  // calls of what AMDGPU has instructions for (floor, rsqrt) as LLVM
+  // intrinsics. What remains (f64 transcendentals) is an ocml call: linked
+  // from the device libraries when present (whatever the chip: there is no
+  // other f64 implementation), an error at the op otherwise.
+  bool native = !(options.libdevice &&
+                  amd::deviceLibsSupport(hip.rocm, hip.chip));
+  if (native) {
+    addPipelineText(pm, "gpu.module(math-expand-ops{ops=powf,fpowi,tan,"
+                        "sinh,cosh,asinh,acosh,atanh,exp2})");
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproximateMath());
+  }
+  // The conversion takes the processor alone (gfx942, not its target ID).
+  std::string processor = StringRef(hip.chip).split(':').first.str();
+  addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
+                      "convert-scf-to-cf,canonicalize,"
+                      "convert-gpu-to-rocdl{chipset=" +
+                          processor +
+                          " use-bare-ptr-memref-call-conv=true runtime=HIP "
+                          // Not math's generic patterns, which compete with
+                          // the ocml ones (math.tanh -> llvm.intr.tanh, which
+                          // AMDGPU cannot select) where every dialect is
+                          // loaded (compile(), ir-run).
+                          "allowed-dialects=arith,cf,func,index,memref,ub,"
+                          "vector},"
+                          "convert-math-to-llvm,reconcile-unrealized-casts)");
+  if (native)
+    pm.addNestedPass<gpu::GPUModuleOp>(amd::createNativeMath());
+  amd::AttachTargetOptions target;
+  target.chip = hip.chip;
+  target.features = llvmTargetFeatures(options.features);
+  target.wavefrontSize = hip.wavefrontSize;
+  target.rocm = hip.rocm;
+  target.deviceLibs = options.libdevice;
+  target.checkLinker = checkLinker;
+  pm.addPass(amd::createAttachTarget(target));
+}
+} // namespace
+} // namespace adjoint
+
+void adjoint::buildAMDROCDLPipeline(OpPassManager &pm,
+                                    const LowerToTargetOptions &options) {
+  addAMDROCDL(pm, options, /*checkLinker=*/false);
 }
 
 void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
@@ -274,6 +350,23 @@ void adjoint::buildLowerToCUDAPipeline(OpPassManager &pm,
   // same toolkit the target checked.
   buildGPUHostLLVMPipeline(pm, "fatbin",
                            nvidia::resolveCudaToolkit(cuda.toolkit));
+}
+
+void adjoint::buildLowerToHIPPipeline(OpPassManager &pm,
+                                      const LowerToTargetOptions &options) {
+  // Kernels are written for the chip's wavefronts (64 on CDNA, 32 on
+  // RDNA) unless told otherwise.
+  LowerToTargetOptions hip;
+  hip.copyOptionValuesFrom(options);
+  HipOptions resolved = hipOptionsOf(options);
+  hip.subgroupSize = resolved.wavefrontSize;
+  buildTensorPipeline(pm);
+  buildBufferizePipeline(pm);
+  buildGPUKernelsPipeline(pm, hip);
+  addAMDROCDL(pm, hip, /*checkLinker=*/true);
+  // One HSACO code object per kernel module, linked by the ROCm folder's
+  // ld.lld with the device libraries the target checked.
+  buildGPUHostLLVMPipeline(pm, "bin", resolved.rocm);
 }
 
 LogicalResult adjoint::addLowerToTargetPipeline(
@@ -352,6 +445,22 @@ void adjoint::registerPipelines() {
         "bufferize, adj-gpu-kernels, adj-nvidia-nvvm, adj-gpu-host-llvm)",
         [](OpPassManager &pm, const LowerToTargetOptions &options) {
           buildLowerToCUDAPipeline(pm, options);
+        });
+    PassPipelineRegistration<LowerToTargetOptions>(
+        "adj-amd-rocdl",
+        "AMD stage 4: kernels -> ROCDL (bare device pointers), a ROCDL "
+        "target on each gpu.module (gfx942, code object v5, the chip's "
+        "wavefront size by default)",
+        [](OpPassManager &pm, const LowerToTargetOptions &options) {
+          buildAMDROCDLPipeline(pm, options);
+        });
+    PassPipelineRegistration<LowerToTargetOptions>(
+        "adj-lower-to-hip",
+        "Typed, optimized adj -> LLVM dialect host code that launches "
+        "HSACO code objects through the GPU runtime (tensor, bufferize, "
+        "adj-gpu-kernels, adj-amd-rocdl, adj-gpu-host-llvm)",
+        [](OpPassManager &pm, const LowerToTargetOptions &options) {
+          buildLowerToHIPPipeline(pm, options);
         });
     PassPipelineRegistration<>(
         "adj-gpu-host-llvm",

@@ -51,7 +51,8 @@ struct Target {
   /// kinds get their device triple from the kind.
   std::string triple;
   /// GPU kinds: the subgroup (warp) size kernels are written for; 0 means
-  /// the kind's default (16 on Intel, 32 on NVIDIA, 64 on AMD).
+  /// the kind's default (16 on Intel, 32 on NVIDIA, the chip's wavefront
+  /// size on AMD: 64 on CDNA such as gfx942, 32 on RDNA such as gfx1100).
   int64_t subgroupSize = 0;
 
   /// The host CPU with every feature it has (AVX2, AVX-512, ...).

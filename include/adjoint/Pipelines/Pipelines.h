@@ -63,8 +63,9 @@ struct LowerToTargetOptions
       *this, "chip",
       llvm::cl::desc("The chip (CPU: LLVM's CPU name; opencl/level_zero: "
                      "cpu, integrated, discrete; CUDA: sm_90, or several "
-                     "comma-separated); empty for the default (CUDA: "
-                     "sm_80,sm_90)"),
+                     "comma-separated; HIP: an AMD target ID, gfx90a, "
+                     "gfx942:xnack-, gfx1100); empty for the default (CUDA: "
+                     "sm_80,sm_90; HIP: gfx942)"),
       llvm::cl::init("")};
   Option<std::string> features{
       *this, "features",
@@ -77,7 +78,8 @@ struct LowerToTargetOptions
       *this, "subgroup-size",
       llvm::cl::desc("GPU: the subgroup (warp) size kernels are written "
                      "for and pin (0: the kind's default, 16 on Intel, 32 "
-                     "on NVIDIA)"),
+                     "on NVIDIA, the chip's wavefront size on AMD: 64 on "
+                     "CDNA, 32 on RDNA)"),
       llvm::cl::init(0)};
   Option<int64_t> workgroupSize{
       *this, "workgroup-size",
@@ -86,15 +88,18 @@ struct LowerToTargetOptions
   Option<bool> libdevice{
       *this, "libdevice",
       llvm::cl::desc("CUDA: link libdevice for math functions when the "
-                     "toolkit has it; false (or no libdevice there): f32 "
-                     "math as polynomial approximations, the rest as PTX "
-                     "instructions"),
+                     "toolkit has it; HIP: the ROCm device libraries (ocml) "
+                     "when built for the chip; false (or no library there): "
+                     "f32 and f16 math as polynomial approximations, the "
+                     "rest as native instructions"),
       llvm::cl::init(true)};
   Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA: the toolkit folder with bin/ptxas and "
                      "nvvm/libdevice (empty: $ADJOINT_CUDA_TOOLKIT, else "
-                     "the build's default)"),
+                     "the build's default); HIP: the ROCm folder with "
+                     "llvm/bin/ld.lld and amdgcn/bitcode (empty: "
+                     "$ADJOINT_ROCM_PATH, else the build's default)"),
       llvm::cl::init("")};
 };
 
@@ -118,6 +123,14 @@ void buildIntelSPIRVPipeline(mlir::OpPassManager &pm,
 /// +ptx80 by default).
 void buildNVIDIANVVMPipeline(mlir::OpPassManager &pm,
                              const LowerToTargetOptions &options);
+/// `-adj-amd-rocdl`: kernels -> the ROCDL/LLVM dialects in each
+/// gpu.module, one bare device pointer per memref argument, with the ROCDL
+/// target of one chip (-adj-amd-attach-target; gfx942 by default, code
+/// object v5, the chip's wavefront size). Math from the ROCm device
+/// libraries where they were built for the chip, else f32/f16
+/// approximations and native instructions (-adj-amd-native-math).
+void buildAMDROCDLPipeline(mlir::OpPassManager &pm,
+                           const LowerToTargetOptions &options);
 /// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
 /// format gpu-module-to-binary names `binaryFormat`, with the CUDA toolkit
 /// `toolkit` where the target needs one; fatbins, CUDA's, merged into one
@@ -138,6 +151,14 @@ void buildLowerToSPIRVPipeline(mlir::OpPassManager &pm,
 /// -adj-nvidia-nvvm, -adj-gpu-host-llvm{format=fatbin}.
 void buildLowerToCUDAPipeline(mlir::OpPassManager &pm,
                               const LowerToTargetOptions &options);
+
+/// `-adj-lower-to-hip`: typed, optimized adj -> LLVM dialect host code
+/// with embedded HSACO code objects (one chip, gfx942 by default): tensor,
+/// bufferize, -adj-gpu-kernels (the chip's wavefront size: 64 on gfx90a
+/// and gfx942, 32 on gfx1100), -adj-amd-rocdl,
+/// -adj-gpu-host-llvm{format=bin} with the ROCm folder's ld.lld.
+void buildLowerToHIPPipeline(mlir::OpPassManager &pm,
+                             const LowerToTargetOptions &options);
 
 /// Appends the registered pipeline of `target`'s kind (-adj-lower-to-<kind>)
 /// with the target's chip and features, looked up by name in the pass

@@ -24,7 +24,7 @@
 // KIND: adj-aot: error: target 'tpu': unknown kind 'tpu' (expected one of cpu, opencl, level_zero, cuda, hip
 // GPU: adj-aot: error: compileToObject: ahead-of-time code for opencl is not supported yet (use compile())
 // CUDA: adj-aot: error: compileToObject: ahead-of-time code for cuda is not supported yet (use compile())
-// HIP: adj-aot: error: compile: target hip is not supported yet (no pipeline -adj-lower-to-hip)
+// HIP: adj-aot: error: compileToObject: ahead-of-time code for hip is not supported yet (use compile())
 adj.func @scale(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32> {
   %y = adj.mul %x, %s : tensor<1024xf32>, tensor<f32>
   %z = adj.exp %y : tensor<1024xf32>

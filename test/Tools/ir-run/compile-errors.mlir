@@ -5,12 +5,10 @@
 // RUN: not ir-run %s -f foreign --arg "[1.0, -2.0]" --compile --no-cache 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // RUN: not ir-run %s -f apply --arg "[1.0]" --compile --opt-level 7 --no-cache 2>&1 | FileCheck %s --check-prefix=LEVEL
 // RUN: not ir-run %s -f apply --arg "[1.0]" --compile --target=gpu --no-cache 2>&1 | FileCheck %s --check-prefix=KIND
-// RUN: not ir-run %s -f apply --arg "[1.0]" --compile --target=hip:gfx942 --no-cache 2>&1 | FileCheck %s --check-prefix=HIP
 
 // FNARG: ir-run: error: compile @apply: output #0 (tuples flattened) has type !adj.fn<(tensor<1xf32>) -> tensor<1xf32>>; function values cannot be passed to or returned from compiled code
 // LEVEL: ir-run: error: compile: optLevel must be 0 to 3, got 7
 // KIND: ir-run: error: target 'gpu': unknown kind 'gpu'
-// HIP: ir-run: error: compile: target hip is not supported yet (no pipeline -adj-lower-to-hip)
 adj.func @apply(%x: tensor<1xf32>) -> !adj.fn<(tensor<1xf32>) -> tensor<1xf32>> {
   %f = adj.lambda (%y: tensor<1xf32>) -> tensor<1xf32> {
     %z = adj.mul %x, %y : tensor<1xf32>, tensor<1xf32>

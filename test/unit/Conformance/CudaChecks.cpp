@@ -1,6 +1,7 @@
 //===- CudaChecks.cpp - What the conformance suite checks of cubins -------===//
 
 #include "CudaChecks.h"
+#include "GpuBinaries.h"
 
 #include "adjoint/Support/Error.h"
 
@@ -19,41 +20,6 @@ using namespace adjoint;
 using namespace adjoint::conformance;
 
 namespace {
-
-/// LLVM IR's c"..." string: printable characters as they are, '\' as
-/// "\\", everything else (and '"') as \XX.
-std::string decodeCString(llvm::StringRef text) {
-  std::string bytes;
-  bytes.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\\' || i + 1 >= text.size()) {
-      bytes.push_back(text[i]);
-      continue;
-    }
-    if (text[i + 1] == '\\') {
-      bytes.push_back('\\');
-      ++i;
-      continue;
-    }
-    unsigned value = 0;
-    if (text.substr(i + 1, 2).getAsInteger(16, value))
-      throw Error("embedded module: bad escape '" + text.substr(i, 3).str() +
-                  "'");
-    bytes.push_back(static_cast<char>(value));
-    i += 2;
-  }
-  return bytes;
-}
-
-/// A temporary file's path (removed with the object).
-struct TempFile {
-  llvm::SmallString<128> path;
-  explicit TempFile(llvm::StringRef suffix) {
-    if (llvm::sys::fs::createTemporaryFile("adjoint-cuda", suffix, path))
-      throw Error("cannot create a temporary file");
-  }
-  ~TempFile() { llvm::sys::fs::remove(path); }
-};
 
 /// The integer right before `suffix` in `line` ("40 bytes stack frame"),
 /// or after `prefix` ("Used 26 registers").
@@ -82,70 +48,13 @@ std::optional<int64_t> numberAfter(llvm::StringRef line,
   return value;
 }
 
-/// Runs `tool args...` with stdout and stderr to one file; its text, and
-/// the exit status in `status`.
-std::string run(const std::string &tool, llvm::ArrayRef<std::string> args,
-                int &status) {
-  if (!llvm::sys::fs::can_execute(tool))
-    throw Error("no " + tool + " (scripts/setup.sh installs it)");
-  TempFile output("txt");
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(output.path), llvm::StringRef(output.path)};
-  std::vector<llvm::StringRef> argv = {tool};
-  for (const std::string &arg : args)
-    argv.push_back(arg);
-  status = llvm::sys::ExecuteAndWait(tool, argv, std::nullopt, redirects);
-  auto text = llvm::MemoryBuffer::getFile(output.path);
-  return text ? (*text)->getBuffer().str() : std::string();
-}
-
-std::string runOrThrow(const std::string &tool,
-                       llvm::ArrayRef<std::string> args) {
-  int status = 0;
-  std::string text = run(tool, args, status);
-  if (status != 0)
-    throw Error(llvm::sys::path::filename(tool).str() +
-                " refused its input (status " + std::to_string(status) +
-                "):\n" + text);
-  return text;
-}
-
 std::string toolPath(const std::string &toolkit, const char *tool) {
   llvm::SmallString<256> path(toolkit);
   llvm::sys::path::append(path, "bin", tool);
   return path.str().str();
 }
 
-void writeFile(llvm::StringRef path, llvm::StringRef bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    throw Error("cannot write " + path.str());
-  os << bytes;
-}
-
 } // namespace
-
-std::vector<EmbeddedModule>
-conformance::embeddedModules(const std::string &llvmIR) {
-  std::vector<EmbeddedModule> modules;
-  llvm::StringRef ir(llvmIR);
-  const llvm::StringRef prefix = "\n@__adj_gpu_data_";
-  for (size_t at = ir.find(prefix); at != llvm::StringRef::npos;
-       at = ir.find(prefix, at + 1)) {
-    llvm::StringRef line = ir.substr(at + 1);
-    line = line.take_until([](char c) { return c == '\n'; });
-    llvm::StringRef name = line.drop_front(prefix.size() - 1);
-    name = name.take_until([](char c) { return c == ' '; });
-    size_t open = line.find("c\"");
-    size_t close = line.rfind('"');
-    if (open == llvm::StringRef::npos || close <= open + 1)
-      throw Error("embedded module " + name.str() + ": no c\"...\" bytes");
-    modules.push_back(
-        {name.str(), decodeCString(line.slice(open + 2, close))});
-  }
-  return modules;
-}
 
 std::vector<KernelResources>
 conformance::parsePtxasReport(const std::string &report) {
@@ -187,11 +96,11 @@ conformance::resourceUsage(const std::string &toolkit,
                            const std::string &fatbin) {
   std::string cuobjdump = toolPath(toolkit, "cuobjdump");
   TempFile input("fatbin"), ptx("ptx"), cubin("cubin");
-  writeFile(input.path, fatbin);
+  writeBytes(input.path, fatbin);
   // "ELF file    1: name.1.sm_80.cubin": the chips of the cubins.
   std::vector<std::string> chips;
   std::string listing =
-      runOrThrow(cuobjdump, {"-lelf", input.path.str().str()});
+      runToolOrThrow(cuobjdump, {"-lelf", input.path.str().str()});
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(listing).split(lines, '\n');
   for (llvm::StringRef line : lines) {
@@ -200,14 +109,14 @@ conformance::resourceUsage(const std::string &toolkit,
       continue;
     chips.push_back(name.substr(name.rfind('.') + 1).str());
   }
-  std::string text = runOrThrow(cuobjdump, {"-ptx", input.path.str().str()});
+  std::string text = runToolOrThrow(cuobjdump, {"-ptx", input.path.str().str()});
   size_t start = text.find(".version");
   if (start == std::string::npos)
     throw Error("the fatbin has no PTX:\n" + text);
-  writeFile(ptx.path, text.substr(start));
+  writeBytes(ptx.path, text.substr(start));
   std::vector<KernelResources> kernels;
   for (const std::string &chip : chips) {
-    std::string report = runOrThrow(
+    std::string report = runToolOrThrow(
         toolPath(toolkit, "ptxas"),
         {"-v", "-O3", "-arch=" + chip, "-o", cubin.path.str().str(),
          ptx.path.str().str()});

@@ -17,14 +17,6 @@
 
 namespace adjoint::conformance {
 
-/// The kernel modules embedded in LLVM IR from compile() (globals
-/// @__adj_gpu_data_<module> = c"..."): name and bytes.
-struct EmbeddedModule {
-  std::string name;
-  std::string bytes;
-};
-std::vector<EmbeddedModule> embeddedModules(const std::string &llvmIR);
-
 /// What `ptxas -v` says of one kernel compiled for one chip.
 struct KernelResources {
   std::string arch; // "sm_90"

@@ -1,7 +1,9 @@
 //===- Targets.cpp - The conformance suite's targets and oracle -----------===//
 
 #include "Targets.h"
+#include "AmdChecks.h"
 #include "CudaChecks.h"
+#include "GpuBinaries.h"
 // The interpreter side of the oracle is the compile tests' (-adj-grad on
 // a clone, results flattened as compiled code returns them).
 #include "../Compile/Helpers.h"
@@ -13,6 +15,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +57,12 @@ const std::vector<Target> &conformance::compileOnlyTargets() {
                            "has no CUDA toolkit (ADJOINT_CUDA_TOOLKIT)\n");
     else
       compileOnly.push_back(Target::parse("cuda"));
+    if (std::string(ADJOINT_TEST_ROCM_PATH).empty())
+      std::fprintf(stderr, "conformance: hip not compiled: the build has "
+                           "no ROCm folder (ADJOINT_ROCM_PATH)\n");
+    else
+      for (const char *chip : {"gfx90a", "gfx942", "gfx1100"})
+        compileOnly.push_back(Target::parse(std::string("hip:") + chip));
     return compileOnly;
   }();
   return targets;
@@ -220,6 +229,78 @@ void checkCompilesWithoutLibdevice(const api::Module &module,
   }
 }
 
+/// The wavefront size kernels for an AMD chip are written for: 32 on RDNA
+/// (gfx1100), 64 on CDNA (gfx90a, gfx942).
+int64_t wavefrontOf(const std::string &chip) {
+  return llvm::StringRef(chip).starts_with("gfx11") ? 32 : 64;
+}
+
+/// Checks that the kernel modules of `function` compiled for the hip
+/// `target` are code objects for its chip whose kernels are those the host
+/// code launches, with the arguments it passes, at the chip's wavefront
+/// size, without spills and within its LDS (AmdChecks.h); prints each
+/// kernel's registers, spills, LDS and scratch. The program is compiled
+/// once (its LLVM IR holds the code objects).
+void checkCompilesForHip(const api::Module &module,
+                         const std::string &function, const Target &target,
+                         const CompileOptions &options) {
+  INFO("@" << function << " compiled for " << target.str());
+  std::string ir;
+  try {
+    ir = compileToLLVMIR(module.op(), function, target, options);
+  } catch (const Error &e) {
+    FAIL(e.what());
+  }
+  std::vector<EmbeddedModule> modules = embeddedModules(ir);
+  std::vector<HostKernel> launches = hostKernels(ir);
+  CHECK(!modules.empty());
+  int64_t wavefront = wavefrontOf(target.chip);
+  for (const EmbeddedModule &kernels : modules) {
+    INFO("kernel module " << kernels.name);
+    std::vector<AmdKernel> found;
+    try {
+      found = amdKernels(ADJOINT_TEST_LLVM_TOOLS_DIR, kernels.bytes);
+    } catch (const Error &e) {
+      FAIL(e.what());
+    }
+    CHECK(amdUndefinedSymbols(ADJOINT_TEST_LLVM_TOOLS_DIR, kernels.bytes) ==
+          "");
+    std::set<std::string> names;
+    for (const AmdKernel &kernel : found) {
+      std::fprintf(stderr,
+                   "hip resources: @%s %s %s %s: %lld VGPRs, %lld AGPRs, "
+                   "%lld SGPRs, %lld/%lld VGPRs/SGPRs spilled, %lld bytes "
+                   "LDS, %lld bytes scratch, wave%lld\n",
+                   function.c_str(), kernels.name.c_str(),
+                   kernel.name.c_str(), target.chip.c_str(),
+                   static_cast<long long>(kernel.vgprs),
+                   static_cast<long long>(kernel.agprs),
+                   static_cast<long long>(kernel.sgprs),
+                   static_cast<long long>(kernel.vgprSpills),
+                   static_cast<long long>(kernel.sgprSpills),
+                   static_cast<long long>(kernel.lds),
+                   static_cast<long long>(kernel.scratch),
+                   static_cast<long long>(kernel.wavefront));
+      INFO(kernel.name << " for " << target.chip);
+      CHECK(amdResourceProblem(kernel, target.chip, wavefront) == "");
+      names.insert(kernel.name);
+    }
+    // Every kernel the host launches from this module is in it, with the
+    // arguments the host passes.
+    for (const HostKernel &launch : launches) {
+      if (launch.module != kernels.name)
+        continue;
+      INFO("launched kernel " << launch.name);
+      auto kernel = std::find_if(
+          found.begin(), found.end(),
+          [&](const AmdKernel &k) { return k.name == launch.name; });
+      REQUIRE(kernel != found.end());
+      CHECK(amdArgumentProblem(*kernel, launch) == "");
+    }
+    CHECK(!names.empty());
+  }
+}
+
 } // namespace
 
 void conformance::checkOnAllTargets(const api::Module &module,
@@ -249,6 +330,10 @@ void conformance::checkOnAllTargets(const api::Module &module,
     }
   }
   for (const Target &target : compileOnlyTargets()) {
+    if (target.kind == TargetKind::HIP) {
+      checkCompilesForHip(module, function, target, options);
+      continue;
+    }
     checkCompilesForCuda(module, function, target, options);
     checkCompilesWithoutLibdevice(module, function, target, options);
   }

@@ -29,8 +29,10 @@ const std::vector<Target> &presentTargets();
 
 /// Targets the programs are only compiled for, no device being needed:
 /// `cuda` (sm_80 and sm_90) where the build has a CUDA toolkit
-/// (ADJOINT_CUDA_TOOLKIT; ptxas makes the cubins, cuobjdump reads them). Prints the absent ones with their reason once
-/// per process.
+/// (ADJOINT_CUDA_TOOLKIT; ptxas makes the cubins, cuobjdump reads them),
+/// and `hip:gfx90a`, `hip:gfx942`, `hip:gfx1100` where it has a ROCm
+/// folder (ADJOINT_ROCM_PATH; ld.lld links the code objects, llvm-readelf
+/// reads them). Prints the absent ones with their reason once per process.
 const std::vector<Target> &compileOnlyTargets();
 
 /// Allowed |compiled - interpreter| relative to max(1, |interpreter|):
@@ -48,7 +50,10 @@ interp::Tensor sample(DType dtype, Shape shape, int64_t seed,
 /// compiles it for each compile-only target and checks that every kernel
 /// module embedded is a fatbin with a cubin per chip that fits the
 /// hardware (registers, spills, shared memory: printed), and that it
-/// compiles without libdevice too (unless it computes f64 math).
+/// compiles without libdevice too (unless it computes f64 math); or, for
+/// hip, a code object for the chip holding the kernels the host launches
+/// with its arguments, at the chip's wavefront size, without spills or
+/// undefined symbols, within 64 KiB of LDS (resources printed).
 void checkOnAllTargets(const api::Module &module, const std::string &function,
                        const std::vector<interp::Value> &inputs);
 

@@ -502,4 +502,45 @@ def WorkgroupAllocs : Pass<"adj-gpu-workgroup-allocs",
                            "::mlir::spirv::SPIRVDialect"];
 }
 
+def FlatKernelArgs
+    : Pass<"adj-gpu-flat-kernel-args", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Kernel arguments of type memref<?xT> become a pointer to T "
+                "reinterpreted as a buffer of unbounded extent";
+  let description = [{
+    `kernel(%b : memref<?xT>) = kernel(%p : memref<T>) { %b =
+    reinterpret_cast(%p, offset 0, size N, stride 1) }`, N the largest
+    extent a buffer of T can have; only for kernels that just load and
+    store %b (anything else is an error naming the use).
+
+    Before:
+    ```mlir
+    gpu.func @k(%i: index, %b: memref<?xf32>) kernel {
+      %v = memref.load %b[%i] : memref<?xf32>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    gpu.func @k(%i: index, %p: memref<f32>) kernel {
+      %n = arith.constant 2305843009213693951 : index
+      %b = memref.reinterpret_cast %p to offset: [0], sizes: [%n],
+          strides: [1] : memref<f32> to memref<?xf32>
+      %v = memref.load %b[%i] : memref<?xf32>
+      ...
+    }
+    ```
+
+    Why: the runtime's kernel ABI on CUDA and HIP passes one device address
+    per memref (GpuABI.h), which the bare-pointer convention of
+    convert-gpu-to-nvvm and convert-gpu-to-rocdl gives only to memrefs of
+    static shape; they refuse the whole kernel otherwise.
+    -adj-gpu-kernel-layouts flattens every buffer of dynamic layout into a
+    memref<?xT> that the kernel only loads and stores, so its extent is
+    never read: the largest one is a bound every real buffer meets, and the
+    loads and stores lower to the same address arithmetic.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // ADJOINT_CODEGEN_GPU_PASSES_TD

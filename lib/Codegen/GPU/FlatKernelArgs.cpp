@@ -1,13 +1,13 @@
 //===- FlatKernelArgs.cpp - memref<?xT> kernel arguments as pointers ------===//
 
-#include "adjoint/Codegen/NVIDIA/Passes.h"
+#include "adjoint/Codegen/GPU/Passes.h"
 
 #include <limits>
 
-namespace adjoint::nvidia {
+namespace adjoint {
 #define GEN_PASS_DEF_FLATKERNELARGS
-#include "adjoint/Codegen/NVIDIA/Passes.h.inc"
-} // namespace adjoint::nvidia
+#include "adjoint/Codegen/GPU/Passes.h.inc"
+} // namespace adjoint
 
 using namespace mlir;
 
@@ -37,7 +37,7 @@ Operation *otherUse(BlockArgument arg) {
 }
 
 struct FlatKernelArgs
-    : adjoint::nvidia::impl::FlatKernelArgsBase<FlatKernelArgs> {
+    : adjoint::impl::FlatKernelArgsBase<FlatKernelArgs> {
   void runOnOperation() override {
     bool failedKernel = false;
     for (auto kernel : getOperation().getOps<gpu::GPUFuncOp>()) {
@@ -52,7 +52,7 @@ struct FlatKernelArgs
           continue;
         auto flat = cast<MemRefType>(arg.getType());
         if (Operation *user = otherUse(arg)) {
-          user->emitError("a kernel on NVIDIA only loads and stores its "
+          user->emitError("a kernel on CUDA or HIP only loads and stores its "
                           "argument #")
               << arg.getArgNumber() << " of type " << flat
               << " (a pointer); this '" << user->getName()

@@ -2,7 +2,7 @@
 // pointers (0-d memrefs) reinterpreted with the largest extent; static
 // shapes and non-kernels are left alone; a use that needs the extent is an
 // error.
-// RUN: ir-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(adj-nvidia-flat-kernel-args))' -verify-diagnostics | FileCheck %s
+// RUN: ir-opt %s -split-input-file -pass-pipeline='builtin.module(gpu.module(adj-gpu-flat-kernel-args))' -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: gpu.func @k(
 // CHECK-SAME:      %[[I:.*]]: index, %[[P:.*]]: memref<f32>, %[[H:.*]]: memref<f16>, %[[S:.*]]: memref<4xf32>) kernel
@@ -36,7 +36,7 @@ module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k(%b: memref<?xf32>) kernel {
       %c0 = arith.constant 0 : index
-      // expected-error @+1 {{a kernel on NVIDIA only loads and stores its argument #0 of type 'memref<?xf32>' (a pointer); this 'memref.dim' needs its extent}}
+      // expected-error @+1 {{a kernel on CUDA or HIP only loads and stores its argument #0 of type 'memref<?xf32>' (a pointer); this 'memref.dim' needs its extent}}
       %n = memref.dim %b, %c0 : memref<?xf32>
       gpu.return
     }
