@@ -28,12 +28,18 @@ using namespace adjoint::conformance;
 const std::vector<Target> &conformance::presentTargets() {
   static const std::vector<Target> targets = [] {
     std::vector<Target> present = {Target::cpu()};
-    // cuda:0 is present on the lent GPU machine (scripts/gpu-device-run.sh).
-    for (const char *kind : {"cuda", "opencl", "level_zero"}) {
+    // cuda:0 is present on the lent GPU machine (scripts/gpu-device-run.sh),
+    // hip:0 on an AMD machine (docs/benchmarks.md, "On an AMD GPU").
+    for (const char *kind : {"cuda", "hip", "opencl", "level_zero"}) {
       rt::Device *device = nullptr;
       rt::Status status = rt::findDevice(std::string(kind) + ":0", &device);
       if (status.ok()) {
-        present.push_back(Target::parse(kind));
+        // AMD code objects are for one chip: the device's own (its target
+        // ID, "gfx90a:sramecc+:xnack-"); CUDA's fatbins carry PTX for any.
+        present.push_back(std::string(kind) == "hip"
+                              ? Target::parse("hip:" +
+                                              device->properties().chip)
+                              : Target::parse(kind));
         continue;
       }
       std::fprintf(stderr, "conformance: %s not tested: %s\n", kind,
