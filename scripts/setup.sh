@@ -135,16 +135,19 @@ ln -sfn "$cuda_wheels/nvvm/libdevice/libdevice.10.bc" \
 # here rather than installed (its folder under /usr/lib is not a ROCm
 # layout). It is the default of the ADJOINT_ROCM_PATH CMake variable.
 ROCM_PREFIX=/opt/adjoint/rocm
-ROCM_DEVICE_LIBS_VERSION=5.2.3-2
-if [ "$(cat "$ROCM_PREFIX/device-libs.version" 2>/dev/null)" != "$ROCM_DEVICE_LIBS_VERSION" ]; then
-  echo "setup: unpacking Debian's rocm-device-libs $ROCM_DEVICE_LIBS_VERSION in $ROCM_PREFIX"
+# Whatever version the archive serves (bookworm: 5.2.3), recorded in the
+# stamp; unpacked once.
+if [ ! -s "$ROCM_PREFIX/device-libs.version" ] ||
+   [ ! -d "$ROCM_PREFIX/extract/usr/lib/x86_64-linux-gnu/amdgcn/bitcode" ]; then
+  echo "setup: unpacking Debian's rocm-device-libs in $ROCM_PREFIX"
   rm -rf "$ROCM_PREFIX/debs" "$ROCM_PREFIX/extract"
   mkdir -p "$ROCM_PREFIX/debs"
   (cd "$ROCM_PREFIX/debs" &&
-    apt-get download -qq "rocm-device-libs=$ROCM_DEVICE_LIBS_VERSION" 2>/dev/null ||
-    { apt-get update -qq && apt-get download -qq "rocm-device-libs=$ROCM_DEVICE_LIBS_VERSION"; })
-  dpkg-deb -x "$ROCM_PREFIX"/debs/rocm-device-libs_*.deb "$ROCM_PREFIX/extract"
-  echo "$ROCM_DEVICE_LIBS_VERSION" > "$ROCM_PREFIX/device-libs.version"
+    apt-get download -qq rocm-device-libs 2>/dev/null ||
+    { apt-get update -qq && apt-get download -qq rocm-device-libs; })
+  deb=$(ls "$ROCM_PREFIX"/debs/rocm-device-libs_*.deb)
+  dpkg-deb -x "$deb" "$ROCM_PREFIX/extract"
+  dpkg-deb -f "$deb" Version > "$ROCM_PREFIX/device-libs.version"
 fi
 mkdir -p "$ROCM_PREFIX/root/llvm/bin" "$ROCM_PREFIX/root/amdgcn"
 ln -sfn /usr/lib/llvm-22/bin/ld.lld "$ROCM_PREFIX/root/llvm/bin/ld.lld"

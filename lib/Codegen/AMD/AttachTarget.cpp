@@ -13,8 +13,8 @@ using namespace mlir;
 
 namespace {
 
-/// Code object v5: what ROCm 5.x and 6.x load (MLIR 22 defaults to v6,
-/// which needs ROCm 6.2 or newer).
+/// Code object v5: what ROCm 6 and (reportedly) 5.6+ load (MLIR 22
+/// defaults to v6, which needs ROCm 6.2 or newer).
 constexpr const char *kCodeObjectABI = "500";
 
 /// `a` and `b`, comma-separated feature lists, as one.

@@ -62,6 +62,8 @@ constexpr unsigned hipEventDefault = 0x0;
 /// larger than the structure in every release that has it (the runtime
 /// writes the whole structure, only the name is read).
 constexpr size_t kPropertiesGcnArchNameOffset = 396;
+/// The same in hipDeviceProp_tR0600 (ROCm 6's hipDeviceProp_t).
+constexpr size_t kPropertiesR0600GcnArchNameOffset = 1160;
 constexpr size_t kPropertiesGcnArchNameBytes = 256;
 constexpr size_t kPropertiesBufferBytes = 4096;
 

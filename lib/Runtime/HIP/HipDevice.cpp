@@ -281,13 +281,24 @@ Status HipDevice::enqueueLaunch(void *handle, const adj_rt_gpu_kernel &kernel,
                                 const uint64_t grid[3], const uint64_t block[3],
                                 uint32_t sharedBytes, void **args) {
   std::string what = std::string(" for kernel ") + kernel.name;
-  for (int d = 0; d < 3; ++d)
-    if (grid[d] > limits_.maxGrid[d])
+  for (int d = 0; d < 3; ++d) {
+    // A limit the driver did not report (0) is not checked here.
+    if (limits_.maxGrid[d] && grid[d] > limits_.maxGrid[d])
       return Status::error(StatusCode::InvalidArgument,
                            "grid dimension " + std::to_string(d) + " of " +
                                std::to_string(grid[d]) + " blocks exceeds " +
                                id() + "'s limit " +
                                std::to_string(limits_.maxGrid[d]) + what);
+    // AMD's dispatch packet counts work items, not blocks, in 32 bits: a
+    // grid HIP's block limit allows may still not fit.
+    if (grid[d] * block[d] > UINT32_MAX)
+      return Status::error(StatusCode::InvalidArgument,
+                           "grid dimension " + std::to_string(d) + " of " +
+                               std::to_string(grid[d]) + " blocks of " +
+                               std::to_string(block[d]) +
+                               " work items exceeds AMD's 2^32 work items" +
+                               what);
+  }
   ADJ_HIP_CURRENT(current.status());
   return check(hip_.hipModuleLaunchKernel(
                    static_cast<hipFunction_t>(handle),
@@ -315,20 +326,33 @@ void HipDevice::releaseModule(void *handle) {
 
 namespace {
 
-/// "gfx942:sramecc+:xnack-" from the R0000 properties, or "" where the
-/// runtime does not export them or the name is not a gfx name.
+/// "gfx942:sramecc+:xnack-" from the device properties, or "" where the
+/// runtime does not export them or no gfx name is where the layout puts
+/// it. Tried as LLVM's amdgpu-arch does: ROCm 5's layout under its ROCm 6
+/// name (R0000), ROCm 6's (R0600), then the plain name, whose layout is
+/// the runtime's own (R0000 in ROCm 5, R0600 in ROCm 6).
 std::string architectureName(const HipApi &hip, hipDevice_t device) {
-  auto query = hip.hipGetDevicePropertiesR0000
-                   ? hip.hipGetDevicePropertiesR0000
-                   : hip.hipGetDeviceProperties;
-  if (!query)
-    return "";
+  struct Query {
+    hipError_t (*fn)(void *, int);
+    std::initializer_list<size_t> offsets;
+  };
+  const Query queries[] = {
+      {hip.hipGetDevicePropertiesR0000, {kPropertiesGcnArchNameOffset}},
+      {hip.hipGetDevicePropertiesR0600, {kPropertiesR0600GcnArchNameOffset}},
+      {hip.hipGetDeviceProperties,
+       {kPropertiesGcnArchNameOffset, kPropertiesR0600GcnArchNameOffset}}};
   std::vector<char> properties(kPropertiesBufferBytes, '\0');
-  if (query(properties.data(), device) != hipSuccess)
-    return "";
-  const char *name = properties.data() + kPropertiesGcnArchNameOffset;
-  std::string arch(name, strnlen(name, kPropertiesGcnArchNameBytes));
-  return arch.rfind("gfx", 0) == 0 ? arch : "";
+  for (const Query &query : queries) {
+    if (!query.fn || query.fn(properties.data(), device) != hipSuccess)
+      continue;
+    for (size_t offset : query.offsets) {
+      const char *name = properties.data() + offset;
+      std::string arch(name, strnlen(name, kPropertiesGcnArchNameBytes));
+      if (arch.rfind("gfx", 0) == 0)
+        return arch;
+    }
+  }
+  return "";
 }
 
 /// The properties of `device`, and its grid limits in `limits`.

@@ -3,26 +3,50 @@
 #include "HIP/Rocblas.h"
 #include "GPU/DynamicLibrary.h"
 
+#include <dlfcn.h>
 #include <string>
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::hip;
+
+namespace {
+/// Whether the process now holds ROCm 5's and ROCm 6's HIP runtimes.
+bool twoHipRuntimes() {
+  void *five = dlopen("libamdhip64.so.5", RTLD_NOW | RTLD_NOLOAD);
+  void *six = dlopen("libamdhip64.so.6", RTLD_NOW | RTLD_NOLOAD);
+  bool both = five && six;
+  // NOLOAD opens add a reference to what is loaded: give it back.
+  for (void *handle : {five, six})
+    if (handle)
+      dlclose(handle);
+  return both;
+}
+} // namespace
 
 Status adjoint::rt::hip::loadRocblas(const RocblasApi **api) {
   auto resolveAll = [](const gpu::DynamicLibrary &library, RocblasApi &table) {
     table.rocblas_status_to_string =
         reinterpret_cast<decltype(table.rocblas_status_to_string)>(
             library.symbol("rocblas_status_to_string"));
+    table.rocblas_set_atomics_mode =
+        reinterpret_cast<decltype(table.rocblas_set_atomics_mode)>(
+            library.symbol("rocblas_set_atomics_mode"));
     Status status;
 #define ADJ_ROCBLAS_FN(name, params)                                           \
   if (status.ok())                                                             \
     status = gpu::resolve(library, #name, &table.name);
 #include "HIP/Rocblas.def"
+    if (status.ok() && twoHipRuntimes())
+      status = Status::error(
+          StatusCode::Unavailable,
+          "rocBLAS (" + library.soname() +
+              ") was built for another HIP runtime than the device's: both "
+              "libamdhip64.so.5 and libamdhip64.so.6 are loaded");
     return status;
   };
-  return gpu::loadDriver(
-      {"librocblas.so.4", "librocblas.so.3", "librocblas.so"}, resolveAll,
-      api);
+  return gpu::loadDriver({"librocblas.so.4", "librocblas.so.3",
+                          "librocblas.so.0", "librocblas.so"},
+                         resolveAll, api);
 }
 
 Status adjoint::rt::hip::checkRocblas(const RocblasApi &api,

@@ -35,16 +35,26 @@ enum rocblas_gemm_algo : int {
   rocblas_gemm_algo_standard = 0,
 };
 
+/// rocblas_atomics_mode: rocBLAS before 4.0 (ROCm 6.0) lets kernels
+/// accumulate with atomics by default, so results differ from run to run.
+constexpr int rocblas_atomics_not_allowed = 0;
+
 struct RocblasApi {
   /// Optional (rocBLAS 2.x and later): the status's name.
   const char *(*rocblas_status_to_string)(rocblas_status status) = nullptr;
+  /// Optional: set to rocblas_atomics_not_allowed on every handle.
+  rocblas_status (*rocblas_set_atomics_mode)(rocblas_handle handle,
+                                             int mode) = nullptr;
 #define ADJ_ROCBLAS_FN(name, params) rocblas_status(*name) params = nullptr;
 #include "HIP/Rocblas.def"
 };
 
-/// The process's table: librocblas.so.4 (ROCm 6), else .so.3 (ROCm 5),
-/// else the unversioned name, loaded on first call; Unavailable with the
-/// reason otherwise.
+/// The process's table: librocblas.so.4 (ROCm 6), else .so.3 (ROCm 5.6+),
+/// else .so.0 (ROCm 5.0-5.5, Debian's librocblas0), else the unversioned
+/// name, loaded on first call; Unavailable with the reason otherwise, and
+/// when the rocBLAS found runs on another HIP runtime than the device's
+/// (a ROCm 5 rocBLAS next to ROCm 6's libamdhip64: two HIP runtimes in one
+/// process, our streams unknown to the one rocBLAS uses).
 Status loadRocblas(const RocblasApi **api);
 
 /// Ok for rocblas_status_success; otherwise "rocblas_status_invalid_size

@@ -34,6 +34,16 @@ Status RocblasGemm::prepare(const adj_rt_gpu_gemm_desc &gemm,
                                 "rocblas_set_stream");
         !s.ok())
       return s;
+    // The same product twice must give the same bits (rocBLAS 4.0's
+    // default; older ones allow atomics).
+    if (api_.rocblas_set_atomics_mode)
+      if (Status s = checkRocblas(
+              api_,
+              api_.rocblas_set_atomics_mode(handle_,
+                                            rocblas_atomics_not_allowed),
+              "rocblas_set_atomics_mode");
+          !s.ok())
+        return s;
   }
   *available = true;
   return Status::success();

@@ -310,6 +310,7 @@ TEST_CASE("HIP GEMMs without rocBLAS launch the kernel", "[gpu][hip]") {
   (void)runGemm(*device, p, &status);
   REQUIRE(status.code() == StatusCode::Unavailable);
   REQUIRE(status.message().find(
-              "ADJOINT_HIP_GEMM=library: librocblas.so.4, librocblas.so.3 or "
-              "librocblas.so not found (librocblas.so.4: cannot open") == 0);
+              "ADJOINT_HIP_GEMM=library: librocblas.so.4, librocblas.so.3, "
+              "librocblas.so.0 or librocblas.so not found (librocblas.so.4: "
+              "cannot open") == 0);
 }
