@@ -149,7 +149,9 @@ def amd_kernels(data, folder):
     kernels = parse_amd_notes(notes)
     if not kernels:
         raise RuntimeError("no amdhsa.kernels in a code object:\n" + notes)
-    return [{"name": k["name"], "registers": k["vgprs"] + k.get("agprs", 0),
+    # .vgpr_count already counts the AGPRs on chips that have them (gfx90a
+    # and gfx942 share one file of 512 between the two).
+    return [{"name": k["name"], "registers": k["vgprs"],
              "sgprs": k["sgprs"], "shared": k["lds"],
              "spills": k["vgpr_spills"] + k["sgpr_spills"]} for k in kernels]
 
