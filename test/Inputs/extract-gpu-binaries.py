@@ -35,15 +35,20 @@ def unescape(text):
     return bytes(out)
 
 
+def binaries(ir):
+    """(module name, bytes) of every kernel module embedded in `ir`."""
+    pattern = re.compile(r'@__adj_gpu_data_(\w+)\("((?:[^"\\]|\\.)*)"\)')
+    return [(name, unescape(body)) for name, body in pattern.findall(ir)]
+
+
 def main():
     out_dir, validator = sys.argv[1], sys.argv[2:]
-    pattern = re.compile(r'@__adj_gpu_data_(\w+)\("((?:[^"\\]|\\.)*)"\)')
     count = 0
     failed = 0
-    for name, body in pattern.findall(sys.stdin.read()):
+    for name, data in binaries(sys.stdin.read()):
         path = f"{out_dir}/{name}.bin"
         with open(path, "wb") as f:
-            f.write(unescape(body))
+            f.write(data)
         count += 1
         if validator and subprocess.run(validator + [path]).returncode != 0:
             print(f"invalid: {name}")
