@@ -157,9 +157,12 @@ std::string conformance::amdResourceProblem(const AmdKernel &kernel,
            std::to_string(kernel.sgprSpills) + " SGPRs";
   if (kernel.lds > kMaxLDS)
     return std::to_string(kernel.lds) + " bytes of LDS (at most 64 KiB)";
-  if (kernel.vgprs + kernel.agprs > kMaxVGPRs)
-    return std::to_string(kernel.vgprs + kernel.agprs) +
-           " VGPRs and AGPRs (at most 512)";
+  // On gfx90a/gfx942 `.vgpr_count` already counts the AGPRs of the unified
+  // register file (a kernel using all of it reports 512, 256 of them
+  // AGPRs); RDNA has no AGPRs.
+  if (kernel.vgprs > kMaxVGPRs)
+    return std::to_string(kernel.vgprs) +
+           " VGPRs, AGPRs included (at most 512)";
   return "";
 }
 

@@ -91,6 +91,15 @@ TEST_CASE("AMD checks: metadata parsed, every problem named",
   CHECK(k.args[1].valueKind == "by_value");
 
   CHECK(amdResourceProblem(k, "gfx942", 64) == "");
+  // The unified register file at its limit: .vgpr_count includes the
+  // AGPRs.
+  AmdKernel full = k;
+  full.vgprs = 512;
+  full.agprs = 256;
+  CHECK(amdResourceProblem(full, "gfx942", 64) == "");
+  full.vgprs = 513;
+  CHECK(amdResourceProblem(full, "gfx942", 64) ==
+        "513 VGPRs, AGPRs included (at most 512)");
   CHECK(amdResourceProblem(k, "gfx90a", 64) ==
         "target amdgcn-amd-amdhsa--gfx942, expected "
         "amdgcn-amd-amdhsa--gfx90a");
