@@ -322,18 +322,6 @@ Status CudaDevice::finish() {
                " on " + id());
 }
 
-Status CudaDevice::allocateStaging(size_t bytes, void **ptr) {
-  if (pinned_.allocate(bytes, ptr).ok())
-    return Status::success();
-  // Pinned memory is a limited resource: pageable staging still works.
-  return GpuDevice::allocateStaging(bytes, ptr);
-}
-
-void CudaDevice::releaseStaging(void *ptr) {
-  if (!pinned_.release(ptr))
-    GpuDevice::releaseStaging(ptr);
-}
-
 Status CudaDevice::loadModule(const adj_rt_gpu_module &module,
                               void **handle) {
   std::string name = module.name ? module.name : "<unnamed>";

@@ -126,6 +126,8 @@ Status GpuDevice::withQueue(const std::function<Status()> &work) {
 }
 
 Status GpuDevice::allocateStaging(size_t bytes, void **ptr) {
+  if (PinnedPool *pool = stagingPool(); pool && pool->allocate(bytes, ptr).ok())
+    return Status::success();
   *ptr = std::malloc(bytes);
   if (*ptr)
     return Status::success();
@@ -134,7 +136,11 @@ Status GpuDevice::allocateStaging(size_t bytes, void **ptr) {
                            " bytes for " + id());
 }
 
-void GpuDevice::releaseStaging(void *ptr) { std::free(ptr); }
+void GpuDevice::releaseStaging(void *ptr) {
+  PinnedPool *pool = stagingPool();
+  if (!pool || !pool->release(ptr))
+    std::free(ptr);
+}
 
 void GpuDevice::releaseAllStaging() {
   for (void *block : staging_)

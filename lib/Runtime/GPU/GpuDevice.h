@@ -15,6 +15,7 @@
 #define ADJOINT_LIB_RUNTIME_GPU_GPUDEVICE_H
 
 #include "GPU/CachingAllocator.h"
+#include "GPU/PinnedPool.h"
 #include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/GpuABI.h"
 
@@ -130,11 +131,11 @@ protected:
   /// The module formats this driver loads (ADJ_RT_GPU_SPIRV for both
   /// drivers here).
   virtual bool acceptsFormat(uint32_t format) const = 0;
-  /// Host memory that holds a small upload until the queue has passed it
-  /// (the heap by default; CUDA stages in pinned memory, which its copy
-  /// engines read directly), and its release, called after finish().
-  virtual Status allocateStaging(size_t bytes, void **ptr);
-  virtual void releaseStaging(void *ptr);
+  /// The pinned host memory small uploads are staged in, which the copy
+  /// engines read directly (CUDA, HIP); null (the default) stages on the
+  /// heap. Staging falls back to the heap when the pool refuses (pinned
+  /// memory is a limited resource).
+  virtual PinnedPool *stagingPool() { return nullptr; }
 
   /// Runs `work` with the device ready and its lock held, so that nothing
   /// else is queued meanwhile (for driver calls outside the hooks above).
@@ -146,6 +147,10 @@ private:
   /// Runs `work` (returning a Status) with the device ready and locked;
   /// nothing for zero bytes.
   template <typename Fn> Status onQueue(size_t bytes, Fn work);
+  /// Host memory that holds a small upload until the queue has passed it,
+  /// and its release, called after finish().
+  Status allocateStaging(size_t bytes, void **ptr);
+  void releaseStaging(void *ptr);
   void releaseAllStaging();
 
   DeviceKind kind_;

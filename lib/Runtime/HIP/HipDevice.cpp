@@ -202,18 +202,6 @@ Status HipDevice::finish() {
                " on " + id());
 }
 
-Status HipDevice::allocateStaging(size_t bytes, void **ptr) {
-  if (pinned_.allocate(bytes, ptr).ok())
-    return Status::success();
-  // Pinned memory is a limited resource: pageable staging still works.
-  return GpuDevice::allocateStaging(bytes, ptr);
-}
-
-void HipDevice::releaseStaging(void *ptr) {
-  if (!pinned_.release(ptr))
-    GpuDevice::releaseStaging(ptr);
-}
-
 Status HipDevice::loadModule(const adj_rt_gpu_module &module, void **handle) {
   std::string name = module.name ? module.name : "<unnamed>";
   if (Status status = checkHipImage(module.data, module.size, name);

@@ -71,8 +71,7 @@ protected:
   bool acceptsFormat(uint32_t format) const override {
     return format == ADJ_RT_GPU_HSACO;
   }
-  Status allocateStaging(size_t bytes, void **ptr) override;
-  void releaseStaging(void *ptr) override;
+  gpu::PinnedPool *stagingPool() override { return &pinned_; }
   /// rocBLAS or the generated kernel, measured per problem.
   Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
                      void *c, void **fallbackArgs) override;
