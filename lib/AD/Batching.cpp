@@ -247,7 +247,10 @@ FailureOr<Value> BodyBatcher::toBatched(OpBuilder &b, Location loc,
     }
     return Value(adj::TupleOp::create(b, loc, elements));
   }
-  if (isa<adj::EnvType>(type) && v.value.getDefiningOp<adj::EnvNewOp>())
+  // An empty environment (a zero sensitivity) is the same for every example.
+  if (isa<adj::EnvType>(type) &&
+      isa_and_nonnull<adj::EnvNewOp, adj::ZerosLikeOp>(
+          v.value.getDefiningOp()))
     return v.value;
   if (auto ref = v.value.getDefiningOp<adj::FuncRefOp>()) {
     auto f = owner_.symbols().lookup<adj::FuncOp>(ref.getCallee());

@@ -89,8 +89,14 @@ LogicalResult BodyBatcher::transformIf(OpBuilder &b, adj::IfOp op) {
       delete block;
     }
   };
+  // The blocks have no region yet: the builder takes the context from `b`.
+  auto builderAt = [&](Block *block) {
+    OpBuilder rb(b.getContext());
+    rb.setInsertionPointToEnd(block);
+    return rb;
+  };
   for (int i = 0; i < 2; ++i) {
-    OpBuilder rb = OpBuilder::atBlockEnd(blocks[i]);
+    OpBuilder rb = builderAt(blocks[i]);
     if (failed(transformOps(rb, *primals[i]))) {
       cleanup();
       return failure();
@@ -112,7 +118,7 @@ LogicalResult BodyBatcher::transformIf(OpBuilder &b, adj::IfOp op) {
                             : values[0][r].value.getType());
   }
   for (int i = 0; i < 2; ++i) {
-    OpBuilder rb = OpBuilder::atBlockEnd(blocks[i]);
+    OpBuilder rb = builderAt(blocks[i]);
     SmallVector<Value> yielded;
     for (size_t r = 0; r < flags.size(); ++r) {
       FailureOr<Value> v =
