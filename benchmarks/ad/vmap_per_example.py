@@ -98,9 +98,9 @@ def main():
     a = p.parse_args()
     B, F, H, C = a.batch, a.features, a.hidden, a.classes
     rng = np.random.default_rng(0)
-    params = (rng.standard_normal((F, H)).astype(np.float32) / np.sqrt(F),
+    params = ((rng.standard_normal((F, H)) / np.sqrt(F)).astype(np.float32),
               np.zeros(H, np.float32),
-              rng.standard_normal((H, C)).astype(np.float32) / np.sqrt(H),
+              (rng.standard_normal((H, C)) / np.sqrt(H)).astype(np.float32),
               np.zeros(C, np.float32))
     X = rng.standard_normal((B, F)).astype(np.float32)
     Y = rng.standard_normal((B, C)).astype(np.float32)
