@@ -1,6 +1,7 @@
 // RUN: ir-opt %s -adj-grad | FileCheck %s
 // RUN: ir-opt %s -adj-grad | ir-run - -f main --arg "[[1,2],[3,4],[5,6]]" --arg "[[1,0,0,1],[0,1,0,1],[0,0,1,1]]" | FileCheck %s --check-prefix=VALUE
 // RUN: ir-opt %s -adj-grad | ir-run - -f per_example --arg "[[1,2],[3,4],[5,6]]" --arg "[[1,0,0],[0,0,2]]" | FileCheck %s --check-prefix=GRADS
+// RUN: ir-opt %s -adj-grad | ir-run - -f per_example --arg "[[1,2],[3,4],[5,6]]" --arg "[[1,0,0],[0,0,2]]" --compile --no-cache | FileCheck %s --check-prefix=GRADS
 
 // vmap moves the batch axis of each batched argument to the front and calls
 // @layer specialised for (shared, batched) arguments. In the specialised
