@@ -6,14 +6,18 @@
 //   value_and_grad(f) = \x. ... in (y, dx)
 //   vjp(f)            = \x. let (y, bp) = J(f)(x) in (y, \dy. bp(dy)[1:])
 //   jvp(f)            = \x tx. T(f)(x, tx)
+//   vmap(f)           = \xs. B(f)(xs)        (Batching.cpp)
 //
 // Requests are expanded innermost first (the walk is post-order), so the
 // code that an outer request differentiates contains no requests any more:
-// that is all grad(grad(f)) needs. The bodies of the forward functions are
+// that is all grad(grad(f)) needs, and vmap is one more request in that walk,
+// so grad(vmap(f)) and vmap(grad(f)) batch or differentiate code that holds
+// no requests. The bodies of the forward, tangent and batched functions are
 // built once every request has been expanded.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Batching.h"
 #include "Transform.h"
 
 #include "adjoint/AD/Passes.h"
@@ -180,12 +184,14 @@ struct Grad : adjoint::ad::impl::GradBase<Grad> {
     ModuleOp module = getOperation();
     SmallVector<Operation *> requests;
     module.walk([&](Operation *op) {
-      if (isa<adj::GradOp, adj::ValueAndGradOp, adj::VjpOp, adj::JvpOp>(op))
+      if (isa<adj::GradOp, adj::ValueAndGradOp, adj::VjpOp, adj::JvpOp,
+              adj::VmapOp>(op))
         requests.push_back(op);
     });
     SymbolTable symbols(module);
     ReverseMode reverse(module, symbols);
     ForwardMode forward(module, symbols);
+    Batching batching(module, symbols);
     for (Operation *request : requests) {
       LogicalResult expanded =
           TypeSwitch<Operation *, LogicalResult>(request)
@@ -198,18 +204,26 @@ struct Grad : adjoint::ad::impl::GradBase<Grad> {
                                      reverse);
               })
               .Case<adj::JvpOp>(
-                  [&](adj::JvpOp op) { return expandForward(op, forward); });
+                  [&](adj::JvpOp op) { return expandForward(op, forward); })
+              .Case<adj::VmapOp>(
+                  [&](adj::VmapOp op) { return batching.expand(op); });
       if (failed(expanded))
         return signalPassFailure();
     }
-    // The reverse mode of a jvp function needs the jvp body first, and the
+    // The reverse mode of a jvp function needs the jvp body first, the
     // forward mode of a fprop function (a Hessian-vector product) the fprop
-    // body: alternate until both worklists are empty.
-    while (reverse.hasPending() || forward.hasPending()) {
-      size_t before = reverse.numPending() + forward.numPending();
-      if (failed(reverse.finish()) || failed(forward.finish()))
+    // body, and a batched function its per-example body: alternate until
+    // the worklists are empty.
+    auto pending = [&] {
+      return reverse.numPending() + forward.numPending() +
+             batching.numPending();
+    };
+    while (pending() != 0) {
+      size_t before = pending();
+      if (failed(reverse.finish()) || failed(forward.finish()) ||
+          failed(batching.finish()))
         return signalPassFailure();
-      if (reverse.numPending() + forward.numPending() == before) {
+      if (pending() == before) {
         module.emitError("adj-grad: derivative functions depend on each "
                          "other's bodies in a cycle");
         return signalPassFailure();

@@ -147,7 +147,7 @@ LLVM_ATTRIBUTE_NOINLINE void Interpreter::Impl::evalOther(Operation *op,
            adj::GetOp,
            adj::ZerosLikeOp, adj::GradAddOp, adj::EnvNewOp, adj::EnvGetOp,
            adj::EnvSetOp, adj::EnvAddOp, adj::GradOp, adj::ValueAndGradOp,
-           adj::VjpOp, adj::JvpOp>(op))) {
+           adj::VjpOp, adj::JvpOp, adj::VmapOp>(op))) {
     frame[op->getResult(0)] = evalStructural(op, frame);
     return;
   }

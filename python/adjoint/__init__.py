@@ -26,6 +26,7 @@ from . import _numpy_calls
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import (grad, value_and_grad, jvp, vjp,  # noqa: F401
                           hessian)
+from ._vmap import vmap  # noqa: F401
 # compile() with the matmul precision in effect, over the extension's.
 from ._precision import (compile, set_matmul_precision,  # noqa: F401
                          get_matmul_precision, matmul_precision)
@@ -33,7 +34,7 @@ from ._precision import (compile, set_matmul_precision,  # noqa: F401
 __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "jit", "grad", "value_and_grad", "jvp", "vjp", "hessian",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
-    "get_matmul_precision", "matmul_precision"]
+    "get_matmul_precision", "matmul_precision", "vmap"]
 
 _numpy_calls.install(Value)
 

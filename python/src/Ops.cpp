@@ -281,6 +281,19 @@ void bindFunctions(py::module_ &m) {
   bindAD(m, "value_and_grad", &api::value_and_grad, true);
   bindAD(m, "vjp", &api::vjp, false);
   bindAD(m, "jvp", &api::jvp, false);
+
+  // Batching: in_axes entries are axes or -1 (not batched).
+  m.def("vmap", &api::vmap, py::arg("fn"), py::arg("in_axes"),
+        py::arg("out_axes"), py::arg("batch_size"),
+        "The adj.vmap request (expanded by -adj-grad).");
+  m.def(
+      "vmap",
+      [](const api::Function &fn, const std::vector<int64_t> &inAxes,
+         const std::vector<int64_t> &outAxes, int64_t batchSize) {
+        return api::vmap(fn.ref(), inAxes, outAxes, batchSize);
+      },
+      py::arg("fn"), py::arg("in_axes"), py::arg("out_axes"),
+      py::arg("batch_size"), "The adj.vmap request (expanded by -adj-grad).");
 }
 
 } // namespace

@@ -34,6 +34,12 @@ def Grad : Pass<"adj-grad", "::mlir::ModuleOp"> {
     After (abridged): `@main` calls `@sq_fprop`, which returns `x * x` and
     a closure computing `(env_new, dy * x + dy * x)`; `%g` is a closure that
     calls it and then the backpropagator with a sensitivity of 1.
+
+    `adj.vmap` is expanded in the same innermost-first walk (batching by
+    source transformation, `vmap(f)(xs) = B(f)(xs)` with the batch moved to
+    axis 0): its closure runs a batched copy of `f`'s code, where values
+    shared by every example stay unbatched and called functions are
+    specialised per batched-argument mask (`@f_vmap<size>_<mask>`).
   }];
 }
 

@@ -553,6 +553,22 @@ Value vjp(Value fn, const ADOptions &options = {});
 Value jvp(Value fn, const ADOptions &options = {});
 
 //===----------------------------------------------------------------------===//
+// Batching (expanded by -adj-grad, with the AD requests)
+//===----------------------------------------------------------------------===//
+
+/// The in_axes entry of an argument that vmap does not batch (shared by
+/// every example, as JAX's None).
+inline constexpr int64_t kNotBatched = -1;
+
+/// `adj.vmap`: `fn` mapped over a batch of `batchSize` examples. Argument
+/// `i` carries the batch at axis `inAxes[i]` (kNotBatched: shared); result
+/// `j` returns it at axis `outAxes[j]`. Axes are non-negative. The batch
+/// size is given because the per-example function's type does not hold it;
+/// a call checks it against the batched arguments' shapes.
+Value vmap(Value fn, const std::vector<int64_t> &inAxes,
+           const std::vector<int64_t> &outAxes, int64_t batchSize);
+
+//===----------------------------------------------------------------------===//
 // Composites (built from primitives; no dedicated ops)
 //===----------------------------------------------------------------------===//
 

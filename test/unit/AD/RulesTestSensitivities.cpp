@@ -179,7 +179,8 @@ TEST_CASE("rules: every primitive has rules") {
       "adj.return", "adj.tuple", "adj.get",            "adj.if",
       "adj.for",   "adj.while",  "adj.yield",          "adj.grad",
       "adj.value_and_grad",      "adj.vjp",            "adj.jvp",
-      "adj.closure"};
+      "adj.closure",
+      "adj.vmap"};
   int primitives = 0;
   for (RegisteredOperationName name : context.getRegisteredOperations()) {
     if (name.getDialectNamespace() != "adj")

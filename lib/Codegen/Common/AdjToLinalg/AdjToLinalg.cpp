@@ -69,7 +69,8 @@ std::optional<LogicalResult> checkStructure(Operation *op) {
     return op->emitError()
            << "adj.lambda is not supported by -adj-to-linalg: run "
               "-adj-closure-convert (the end of -adj-optimize) first";
-  if (isa<adj::GradOp, adj::ValueAndGradOp, adj::VjpOp, adj::JvpOp>(op))
+  if (isa<adj::GradOp, adj::ValueAndGradOp, adj::VjpOp, adj::JvpOp,
+          adj::VmapOp>(op))
     return op->emitError() << op->getName()
                            << " is not supported by -adj-to-linalg: run "
                               "-adj-grad first";

@@ -254,7 +254,7 @@ struct FlopCounter::Impl {
         .Case([&](EnvAddOp) {
           return unknown("adds environments, whose size is not static");
         })
-        .Case<GradOp, ValueAndGradOp, VjpOp, JvpOp>([&](Operation *) {
+        .Case<GradOp, ValueAndGradOp, VjpOp, JvpOp, VmapOp>([&](Operation *) {
           return unknown("an AD request (run -adj-grad first)");
         })
         // Shape, tuple, creation, function-value and environment

@@ -55,7 +55,7 @@ bool isFoldable(Operation *op) {
     return false;
   if (isa<ConstantOp, FillOp, IotaOp, TupleOp, GetOp, CallOp, FuncRefOp,
           ReturnOp, YieldOp, ZerosLikeOp, GradAddOp, EnvNewOp, EnvGetOp,
-          EnvSetOp, EnvAddOp, GradOp, ValueAndGradOp, VjpOp, JvpOp>(op))
+          EnvSetOp, EnvAddOp, GradOp, ValueAndGradOp, VjpOp, JvpOp, VmapOp>(op))
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !type.hasStaticShape() ||

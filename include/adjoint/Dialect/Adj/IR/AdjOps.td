@@ -722,6 +722,36 @@ def Adj_JvpOp : Adj_ADRequestOp<"jvp",
 }
 
 //===----------------------------------------------------------------------===//
+// Batching: the vmap request (expanded by -adj-grad)
+//===----------------------------------------------------------------------===//
+
+def Adj_VmapOp : Adj_InferOp<"vmap"> {
+  let summary = "A function mapped over a batch dimension of its arguments";
+  let description = [{
+    For `f: (A...) -> (R...)`, `vmap(f)` takes each argument `i` with
+    `in_axes[i] >= 0` with an extra dimension of size `batch_size` inserted
+    at that axis (`in_axes[i] = -1`: the argument is not batched and is
+    shared by every example), and returns each result `j` with the batch
+    dimension at `out_axes[j]`. Example `b` of the results is
+    `f` applied to example `b` of the batched arguments. Batched arguments
+    and results are tensors; `-adj-grad` expands the request by batching
+    `f`'s code (source transformation, no loop over the batch).
+
+    ```mlir
+    %v = adj.vmap %f in_axes = [-1, 0] out_axes = [0] batch_size = 8
+         : !adj.fn<(tensor<3x4xf32>, tensor<3xf32>) -> tensor<4xf32>>
+    ```
+  }];
+  let arguments = (ins Adj_FnLike:$fn, DenseI64ArrayAttr:$in_axes,
+                       DenseI64ArrayAttr:$out_axes, I64Attr:$batch_size);
+  let results = (outs Adj_FnLike:$result);
+  let assemblyFormat = [{
+    $fn `in_axes` `=` $in_axes `out_axes` `=` $out_axes
+    `batch_size` `=` $batch_size attr-dict `:` type($fn)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Automatic differentiation: sensitivities and environments
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,87 @@
+// RUN: ir-opt %s -adj-grad -split-input-file -verify-diagnostics
+
+// One in_axes entry per argument.
+adj.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  adj.return %x : tensor<3xf32>
+}
+adj.func @main() {
+  %f = adj.func_ref @f : !adj.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  // expected-error @+1 {{expected one in_axes entry per argument (1) and one out_axes entry per result (1), got 2 and 1}}
+  %v = adj.vmap %f in_axes = [0, 0] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  adj.return
+}
+
+// -----
+
+adj.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  adj.return %x : tensor<3xf32>
+}
+adj.func @main() {
+  %f = adj.func_ref @f : !adj.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  // expected-error @+1 {{axis 2 of argument #0 is out of range}}
+  %v = adj.vmap %f in_axes = [2] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  adj.return
+}
+
+// -----
+
+adj.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+  adj.return %x : tensor<3xf32>
+}
+adj.func @main() {
+  %f = adj.func_ref @f : !adj.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  // expected-error @+1 {{no argument is batched}}
+  %v = adj.vmap %f in_axes = [-1] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<3xf32>) -> tensor<3xf32>>
+  adj.return
+}
+
+// -----
+
+// A loop whose trip count differs per example cannot be batched.
+adj.func @f(%n: tensor<i64>) -> tensor<f32> {
+  %zero = adj.constant dense<0.0> : tensor<f32>
+  %lb = adj.constant dense<0> : tensor<i64>
+  %st = adj.constant dense<1> : tensor<i64>
+  // expected-error @+1 {{cannot be batched: its trip count depends on the batch}}
+  %r = adj.for %lb to %n step %st : tensor<i64>, tensor<i64>, tensor<i64>
+         iter_args(%zero : tensor<f32>) -> tensor<f32> {
+  ^bb0(%i: tensor<i64>, %acc: tensor<f32>):
+    adj.yield %acc : tensor<f32>
+  }
+  adj.return %r : tensor<f32>
+}
+adj.func @main(%ns: tensor<4xi64>) -> tensor<4xf32> {
+  %f = adj.func_ref @f : !adj.fn<(tensor<i64>) -> tensor<f32>>
+  %v = adj.vmap %f in_axes = [0] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<i64>) -> tensor<f32>>
+  %r = adj.call %v(%ns) : !adj.fn<(tensor<4xi64>) -> tensor<4xf32>>
+  adj.return %r : tensor<4xf32>
+}
+
+// -----
+
+// A random op with a batched seed.
+adj.func @f(%seed: tensor<i64>) -> tensor<2xf32> {
+  // expected-error @+1 {{cannot be batched over its seed}}
+  %r = adj.random_uniform %seed low = 0.0 high = 1.0 : tensor<i64> to tensor<2xf32>
+  adj.return %r : tensor<2xf32>
+}
+adj.func @main(%seeds: tensor<4xi64>) -> tensor<4x2xf32> {
+  %f = adj.func_ref @f : !adj.fn<(tensor<i64>) -> tensor<2xf32>>
+  %v = adj.vmap %f in_axes = [0] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<i64>) -> tensor<2xf32>>
+  %r = adj.call %v(%seeds) : !adj.fn<(tensor<4xi64>) -> tensor<4x2xf32>>
+  adj.return %r : tensor<4x2xf32>
+}
+
+// -----
+
+// A function value received as an argument has no known code to batch.
+adj.func @main(%g: !adj.fn<(tensor<f32>) -> tensor<f32>>, %xs: tensor<4xf32>) -> tensor<4xf32> {
+  %f = adj.lambda (%x: tensor<f32>) -> tensor<f32> {
+    // expected-error @+1 {{cannot batch a call of a function value whose code is not known here}}
+    %y = adj.call %g(%x) : !adj.fn<(tensor<f32>) -> tensor<f32>>
+    adj.return %y : tensor<f32>
+  }
+  %v = adj.vmap %f in_axes = [0] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<f32>) -> tensor<f32>>
+  %r = adj.call %v(%xs) : !adj.fn<(tensor<4xf32>) -> tensor<4xf32>>
+  adj.return %r : tensor<4xf32>
+}
