@@ -24,15 +24,16 @@ from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F40
 from . import frontend, numpy  # noqa: F401
 from . import _numpy_calls
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
-from ._transforms import (grad, value_and_grad, jvp, vjp,  # noqa: F401
-                          hessian)
+from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
+from ._jacobians import jacfwd, jacrev, hessian  # noqa: F401
 from ._vmap import vmap  # noqa: F401
 # compile() with the matmul precision in effect, over the extension's.
 from ._precision import (compile, set_matmul_precision,  # noqa: F401
                          get_matmul_precision, matmul_precision)
 
 __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
-    "jit", "grad", "value_and_grad", "jvp", "vjp", "hessian",
+    "jit", "grad", "value_and_grad", "jvp", "vjp", "hessian", "jacfwd",
+    "jacrev",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
     "get_matmul_precision", "matmul_precision", "vmap"]
 

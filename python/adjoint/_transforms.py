@@ -1,5 +1,5 @@
-"""Function transforms: ``grad``, ``value_and_grad``, ``jvp``, ``vjp`` and
-``hessian``, from Python and inside jitted code alike.
+"""Function transforms: ``grad``, ``value_and_grad``, ``jvp`` and ``vjp``,
+from Python and inside jitted code alike.
 
 Inside jitted code a transform is an AD request of the builder: the
 differentiated function, applied to the arguments of the call, becomes an
@@ -20,7 +20,7 @@ from . import _adjoint as _adj
 from ._adjoint import DType, Function, Value
 from ._trees import _flatten, _is_number, _results, _unflatten
 
-__all__ = ["grad", "value_and_grad", "jvp", "vjp", "hessian"]
+__all__ = ["grad", "value_and_grad", "jvp", "vjp"]
 
 _DEFAULT = object()
 
@@ -233,43 +233,6 @@ class _ValueAndGrad(_Grad):
         return out[0], _group(out[1:], groups, single)
 
 
-class _Hessian(_Transform):
-    """Forward over reverse: column k of the Hessian is the jvp of grad(f)
-    along the k-th basis vector, built as one adj.for over k."""
-
-    prefix = "hessian"
-
-    def _adjoint_build(self, tr, args, kwargs, node, frame):
-        self._no_kwargs(kwargs, node, frame)
-        if not isinstance(self.argnums, int):
-            raise frame.error("hessian takes one argnums (an int)", node)
-        (i,), _ = _diff_args(self.argnums, len(args), node, frame)
-        x = _diff_leaf(tr, args[i], node, frame)
-        shape, dtype = list(x.shape), x.dtype
-        n = 1
-        for d in shape:
-            n *= d
-        g = _Grad(self.fn, i)
-
-        def grad_flat(xf):
-            a = list(args)
-            a[i] = _adj.reshape(xf, shape)
-            return _adj.reshape(g._adjoint_build(tr, a, {}, node, frame),
-                                [n])
-
-        xf = _adj.reshape(x, [n])
-        index = _adj.iota(tr.module, [n], 0, DType.i64)
-
-        def column(k, h):
-            e = _adj.cast(index == k, dtype)
-            _, hv = _jvp_build(tr, grad_flat, (xf,), (e,), node, frame)
-            return [h + _adj.reshape(hv, [n, 1]) * _adj.reshape(e, [1, n])]
-
-        h = _adj.for_(0, n, 1, [_adj.zeros(tr.module, [n, n], dtype)],
-                      column)
-        return _adj.reshape(h, shape + shape)
-
-
 # ---------------------------------------------------------------------------
 # jvp and vjp: the function and its arguments at once
 # ---------------------------------------------------------------------------
@@ -421,12 +384,6 @@ def value_and_grad(fn, argnums=_DEFAULT, *, wrt=_DEFAULT,
                                 custom_sens=custom_sens)
     _no_builder_options("value_and_grad", wrt=wrt, custom_sens=custom_sens)
     return _ValueAndGrad(fn, 0 if argnums is _DEFAULT else argnums)
-
-
-def hessian(fn, argnums=0):
-    """The Hessian of a scalar function with respect to one argument, of
-    shape ``x.shape + x.shape``, by forward over reverse mode."""
-    return _Hessian(fn, argnums)
 
 
 def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):

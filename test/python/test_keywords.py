@@ -58,7 +58,8 @@ CALLABLES = public_callables()
 def test_the_enumeration_covers_the_public_api():
     names = {n for n, _ in CALLABLES}
     for name in ("adjoint.grad", "adjoint.value_and_grad", "adjoint.jvp",
-                 "adjoint.vjp", "adjoint.hessian", "adjoint.jit",
+                 "adjoint.vjp", "adjoint.hessian", "adjoint.jacfwd",
+                 "adjoint.jacrev", "adjoint.jit",
                  "adjoint.compile", "adjoint.Module.function",
                  "adjoint.JitFunction.lower", "adjoint.numpy.argmax",
                  "adjoint.numpy.einsum", "adjoint.numpy.argsort",
