@@ -9,6 +9,8 @@ every transform: the rules are adj code, differentiated like any other
 each function is compiled with jit like a transformed function.
 """
 
+import inspect
+
 from . import _adjoint as _adj
 from ._adjoint import Value
 from ._transforms import _as_like, _fn_name, _Reified, _jit_of, _split_aux
@@ -44,6 +46,16 @@ stop_gradient._adjoint_build = _stop_gradient_in_jit
 # Functions with rules of their own
 # ---------------------------------------------------------------------------
 
+def runs_at_build_time(fn):
+    """Whether jitted code calls `fn` as Python while it is built: the
+    decorators of this module and the rule-defining methods (defvjp,
+    defjvp), which only record functions."""
+    if inspect.ismethod(fn):
+        return isinstance(fn.__self__, _Annotated) and \
+            fn.__name__ in ("defvjp", "defjvp")
+    return fn in (custom_vjp, custom_jvp, checkpoint, remat)
+
+
 class _Annotated:
     """A Python function with a derivative annotation: jit-compiled when
     called from Python, its adj op when called in jitted code."""
@@ -52,6 +64,7 @@ class _Annotated:
 
     def __init__(self, fun):
         self.fun = fun
+        self._in_rule = False
         self.__name__ = _fn_name(fun)
         self.__doc__ = getattr(fun, "__doc__", None)
 
@@ -71,8 +84,17 @@ class _Annotated:
         if kwargs:
             raise frame.error("%s() takes positional arguments only"
                               % self.__name__, node)
+        if self._in_rule:
+            # A rule that calls the function itself (for its primal output,
+            # as JAX rules do) gets the plain function: the rule's own code
+            # is what gets differentiated.
+            return tr.call(self.fun, list(args), {}, node, frame)
         r = self._function_value(tr, list(args), node, frame)
-        g = self._annotate(tr, r, node, frame)
+        self._in_rule = True
+        try:
+            g = self._annotate(tr, r, node, frame)
+        finally:
+            self._in_rule = False
         return _unflatten(r.out_tree, _results(g(*r.values)))
 
     # Build-time value protocol (see _transforms._Transform).

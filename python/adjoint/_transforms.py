@@ -116,6 +116,8 @@ class _Reified:
     def split_aux(self, out):
         """Splits request results `out` that end with the aux leaves into
         (the others, aux in its structure)."""
+        if not self.has_aux:
+            return out, None
         n = len(out) - self.n_aux
         return out[:n], _unflatten(self.aux_tree, out[n:])
 
