@@ -472,3 +472,28 @@ def test_checkpoint_as_decorator_and_closure_gradients():
         return jnp.sum(f(X))
 
     close(adj.grad(full)(W), jax.grad(fullj)(W))
+
+
+def test_llama_step_with_checkpointed_blocks_matches_the_plain_one():
+    # The llama workload at its tiny size: the same loss and gradients with
+    # each decoder block checkpointed (benchmarks/remat_llama.py measures
+    # the memory).
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                    "benchmarks"))
+    from adjoint_bench.workloads.llama import Llama
+
+    wl = Llama()
+    size = Llama.sizes["tiny"]
+    problem = wl.problem(size)
+    batch = problem.batches[0]
+    plain = adj.value_and_grad(wl.loss_adjoint(size))(problem.params, batch)
+    remat = adj.value_and_grad(wl.loss_adjoint(size, remat=True))(
+        problem.params, batch)
+    np.testing.assert_allclose(remat[0], plain[0], rtol=1e-5)
+    assert set(remat[1]) == set(problem.params)
+    for k, g in plain[1].items():
+        g = np.asarray(g)
+        np.testing.assert_allclose(np.asarray(remat[1][k]), g, rtol=1e-4,
+                                   atol=1e-6 * np.abs(g).max())
