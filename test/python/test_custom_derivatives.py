@@ -497,3 +497,22 @@ def test_llama_step_with_checkpointed_blocks_matches_the_plain_one():
         g = np.asarray(g)
         np.testing.assert_allclose(np.asarray(remat[1][k]), g, rtol=1e-4,
                                    atol=1e-6 * np.abs(g).max())
+
+
+def test_checkpoint_on_the_opencl_device(opencl_device):
+    # The GPU pipelines lower the barrier's copy to a device memcpy.
+    w32, x32 = W.astype(np.float32), X.astype(np.float32)
+
+    def loss(w, x, remat):
+        b = adj.checkpoint(block) if remat else block
+        h = x
+        for _ in range(3):
+            h = b(h, w)
+        return anp.sum(h * h)
+
+    plain = adj.grad(lambda w, x: loss(w, x, False))(w32, x32)
+    g = adj.jit(adj.grad(lambda w, x: loss(w, x, True)))
+    out = g(adj.device_put(w32, opencl_device),
+            adj.device_put(x32, opencl_device))
+    np.testing.assert_allclose(adj.to_numpy(out), plain, rtol=1e-5,
+                               atol=1e-6)
