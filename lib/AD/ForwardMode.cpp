@@ -261,6 +261,8 @@ LogicalResult ForwardMode::transformOp(OpBuilder &b, Operation &op,
               adj::GetOp::create(b, loc, t, get.getIndexAttr());
         return success();
       })
+      .Case<adj::CustomVjpOp, adj::CustomJvpOp, adj::CheckpointOp>(
+          [&](Operation *custom) { return transformCustom(b, custom, map); })
       .Case<adj::GradOp, adj::ValueAndGradOp, adj::VjpOp, adj::JvpOp>(
           [&](Operation *request) {
             return request->emitOpError(

@@ -22,6 +22,7 @@
 
 #include "adjoint/AD/Passes.h"
 
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace adjoint::ad {
@@ -71,6 +72,16 @@ LogicalResult checkRequest(Operation *request, Value fn) {
                                   "parameters or results are functions: ")
              << t;
   return success();
+}
+
+/// Erases the definition of a differentiated function value that the
+/// expansion left unused: an enclosing request would otherwise transform
+/// the dead primal code too, and fail on what only its derivative may
+/// contain (a custom_vjp under forward mode).
+void eraseIfDead(Value fn) {
+  Operation *def = fn.getDefiningOp();
+  if (def && isOpTriviallyDead(def))
+    def->erase();
 }
 
 /// Expands grad / value_and_grad / vjp (reverse mode).
@@ -142,6 +153,7 @@ LogicalResult expandReverse(Operation *request, Value fn,
   adj::ReturnOp::create(lb, loc, returned);
   request->getResult(0).replaceAllUsesWith(lambda);
   request->erase();
+  eraseIfDead(fn);
   return success();
 }
 
@@ -176,6 +188,7 @@ LogicalResult expandForward(adj::JvpOp request, ForwardMode &forward) {
   adj::ReturnOp::create(lb, loc, call.getResults());
   request.getResult().replaceAllUsesWith(lambda.getResult());
   request.erase();
+  eraseIfDead(fn);
   return success();
 }
 

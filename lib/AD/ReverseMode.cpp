@@ -114,14 +114,17 @@ FailureOr<Value> ReverseMode::lift(OpBuilder &b, Value v) {
 // Blocks
 //===----------------------------------------------------------------------===//
 
-/// Adds `s` to the sensitivity of `primal` (nothing for values that carry
-/// no derivative).
-static void accumulate(OpBuilder &b, DenseMap<Value, Value> &sens,
-                       Value primal, Value s) {
+void adjoint::ad::accumulateSens(OpBuilder &b, DenseMap<Value, Value> &sens,
+                                 Value primal, Value s) {
   if (!s || !isDifferentiable(primal.getType()))
     return;
   Value &slot = sens[primal];
   slot = slot ? adj::GradAddOp::create(b, s.getLoc(), slot, s).getResult() : s;
+}
+
+static void accumulate(OpBuilder &b, DenseMap<Value, Value> &sens,
+                       Value primal, Value s) {
+  accumulateSens(b, sens, primal, s);
 }
 
 /// The sensitivity of `primal`, or zeros like its forward value.
@@ -245,6 +248,8 @@ LogicalResult ReverseMode::forwardOp(OpBuilder &b, Operation &op,
       .Case<adj::IfOp>([&](adj::IfOp ifOp) { return forwardIf(b, ifOp, map); })
       .Case<adj::ForOp, adj::WhileOp>(
           [&](Operation *loop) { return forwardLoop(b, loop, map); })
+      .Case<adj::CustomVjpOp, adj::CustomJvpOp, adj::CheckpointOp>(
+          [&](Operation *custom) { return forwardCustom(b, custom, map); })
       .Case<adj::GradOp, adj::ValueAndGradOp, adj::VjpOp, adj::JvpOp>(
           [&](Operation *request) {
             return request->emitOpError(
@@ -464,6 +469,11 @@ LogicalResult ReverseMode::backwardOp(OpBuilder &b, Operation &op,
         return success();
       })
       .Case<adj::FuncRefOp>([](auto) { return success(); })
+      .Case<adj::CustomVjpOp, adj::CustomJvpOp, adj::CheckpointOp>(
+          [&](Operation *custom) {
+            backwardCustom(b, custom, douts[0], sens);
+            return success();
+          })
       .Case<adj::LambdaOp>([&](adj::LambdaOp lambda) {
         // Each free variable's sensitivity is stored in the closure's
         // environment under its key.

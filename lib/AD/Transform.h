@@ -49,6 +49,17 @@ liftValue(mlir::OpBuilder &b, mlir::Value v,
                                                  mlir::IRMapping &)>
               transformOp);
 
+/// Creates an empty closure of `type` at `b`; returns it and a builder at
+/// the end of its body.
+std::pair<adj::LambdaOp, mlir::OpBuilder>
+makeClosure(mlir::OpBuilder &b, mlir::Location loc, adj::FnType type);
+
+/// Adds `s` to the sensitivity of `primal` (nothing for values that carry
+/// no derivative).
+void accumulateSens(mlir::OpBuilder &b,
+                    llvm::DenseMap<mlir::Value, mlir::Value> &sens,
+                    mlir::Value primal, mlir::Value s);
+
 /// A worklist of (primal function, derived function) whose bodies are still
 /// to be built.
 using Worklist = std::deque<std::pair<adj::FuncOp, adj::FuncOp>>;
@@ -134,6 +145,12 @@ private:
                                 mlir::IRMapping &map);
   mlir::LogicalResult forwardLoop(mlir::OpBuilder &b, mlir::Operation *op,
                                   mlir::IRMapping &map);
+  /// custom_vjp, custom_jvp and checkpoint (CustomRules.cpp).
+  mlir::LogicalResult forwardCustom(mlir::OpBuilder &b, mlir::Operation *op,
+                                    mlir::IRMapping &map);
+  void backwardCustom(mlir::OpBuilder &b, mlir::Operation *op,
+                      mlir::Value dout,
+                      llvm::DenseMap<mlir::Value, mlir::Value> &sens);
 
   mlir::ModuleOp module_;
   mlir::SymbolTable &symbols_;
@@ -184,6 +201,9 @@ private:
   /// The tangent of `v` as a value (zeros when it is zero).
   mlir::Value tangentOrZero(mlir::OpBuilder &b, mlir::Value v,
                             mlir::IRMapping &map, Tangents &tangents);
+  /// custom_jvp, checkpoint, and the refusal of custom_vjp (CustomRules.cpp).
+  mlir::LogicalResult transformCustom(mlir::OpBuilder &b, mlir::Operation *op,
+                                      mlir::IRMapping &map);
 
   mlir::ModuleOp module_;
   mlir::SymbolTable &symbols_;

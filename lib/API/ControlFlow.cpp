@@ -66,12 +66,9 @@ template <typename F> static void buildOrErase(Operation *op, F &&build) {
 // Closures and calls
 //===----------------------------------------------------------------------===//
 
-Value detail::lambdaImpl(Module &m, const std::vector<Type> &params,
+/// An adj.lambda with parameters of types `inputs`, built by `body`.
+static Value buildLambda(ModuleState &s, const std::vector<mlir::Type> &inputs,
                          const BodyFn &body) {
-  ModuleState &s = *m.state();
-  std::vector<mlir::Type> inputs;
-  for (const Type &t : params)
-    inputs.push_back(s.mlirType(t));
   // The results are known once the body is built; the type is set then.
   OpSpec spec{"adj.lambda"};
   spec.resultTypes =
@@ -93,6 +90,15 @@ Value detail::lambdaImpl(Module &m, const std::vector<Type> &params,
   });
   verifyOrErase(s, op, {});
   return s.wrap(op->getResult(0));
+}
+
+Value detail::lambdaImpl(Module &m, const std::vector<Type> &params,
+                         const BodyFn &body) {
+  ModuleState &s = *m.state();
+  std::vector<mlir::Type> inputs;
+  for (const Type &t : params)
+    inputs.push_back(s.mlirType(t));
+  return buildLambda(s, inputs, body);
 }
 
 Values api::call(Value fn, const std::vector<Value> &args) {
@@ -343,15 +349,91 @@ static Value adRequest(StringRef op, Value fn, const ADOptions &options,
   return createValue(s, spec);
 }
 
+/// The zero sensitivity of `v`.
+static Value zerosLike(ModuleState &s, const Value &v) {
+  return createValue(s, OpSpec{"adj.zeros_like", {v}});
+}
+
+/// grad, value_and_grad or vjp of `fn: (A...) -> (R, Aux...)` where only R
+/// is differentiated: vjp(fn) called with a zero sensitivity for each Aux,
+/// inside a closure of the request's shape with the Aux values appended
+/// (grad) or following R (value_and_grad, vjp).
+static Value withAux(StringRef op, Value fn, ADOptions options) {
+  ModuleState &s = stateOf(op, fn);
+  auto fnType = dyn_cast<adj::FnType>(fn.mlir().getType());
+  if (!fnType || adj::containsAny(fnType))
+    throw Error(op.str() + ": has_aux needs a typed function, got " +
+                describeTypes({fn}));
+  if (fnType.getResults().empty())
+    throw Error(op.str() + ": has_aux needs a function with a result to "
+                           "differentiate followed by auxiliary results");
+  bool isVjp = op == "adj.vjp";
+  bool customSens = options.customSens;
+  options.hasAux = false;
+  options.customSens = false;
+  Value pullback = adRequest("adj.vjp", fn, options, false);
+  std::vector<mlir::Type> inputs(fnType.getInputs().begin(),
+                                 fnType.getInputs().end());
+  size_t numArgs = inputs.size();
+  if (customSens)
+    inputs.push_back(adj::getSensitivityType(fnType.getResults().front()));
+  return buildLambda(s, inputs, [&](const std::vector<Value> &params) {
+    std::vector<Value> args(params.begin(), params.begin() + numArgs);
+    Values out = call(pullback, args);
+    Value value = out.front();
+    std::vector<Value> aux(out.begin() + 1, out.end() - 1);
+    Value back = out.back();
+    auto pull = [&, back](Value dout) {
+      std::vector<Value> douts{dout};
+      for (const Value &a : aux)
+        douts.push_back(zerosLike(s, a));
+      return call(back, douts);
+    };
+    std::vector<Value> results;
+    if (isVjp) {
+      results.push_back(value);
+      llvm::append_range(results, aux);
+      std::vector<mlir::Type> sens{
+          adj::getSensitivityType(value.mlir().getType())};
+      results.push_back(buildLambda(
+          s, sens, [&](const std::vector<Value> &d) { return pull(d[0]); }));
+      return results;
+    }
+    Value dout = customSens ? params.back() : zerosLike(s, value) + 1.0;
+    Values grads = pull(dout);
+    if (op == "adj.value_and_grad") {
+      results.push_back(value);
+      llvm::append_range(results, aux);
+      llvm::append_range(results, grads);
+    } else {
+      results = grads;
+      llvm::append_range(results, aux);
+    }
+    return results;
+  });
+}
+
 Value api::grad(Value fn, const ADOptions &options) {
+  if (options.hasAux)
+    return withAux("adj.grad", fn, options);
   return adRequest("adj.grad", fn, options, true);
 }
 Value api::value_and_grad(Value fn, const ADOptions &options) {
+  if (options.hasAux)
+    return withAux("adj.value_and_grad", fn, options);
   return adRequest("adj.value_and_grad", fn, options, true);
 }
 Value api::vjp(Value fn, const ADOptions &options) {
+  if (options.hasAux) {
+    if (options.customSens)
+      throw Error("adj.vjp: custom_sens applies to adj.grad and "
+                  "adj.value_and_grad only");
+    return withAux("adj.vjp", fn, options);
+  }
   return adRequest("adj.vjp", fn, options, false);
 }
 Value api::jvp(Value fn, const ADOptions &options) {
+  if (options.hasAux)
+    throw Error("adj.jvp: has_aux applies to grad, value_and_grad and vjp");
   return adRequest("adj.jvp", fn, options, false);
 }

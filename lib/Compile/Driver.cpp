@@ -264,6 +264,7 @@ compiler::lowerToTargetDialect(ModuleOp input, const std::string &function,
   if (options.optimize) {
     buildOptimizePipeline(optimize);
   } else {
+    optimize.addPass(adj::createStripDerivativeRules());
     optimize.addPass(adj::createInfer());
     optimize.addPass(createSymbolDCEPass());
   }

@@ -142,6 +142,14 @@ LLVM_ATTRIBUTE_NOINLINE void Interpreter::Impl::evalOther(Operation *op,
                                                           Frame &frame) {
   if (op->getNumResults() != 1)
     fail(op, "is not supported by the interpreter");
+  // Identities, and function values that compute their first operand: the
+  // derivatives they define are -adj-grad's business.
+  if (isa<adj::StopGradientOp, adj::OptimizationBarrierOp, adj::CustomVjpOp,
+          adj::CustomJvpOp, adj::CheckpointOp>(op)) {
+    interp::Value input = frame[op->getOperand(0)];
+    frame[op->getResult(0)] = std::move(input);
+    return;
+  }
   if (isa<adj::AdjDialect>(op->getDialect()) &&
       (isa<adj::FuncRefOp, adj::LambdaOp, adj::ClosureOp, adj::TupleOp,
            adj::GetOp,

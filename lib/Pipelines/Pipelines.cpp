@@ -23,6 +23,7 @@
 using namespace mlir;
 
 void adjoint::buildOptimizePipeline(OpPassManager &pm) {
+  pm.addPass(adj::createStripDerivativeRules());
   pm.addPass(adj::createInfer());
   // Each round exposes work for the next: an inlined body has new known
   // calls, an unrolled loop new closures, a simplified env new dead code.

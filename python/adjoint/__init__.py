@@ -27,13 +27,16 @@ from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
 from ._jacobians import jacfwd, jacrev, hessian  # noqa: F401
 from ._vmap import vmap  # noqa: F401
+from ._custom import (stop_gradient, custom_vjp, custom_jvp,  # noqa: F401
+                      checkpoint, remat)
 # compile() with the matmul precision in effect, over the extension's.
 from ._precision import (compile, set_matmul_precision,  # noqa: F401
                          get_matmul_precision, matmul_precision)
 
 __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "jit", "grad", "value_and_grad", "jvp", "vjp", "hessian", "jacfwd",
-    "jacrev",
+    "jacrev", "stop_gradient", "custom_vjp", "custom_jvp", "checkpoint",
+    "remat",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
     "get_matmul_precision", "matmul_precision", "vmap"]
 

@@ -71,10 +71,18 @@ class _Statements:
         if isinstance(s, ast.Pass):
             return
         if isinstance(s, ast.FunctionDef):
-            if s.decorator_list:
-                raise frame.error("decorators on nested functions are not "
-                                  "supported", s)
-            frame.vars[s.name] = self.closure(s, frame)
+            from ._custom import runs_at_build_time
+            fn = self.closure(s, frame)
+            # Decorators that run while the program is built (custom_vjp,
+            # custom_jvp, checkpoint, f.defjvp), innermost first.
+            for d in reversed(s.decorator_list):
+                dec = self.expr(d, frame)
+                if not runs_at_build_time(dec):
+                    raise frame.error("decorators on nested functions are "
+                                      "not supported, except custom_vjp, "
+                                      "custom_jvp, defjvp and checkpoint", d)
+                fn = dec(fn)
+            frame.vars[s.name] = fn
             return
         if isinstance(s, ast.For):
             self.for_stmt(s, frame)

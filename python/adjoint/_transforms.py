@@ -66,7 +66,7 @@ class _Reified:
     differentiated argument, `out_tree` the structure of fn's result and
     `out_types` the types of its leaves."""
 
-    def __init__(self, tr, fn, args, diff, node, frame):
+    def __init__(self, tr, fn, args, diff, node, frame, has_aux=False):
         trees, per_arg = [], []
         for i, a in enumerate(args):
             l = []
@@ -82,25 +82,52 @@ class _Reified:
                         self.wrt.append(len(self.values))
                     self.values.append(x)
         self.groups = [(trees[i], len(per_arg[i])) for i in diff]
-        state = {}
+        self._trees, self._per_arg = trees, per_arg
+        self.has_aux = has_aux
+        state = {"aux": []}
 
         def body(*params):
-            it = iter(params)
-            new_args = [
-                _unflatten(t, [next(it) if isinstance(x, Value) else x
-                               for x in l])
-                for t, l in zip(trees, per_arg)]
-            out = tr.call(fn, new_args, {}, node, frame)
+            out = tr.call(fn, self.rebuild(params), {}, node, frame)
+            if has_aux:
+                out, aux = _split_aux(out, node, frame)
+                state["aux_tree"], state["aux"] = tr.leaves(aux, node, frame)
             state["tree"], leaves = tr.leaves(out, node, frame)
-            return leaves
+            return leaves + state["aux"]
 
         self.fn = _adj.lambda_(tr.module, [v.type for v in self.values],
                                body)
         self.out_tree = state["tree"]
-        self.out_types = list(self.fn.type.results)
+        self.aux_tree = state.get("aux_tree")
+        self.n_aux = len(state["aux"])
+        types = list(self.fn.type.results)
+        self.out_types = types[:len(types) - self.n_aux]
+
+    def rebuild(self, params, fill=None):
+        """The arguments with `params` in place of their Values (in order);
+        the other leaves stay, or become `fill` when it is given."""
+        it = iter(params)
+        return [_unflatten(t, [next(it) if isinstance(x, Value) else
+                               (x if fill is None else fill) for x in l])
+                for t, l in zip(self._trees, self._per_arg)]
 
     def n_out(self):
         return len(self.out_types)
+
+    def split_aux(self, out):
+        """Splits request results `out` that end with the aux leaves into
+        (the others, aux in its structure)."""
+        if not self.has_aux:
+            return out, None
+        n = len(out) - self.n_aux
+        return out[:n], _unflatten(self.aux_tree, out[n:])
+
+
+def _split_aux(out, node, frame):
+    """(output, aux) of a function called with has_aux=True."""
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise frame.error("has_aux=True: the function must return a pair "
+                          "(output, auxiliary data)", node)
+    return out[0], out[1]
 
 
 def _group(leaves, groups, single):
@@ -152,9 +179,10 @@ class _Transform:
 
     prefix = "t"
 
-    def __init__(self, fn, argnums=0):
+    def __init__(self, fn, argnums=0, has_aux=False):
         self.fn = fn
         self.argnums = argnums
+        self.has_aux = bool(has_aux)
         self.__name__ = "%s_%s" % (self.prefix, _fn_name(fn))
 
     @property
@@ -167,10 +195,10 @@ class _Transform:
 
     def __eq__(self, other):
         return type(self) is type(other) and self.fn == other.fn and \
-            self.argnums == other.argnums
+            self.argnums == other.argnums and self.has_aux == other.has_aux
 
     def __hash__(self):
-        return hash((type(self), self.fn, self.argnums))
+        return hash((type(self), self.fn, self.argnums, self.has_aux))
 
     def __repr__(self):
         return "<adjoint.%s of %r>" % (self.prefix, self.fn)
@@ -186,7 +214,8 @@ class _Transform:
         return new
 
     def _adjoint_key(self, key):
-        return ("X", type(self).__name__, key(self.fn), self.argnums)
+        return ("X", type(self).__name__, key(self.fn), self.argnums,
+                self.has_aux)
 
     def _no_kwargs(self, kwargs, node, frame):
         _no_kwargs_at(self.__name__, kwargs, node, frame)
@@ -205,32 +234,39 @@ class _Grad(_Transform):
                 node)
 
     @staticmethod
-    def _request(fn, wrt):
-        return _adj.grad(fn, wrt=wrt)
+    def _request(fn, wrt, has_aux):
+        return _adj.grad(fn, wrt=wrt, has_aux=has_aux)
 
     @staticmethod
-    def _shape(out, groups, single):
-        return _group(out, groups, single)
+    def _shape(out, groups, single, r):
+        # With aux, the request returns (gradients..., aux...).
+        grads, aux = r.split_aux(out)
+        g = _group(grads, groups, single)
+        return (g, aux) if r.has_aux else g
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
         self._no_kwargs(kwargs, node, frame)
         diff, single = _diff_args(self.argnums, len(args), node, frame)
-        r = _Reified(tr, self.fn, args, diff, node, frame)
+        r = _Reified(tr, self.fn, args, diff, node, frame, self.has_aux)
         self._scalar(r, node, frame)
-        out = _results(self._request(r.fn, r.wrt)(*r.values))
-        return self._shape(out, r.groups, single)
+        out = _results(self._request(r.fn, r.wrt, self.has_aux)(*r.values))
+        return self._shape(out, r.groups, single, r)
 
 
 class _ValueAndGrad(_Grad):
     prefix = "value_and_grad"
 
     @staticmethod
-    def _request(fn, wrt):
-        return _adj.value_and_grad(fn, wrt=wrt)
+    def _request(fn, wrt, has_aux):
+        return _adj.value_and_grad(fn, wrt=wrt, has_aux=has_aux)
 
     @staticmethod
-    def _shape(out, groups, single):
-        return out[0], _group(out[1:], groups, single)
+    def _shape(out, groups, single, r):
+        # With aux, the request returns (value, aux..., gradients...).
+        if not r.has_aux:
+            return out[0], _group(out[1:], groups, single)
+        aux = _unflatten(r.aux_tree, out[1:1 + r.n_aux])
+        return (out[0], aux), _group(out[1 + r.n_aux:], groups, single)
 
 
 # ---------------------------------------------------------------------------
@@ -258,11 +294,13 @@ class _Pullback:
     """The function vjp returns inside jitted code: calls the pullback
     closure (a Value) on a cotangent of the structure of the output."""
 
-    def __init__(self, value, out_tree, outs, groups):
+    def __init__(self, value, out_tree, outs, groups, extra=()):
         self.value = value
         self.out_tree = out_tree
         self.outs = outs
         self.groups = groups
+        # Cotangents passed after the given ones: zeros for aux outputs.
+        self.extra = list(extra)
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
         if len(args) != 1 or kwargs:
@@ -273,26 +311,34 @@ class _Pullback:
                               "of the function's result", node)
         cts = [_as_like(tr, c, o, node, frame)
                for c, o in zip(leaves, self.outs)]
-        return _group(_results(self.value(*cts)), self.groups, False)
+        return _group(_results(self.value(*cts, *self.extra)), self.groups,
+                      False)
 
     def _adjoint_children(self):
-        return [self.value] + list(self.outs)
+        return [self.value] + list(self.outs) + self.extra
 
     def _adjoint_subst(self, f):
         return _Pullback(f(self.value), self.out_tree,
-                         [f(o) for o in self.outs], self.groups)
+                         [f(o) for o in self.outs], self.groups,
+                         [f(e) for e in self.extra])
 
     def _adjoint_key(self, key):
         return ("P", key(self.value), self.out_tree)
 
 
-def _vjp_build(tr, fn, primals, node, frame):
+def _vjp_build(tr, fn, primals, node, frame, has_aux=False):
+    """(output, pullback), and aux last with has_aux (whose cotangents are
+    zeros)."""
     primals = tuple(primals)
-    r = _Reified(tr, fn, primals, tuple(range(len(primals))), node, frame)
+    r = _Reified(tr, fn, primals, tuple(range(len(primals))), node, frame,
+                 has_aux)
     out = _results(_adj.vjp(r.fn, wrt=r.wrt)(*r.values))
-    outs = out[:-1]
-    return (_unflatten(r.out_tree, outs),
-            _Pullback(out[-1], r.out_tree, outs, r.groups))
+    outs, aux = r.split_aux(out[:-1])
+    zeros = [_adj.zeros(tr.module, a.shape, a.dtype)
+             for a in out[len(outs):-1]]
+    result = (_unflatten(r.out_tree, outs),
+              _Pullback(out[-1], r.out_tree, outs, r.groups, zeros))
+    return result + (aux,) if has_aux else result
 
 
 class _JvpApply(_Transform):
@@ -321,7 +367,8 @@ class _VjpApply(_Transform):
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
         self._no_kwargs(kwargs, node, frame)
-        _, pullback = _vjp_build(tr, self.fn, args[0], node, frame)
+        pullback = _vjp_build(tr, self.fn, args[0], node, frame,
+                              self.has_aux)[1]
         return pullback._adjoint_build(tr, [args[1]], {}, node, frame)
 
 
@@ -329,12 +376,13 @@ class _HostPullback:
     """The function vjp returns from Python: each call compiles (once per
     signature) and runs the forward and backward pass."""
 
-    def __init__(self, fn, primals):
+    def __init__(self, fn, primals, has_aux=False):
         self.fn = fn
         self.primals = tuple(primals)
+        self.has_aux = has_aux
 
     def __call__(self, cotangent):
-        return _VjpApply(self.fn)(self.primals, cotangent)
+        return _VjpApply(self.fn, 0, self.has_aux)(self.primals, cotangent)
 
 
 # ---------------------------------------------------------------------------
@@ -361,29 +409,33 @@ def _no_builder_options(name, **options):
                             "only)" % (name, key))
 
 
-def grad(fn, argnums=_DEFAULT, *, wrt=_DEFAULT, custom_sens=_DEFAULT):
+def grad(fn, argnums=_DEFAULT, *, has_aux=False, wrt=_DEFAULT,
+         custom_sens=_DEFAULT):
     """``grad(f, argnums=0)``: the gradient of a function that returns one
     floating-point scalar, with respect to the arguments at `argnums` (an
     int gives one gradient, a tuple a tuple; each of the structure of its
     argument). `f` is a @jit or plain Python function, or a transform of
     one, so transforms nest; usable from Python (compiled) and inside
-    jitted code. On a builder ``Function`` or ``Value`` it is the adj AD
-    request (``grad(fn, wrt=..., custom_sens=...)``)."""
+    jitted code. With ``has_aux=True``, `f` returns ``(output, aux)`` and
+    the result is ``(gradient, aux)``: aux is returned as computed, not
+    differentiated. On a builder ``Function`` or ``Value`` it is the adj AD
+    request (``grad(fn, wrt=..., custom_sens=..., has_aux=...)``)."""
     if isinstance(fn, (Value, Function)):
         return _builder_request(_adj.grad, fn, argnums, wrt,
-                                custom_sens=custom_sens)
+                                custom_sens=custom_sens, has_aux=has_aux)
     _no_builder_options("grad", wrt=wrt, custom_sens=custom_sens)
-    return _Grad(fn, 0 if argnums is _DEFAULT else argnums)
+    return _Grad(fn, 0 if argnums is _DEFAULT else argnums, has_aux)
 
 
-def value_and_grad(fn, argnums=_DEFAULT, *, wrt=_DEFAULT,
+def value_and_grad(fn, argnums=_DEFAULT, *, has_aux=False, wrt=_DEFAULT,
                    custom_sens=_DEFAULT):
-    """Like ``grad``, returning ``(value, gradient)``."""
+    """Like ``grad``, returning ``(value, gradient)``; with ``has_aux=True``,
+    ``((value, aux), gradient)``."""
     if isinstance(fn, (Value, Function)):
         return _builder_request(_adj.value_and_grad, fn, argnums, wrt,
-                                custom_sens=custom_sens)
+                                custom_sens=custom_sens, has_aux=has_aux)
     _no_builder_options("value_and_grad", wrt=wrt, custom_sens=custom_sens)
-    return _ValueAndGrad(fn, 0 if argnums is _DEFAULT else argnums)
+    return _ValueAndGrad(fn, 0 if argnums is _DEFAULT else argnums, has_aux)
 
 
 def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):
@@ -400,16 +452,22 @@ def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):
     return _JvpApply(fn)(tuple(primals), tuple(tangents))
 
 
-def vjp(fn, *primals, wrt=_DEFAULT):
+def vjp(fn, *primals, has_aux=False, wrt=_DEFAULT):
     """``vjp(f, *primals) -> (f(*primals), vjp_fn)`` where ``vjp_fn(ct)``
-    gives the cotangents of the primals (a tuple, one per primal). On a
-    builder ``Function`` or ``Value``: the adj request ``vjp(fn, wrt=...)``."""
+    gives the cotangents of the primals (a tuple, one per primal). With
+    ``has_aux=True``, `f` returns ``(output, aux)`` and vjp returns
+    ``(output, vjp_fn, aux)``. On a builder ``Function`` or ``Value``: the
+    adj request ``vjp(fn, wrt=..., has_aux=...)``."""
     if isinstance(fn, (Value, Function)):
         if len(primals) > 1:
             raise TypeError("vjp() of a builder function takes wrt only")
         return _builder_request(_adj.vjp, fn,
-                                primals[0] if primals else _DEFAULT, wrt)
+                                primals[0] if primals else _DEFAULT, wrt,
+                                has_aux=has_aux)
     _no_builder_options("vjp", wrt=wrt)
+    if has_aux:
+        out, aux = _Apply(fn)(*primals)
+        return out, _HostPullback(fn, primals, True), aux
     return _Apply(fn)(*primals), _HostPullback(fn, primals)
 
 
@@ -423,10 +481,11 @@ def _jvp_in_jit(tr, args, kwargs, node, frame):
 
 
 def _vjp_in_jit(tr, args, kwargs, node, frame):
+    has_aux = kwargs.pop("has_aux", False) if kwargs else False
     _no_kwargs_at("vjp", kwargs, node, frame)
     if not args:
         raise frame.error("vjp() takes a function and its primals", node)
-    return _vjp_build(tr, args[0], args[1:], node, frame)
+    return _vjp_build(tr, args[0], args[1:], node, frame, bool(has_aux))
 
 
 jvp._adjoint_build = _jvp_in_jit

@@ -130,8 +130,11 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
     def call(self, fn, args, kwargs, node, frame):
         # frontend imports this module: JitFunction is looked up late.
         from .frontend import JitFunction
+        from ._custom import runs_at_build_time
         while isinstance(fn, JitFunction):
             fn = fn.fn
+        if runs_at_build_time(fn):  # custom_vjp(f), f.defvjp(fwd, bwd), ...
+            return fn(*args, **kwargs)
         if hasattr(fn, "_adjoint_build"):  # AD transforms, pullbacks
             return fn._adjoint_build(self, list(args), kwargs, node, frame)
         if isinstance(fn, functools.partial):

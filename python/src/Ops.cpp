@@ -21,13 +21,15 @@ api::Axes toAxes(const py::object &axis) {
   return api::Axes(axis.cast<std::vector<int64_t>>());
 }
 
-api::ADOptions adOptions(const py::object &wrt, bool customSens) {
+api::ADOptions adOptions(const py::object &wrt, bool customSens,
+                         bool hasAux) {
   api::ADOptions options;
   if (py::isinstance<py::int_>(wrt))
     options.wrt = std::vector<int64_t>{wrt.cast<int64_t>()};
   else if (!wrt.is_none())
     options.wrt = wrt.cast<std::vector<int64_t>>();
   options.customSens = customSens;
+  options.hasAux = hasAux;
   return options;
 }
 
@@ -38,31 +40,34 @@ void bindAD(py::module_ &m, const char *name,
   if (sens) {
     m.def(
         name,
-        [request](Value fn, py::object wrt, bool customSens) {
-          return request(fn, adOptions(wrt, customSens));
+        [request](Value fn, py::object wrt, bool customSens, bool hasAux) {
+          return request(fn, adOptions(wrt, customSens, hasAux));
         },
         py::arg("fn"), py::arg("wrt") = py::none(),
-        py::arg("custom_sens") = false, doc);
+        py::arg("custom_sens") = false, py::arg("has_aux") = false, doc);
     m.def(
         name,
-        [request](const api::Function &fn, py::object wrt, bool customSens) {
-          return request(fn.ref(), adOptions(wrt, customSens));
+        [request](const api::Function &fn, py::object wrt, bool customSens,
+                  bool hasAux) {
+          return request(fn.ref(), adOptions(wrt, customSens, hasAux));
         },
         py::arg("fn"), py::arg("wrt") = py::none(),
-        py::arg("custom_sens") = false, doc);
+        py::arg("custom_sens") = false, py::arg("has_aux") = false, doc);
   } else {
     m.def(
         name,
-        [request](Value fn, py::object wrt) {
-          return request(fn, adOptions(wrt, false));
+        [request](Value fn, py::object wrt, bool hasAux) {
+          return request(fn, adOptions(wrt, false, hasAux));
         },
-        py::arg("fn"), py::arg("wrt") = py::none(), doc);
+        py::arg("fn"), py::arg("wrt") = py::none(),
+        py::arg("has_aux") = false, doc);
     m.def(
         name,
-        [request](const api::Function &fn, py::object wrt) {
-          return request(fn.ref(), adOptions(wrt, false));
+        [request](const api::Function &fn, py::object wrt, bool hasAux) {
+          return request(fn.ref(), adOptions(wrt, false, hasAux));
         },
-        py::arg("fn"), py::arg("wrt") = py::none(), doc);
+        py::arg("fn"), py::arg("wrt") = py::none(),
+        py::arg("has_aux") = false, doc);
   }
 }
 
@@ -294,6 +299,12 @@ void bindFunctions(py::module_ &m) {
       },
       py::arg("fn"), py::arg("in_axes"), py::arg("out_axes"),
       py::arg("batch_size"), "The adj.vmap request (expanded by -adj-grad).");
+  // Derivative annotations.
+  m.def("stop_gradient", &api::stop_gradient, py::arg("x"));
+  m.def("custom_vjp", &api::custom_vjp, py::arg("fn"), py::arg("fwd"),
+        py::arg("bwd"));
+  m.def("custom_jvp", &api::custom_jvp, py::arg("fn"), py::arg("rule"));
+  m.def("checkpoint", &api::checkpoint, py::arg("fn"));
 }
 
 } // namespace

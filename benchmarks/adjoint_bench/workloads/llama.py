@@ -84,7 +84,10 @@ class Llama(Workload):
                             "cos": cos, "sin": sin, "causal": causal})
         return Problem(params, batches, items=size["batch"] * t, lr=0.1)
 
-    def loss_adjoint(self, size):
+    def loss_adjoint(self, size, remat=False):
+        """The loss; with `remat`, each decoder block is an
+        adjoint.checkpoint (its activations are recomputed in the backward
+        pass instead of kept: benchmarks/remat_llama.py)."""
         heads = size["heads"]
         layers = ["l%d." % i for i in range(size["layers"])]
 
@@ -104,8 +107,7 @@ class Llama(Workload):
             def split(x):                    # [N, T, D] -> [N, H, T, Dh]
                 return x.reshape(n, t, heads, dh).transpose(0, 2, 1, 3)
 
-            x = adj.gather(p["tok_emb"], b["tokens"])
-            for pre in layers:
+            def block(x, pre):
                 h = rms_norm(x, p[pre + "attn_norm"])
                 q = rope(split(h @ p[pre + "q"]))
                 k = rope(split(h @ p[pre + "k"]))
@@ -115,8 +117,13 @@ class Llama(Workload):
                 x = x + o.reshape(n, t, d) @ p[pre + "o"]
                 h = rms_norm(x, p[pre + "ffn_norm"])
                 g = h @ p[pre + "gate"]
-                x = x + (g * adj.sigmoid(g) * (h @ p[pre + "up"])) \
+                return x + (g * adj.sigmoid(g) * (h @ p[pre + "up"])) \
                     @ p[pre + "down"]
+
+            run_block = adj.checkpoint(block) if remat else block
+            x = adj.gather(p["tok_emb"], b["tokens"])
+            for pre in layers:
+                x = run_block(x, pre)
             logits = rms_norm(x, p["norm"]) @ p["out"]
             return adj.cross_entropy(logits.reshape(n * t, v),
                                      b["targets"].reshape(n * t))

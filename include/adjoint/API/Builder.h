@@ -538,9 +538,17 @@ Values while_(const std::vector<Value> &inits, C &&cond, F &&body) {
 /// Which arguments to differentiate (all when `wrt` is unset) and, for grad
 /// and value_and_grad, whether the output sensitivity is an extra trailing
 /// argument instead of ones.
+///
+/// With `hasAux`, the function's results after the first are auxiliary:
+/// only the first is differentiated, and the others are returned as they
+/// are, after the gradients (grad: (sens(A_i)..., Aux...)) or after the
+/// value (value_and_grad: (R, Aux..., sens(A_i)...); vjp: (R, Aux...,
+/// pullback) with `pullback: (sens(R)) -> (sens(A_i)...)`). The function
+/// must be typed; the request is built from adj.vjp.
 struct ADOptions {
   std::optional<std::vector<int64_t>> wrt;
   bool customSens = false;
+  bool hasAux = false;
 };
 
 /// `adj.grad`: (A...) -> (sens(A_i)...).
@@ -567,6 +575,23 @@ inline constexpr int64_t kNotBatched = -1;
 /// a call checks it against the batched arguments' shapes.
 Value vmap(Value fn, const std::vector<int64_t> &inAxes,
            const std::vector<int64_t> &outAxes, int64_t batchSize);
+// Derivative annotations: stop_gradient, custom rules, rematerialization
+//===----------------------------------------------------------------------===//
+
+/// `adj.stop_gradient`: `x` (a tensor or a tuple), with zero derivatives.
+Value stop_gradient(Value x);
+/// `adj.custom_vjp`: a function that computes `fn: (A...) -> (R...)` and
+/// whose reverse mode is `fwd: (A...) -> (R..., Res...)` followed by
+/// `bwd: (Res..., sens(R)...) -> (sens(A)...)`. Values that the three
+/// close over get no sensitivity through it. Forward mode refuses it.
+Value custom_vjp(Value fn, Value fwd, Value bwd);
+/// `adj.custom_jvp`: a function that computes `fn: (A...) -> (R...)` and
+/// whose forward mode is `rule: (A..., sens(A)...) -> (R..., sens(R)...)`
+/// (linear in the tangents); reverse mode transposes the rule.
+Value custom_jvp(Value fn, Value rule);
+/// `adj.checkpoint`: a function that computes `fn`, whose reverse mode keeps
+/// only its arguments and recomputes its forward pass when going backward.
+Value checkpoint(Value fn);
 
 //===----------------------------------------------------------------------===//
 // Composites (built from primitives; no dedicated ops)

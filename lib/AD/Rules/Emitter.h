@@ -255,6 +255,7 @@ void addMovementRules(RuleMap &map);
 void addConvolutionRules(RuleMap &map);
 void addCreationRules(RuleMap &map);
 void addSensitivityRules(RuleMap &map);
+void addDerivativesRules(RuleMap &map);
 
 } // namespace adjoint::ad::rules
 

@@ -21,6 +21,7 @@ static const RuleMap &ruleTable() {
     addConvolutionRules(map);
     addCreationRules(map);
     addSensitivityRules(map);
+    addDerivativesRules(map);
     return map;
   }();
   return table;

@@ -151,7 +151,8 @@ LogicalResult checkSupported(Operation *op) {
            adj::ConstantOp, adj::FillOp, adj::ZerosLikeOp, adj::GradAddOp,
            adj::Conv2DOp, adj::MaxPool2DOp, adj::AvgPool2DOp, adj::SliceOp,
            adj::ConcatOp, adj::PadOp, adj::GatherOp, adj::ScatterAddOp,
-           adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp>(op))
+           adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp,
+           adj::StopGradientOp, adj::OptimizationBarrierOp>(op))
     return unsupported();
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
@@ -209,6 +210,7 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
     populateConvolutionPatterns(patterns);
     populateMovementPatterns(patterns);
     populateCreationPatterns(patterns);
+    populateDerivativesPatterns(patterns);
     if (mlir::failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

@@ -65,6 +65,8 @@ void populateConvolutionPatterns(mlir::RewritePatternSet &patterns);
 void populateMovementPatterns(mlir::RewritePatternSet &patterns);
 /// Constant, fill, zeros_like, iota and the random ops.
 void populateCreationPatterns(mlir::RewritePatternSet &patterns);
+/// stop_gradient and optimization_barrier (Derivatives.cpp).
+void populateDerivativesPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace adjoint::lowering
 

@@ -264,6 +264,10 @@ struct FlopCounter::Impl {
               ConstantOp, FillOp, IotaOp, ZerosLikeOp, TupleOp, GetOp,
               FuncRefOp, LambdaOp, ClosureOp, EnvNewOp, EnvGetOp, EnvSetOp,
               ReturnOp, YieldOp>([&](Operation *) { return known(0); })
+        // Identities and function values with rules attached; the barrier's
+        // copy moves data without arithmetic.
+        .Case<StopGradientOp, OptimizationBarrierOp, CustomVjpOp, CustomJvpOp,
+              CheckpointOp>([&](Operation *) { return known(0); })
         .Default([&](Operation *other) {
           return unknown("'" + other->getName().getStringRef().str() +
                          "' has no cost model");

@@ -57,6 +57,9 @@ bool isFoldable(Operation *op) {
           ReturnOp, YieldOp, ZerosLikeOp, GradAddOp, EnvNewOp, EnvGetOp,
           EnvSetOp, EnvAddOp, GradOp, ValueAndGradOp, VjpOp, JvpOp, VmapOp>(op))
     return false;
+  // The barrier exists to stay; stop_gradient waits for -adj-grad.
+  if (isa<OptimizationBarrierOp, StopGradientOp>(op))
+    return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !type.hasStaticShape() ||
       type.getNumElements() > kMaxResultElements)

@@ -818,4 +818,110 @@ def Adj_EnvAddOp : Adj_Op<"env_add", [Pure]> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
 }
 
+//===----------------------------------------------------------------------===//
+// Automatic differentiation: stop_gradient, custom rules, rematerialization
+//===----------------------------------------------------------------------===//
+
+def Adj_StopGradientOp : Adj_InferOp<"stop_gradient"> {
+  let summary = "Identity whose derivative is zero";
+  let description = [{
+    Returns its input (a tensor or a tuple of them). Reverse mode gives its
+    input a zero sensitivity and forward mode its result a zero tangent. The
+    op stays in the code that -adj-grad writes, so that an outer request
+    (grad of grad) sees it too; -adj-strip-derivative-rules removes it once
+    every request is expanded.
+
+    ```mlir
+    %y = adj.stop_gradient %x : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Adj_Value:$input);
+  let results = (outs Adj_Value:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Adj_CustomVjpOp : Adj_InferOp<"custom_vjp"> {
+  let summary = "A function with a user-given reverse-mode rule";
+  let description = [{
+    For `f: (A...) -> (R...)`, `fwd: (A...) -> (R..., Res...)` and
+    `bwd: (Res..., sens(R)...) -> (sens(A)...)`, the result is a function of
+    f's type that computes f. Reverse mode differentiates it as
+    `x -> let (y, res) = fwd(x) in (y, dy -> bwd(res, dy))`; the values that
+    f, fwd and bwd close over get no sensitivity from it. fwd and bwd are
+    ordinary adj functions, so an outer request differentiates them (grad of
+    grad). Forward mode refuses it (use adj.custom_jvp). No type in A, R or
+    Res may hold a function.
+
+    ```mlir
+    %g = adj.custom_vjp %f, %fwd, %bwd : !adj.fn<(tensor<f32>) -> tensor<f32>>,
+        !adj.fn<(tensor<f32>) -> (tensor<f32>, tensor<f32>)>,
+        !adj.fn<(tensor<f32>, tensor<f32>) -> tensor<f32>>
+    ```
+  }];
+  let arguments = (ins Adj_FnLike:$fn, Adj_FnLike:$fwd, Adj_FnLike:$bwd);
+  let results = (outs Adj_FnLike:$result);
+  let assemblyFormat = [{
+    $fn `,` $fwd `,` $bwd attr-dict `:` type($fn) `,` type($fwd) `,` type($bwd)
+  }];
+}
+
+def Adj_CustomJvpOp : Adj_InferOp<"custom_jvp"> {
+  let summary = "A function with a user-given forward-mode rule";
+  let description = [{
+    For `f: (A...) -> (R...)` and a rule of the type of f's jvp,
+    `(A..., sens(A)...) -> (R..., sens(R)...)` (primals, then tangents; the
+    tangents of the results must be linear in the tangents of the
+    arguments), the result is a function of f's type that computes f.
+    Forward mode calls the rule; reverse mode reverse-differentiates the rule
+    with respect to its tangent arguments (at zero tangents). Values the
+    rule closes over get no derivative from it. No type in A or R may hold a
+    function.
+
+    ```mlir
+    %g = adj.custom_jvp %f, %rule : !adj.fn<(tensor<f32>) -> tensor<f32>>,
+        !adj.fn<(tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)>
+    ```
+  }];
+  let arguments = (ins Adj_FnLike:$fn, Adj_FnLike:$rule);
+  let results = (outs Adj_FnLike:$result);
+  let assemblyFormat = [{
+    $fn `,` $rule attr-dict `:` type($fn) `,` type($rule)
+  }];
+}
+
+def Adj_CheckpointOp : Adj_InferOp<"checkpoint"> {
+  let summary = "A function whose forward pass reverse mode recomputes";
+  let description = [{
+    Computes `fn`. Reverse mode keeps only its arguments (and the values it
+    closes over) and recomputes its forward pass inside the backpropagator,
+    on arguments passed through adj.optimization_barrier so that the
+    optimizer does not merge the recomputation with the forward pass.
+    Forward mode differentiates `fn` itself.
+
+    ```mlir
+    %g = adj.checkpoint %f : !adj.fn<(tensor<4xf32>) -> tensor<f32>>
+    ```
+  }];
+  let arguments = (ins Adj_FnLike:$fn);
+  let results = (outs Adj_FnLike:$result);
+  let assemblyFormat = "$fn attr-dict `:` type($fn)";
+}
+
+def Adj_OptimizationBarrierOp : Adj_InferOp<"optimization_barrier"> {
+  let summary = "Identity that the optimizer does not see through";
+  let description = [{
+    Returns its tensor input. No pass folds it, so the code computed from
+    its result is never merged (CSE) with the code computed from its input.
+    -adj-to-linalg lowers it to a copy into a new buffer
+    (bufferization.alloc_tensor). Its derivative is the identity.
+
+    ```mlir
+    %y = adj.optimization_barrier %x : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 #endif // ADJOINT_DIALECT_ADJ_IR_ADJOPS_TD

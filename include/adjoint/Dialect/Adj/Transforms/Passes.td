@@ -274,4 +274,32 @@ def CountFlops : Pass<"adj-count-flops", "::mlir::ModuleOp"> {
   }];
 }
 
+def StripDerivativeRules : Pass<"adj-strip-derivative-rules",
+                                "::mlir::ModuleOp"> {
+  let summary = "Replaces stop_gradient, custom_vjp, custom_jvp and "
+                "checkpoint by what they compute, once no AD request is left";
+  let description = [{
+    `stop_gradient(x) = x`, `custom_vjp(f, fwd, bwd) = custom_jvp(f, rule) =
+    checkpoint(f) = f`, when the module holds no adj.grad, value_and_grad,
+    vjp or jvp (otherwise it changes nothing: a later -adj-grad needs them).
+    adj.optimization_barrier stays: it must survive the optimizer.
+
+    Before:
+    ```mlir
+    %g = adj.checkpoint %f : !adj.fn<(tensor<f32>) -> tensor<f32>>
+    %y = adj.call %g(%x) : ...
+    %z = adj.stop_gradient %y : tensor<f32>
+    ```
+    After:
+    ```mlir
+    %y = adj.call %f(%x) : ...
+    ```
+
+    Why: the ops only tell -adj-grad how to differentiate; after it, they
+    would hide the function from inlining and specialization (a call of
+    `checkpoint(f)` is not a known call of `f`) and the identities from
+    algebraic simplification. -adj-optimize runs it first.
+  }];
+}
+
 #endif // ADJOINT_DIALECT_ADJ_TRANSFORMS_PASSES_TD
