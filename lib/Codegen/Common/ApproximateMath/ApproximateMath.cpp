@@ -1,14 +1,19 @@
-//===- ApproximateMath.cpp - f32 transcendentals as polynomials -----------===//
+//===- ApproximateMath.cpp - Transcendentals as polynomials ---------------===//
 //
 // On the CPU, LLVM turns math.exp, math.tanh and friends into calls of the
 // C library, one element at a time, which keeps the loops around them from
 // being vectorized: a tanh over a 512x512 activation costs milliseconds.
 // MLIR's polynomial approximations (a few ulp in f32, like Eigen's, which
 // the reference interpreter uses) are plain arithmetic that the loop
-// vectorizer turns into AVX-512 code. f64 keeps the library calls. NVIDIA
-// kernels use them where libdevice is not linked.
+// vectorizer turns into AVX-512 code. f64 exp, expm1, log, log1p, tanh
+// and erf get our own approximations (F64Math.h, within a few ulp like
+// libm); f64 sin, cos and log2 keep the library calls. NVIDIA and AMD
+// kernels use all of them where the vendor's device library is not
+// linked; with it, its functions are the better code.
 //
 //===----------------------------------------------------------------------===//
+
+#include "F64Math.h"
 
 #include "adjoint/Codegen/Common/Passes.h"
 
@@ -52,6 +57,7 @@ struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
     // f16 and bf16 through the f32 polynomials.
     populateMathF32ExpansionPatterns(patterns, isApproximated);
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    adjoint::f64math::populateF64ApproximationPatterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     // A math op left unrewritten is still correct (a libm call).
