@@ -211,6 +211,11 @@ def ApproximateMath : Pass<"adj-approximate-math"> {
     functions; where the vendor's library is linked the pipelines do not
     run this pass, as its functions are tuned for the chip.
   }];
+  let options = [
+    Option<"f64", "f64", "bool", /*default=*/"true",
+           "Also f64 exp, expm1, log, log1p, tanh and erf (off where a "
+           "vendor library is linked for f64 math)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect",

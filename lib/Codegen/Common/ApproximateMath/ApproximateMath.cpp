@@ -42,6 +42,8 @@ bool isApproximated(StringRef name) {
 }
 
 struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
+  using ApproximateMathBase::ApproximateMathBase;
+
   void runOnOperation() override {
     // Only the math ops and what their rewrites create, so that the rest of
     // the module is not folded as a side effect.
@@ -57,7 +59,8 @@ struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
     // f16 and bf16 through the f32 polynomials.
     populateMathF32ExpansionPatterns(patterns, isApproximated);
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
-    adjoint::f64math::populateF64ApproximationPatterns(patterns);
+    if (f64)
+      adjoint::f64math::populateF64ApproximationPatterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     // A math op left unrewritten is still correct (a libm call).
