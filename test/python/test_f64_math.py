@@ -71,7 +71,7 @@ _NUMPY = {"exp": np.exp, "log": np.log, "tanh": np.tanh,
 _CASES = {
     "exp": (adj.exp, (-745.2, 709.8), 1.0),
     "log": (adj.log, (0.0, 4.0), 1.0),
-    "tanh": (adj.tanh, (-20.0, 20.0), 2.5),
+    "tanh": (adj.tanh, (-20.0, 20.0), 2.0),
     "erf": (adj.erf, (-6.5, 6.5), 1.0),
     "sigmoid": (adj.sigmoid, (-40.0, 40.0), 2.0),
 }

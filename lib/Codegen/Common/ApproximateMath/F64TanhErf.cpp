@@ -1,8 +1,8 @@
 //===- F64TanhErf.cpp - tanh and erf on f64 -------------------------------===//
 //
-// tanh through expm1, erf through fdlibm's four rational approximations,
-// evaluated as one rational function whose coefficients are selected per
-// element (a vector of inputs spans several intervals; computing the four
+// tanh through a rational function and expm1, erf through fdlibm's four
+// rational approximations, evaluated as one rational function whose
+// coefficients are selected per element (a vector of inputs spans several intervals; computing the four
 // and selecting would cost four divisions).
 //
 //===----------------------------------------------------------------------===//
@@ -14,18 +14,27 @@ using namespace adjoint::f64math;
 using Pred = arith::CmpFPredicate;
 
 Value adjoint::f64math::tanh(F64Emitter &e, Value x) {
-  // With m = expm1(2|x|) >= 0: tanh|x| = m / (m + 2), which for small |x|
-  // has no cancellation (m ~ 2|x| accurately) and damps m's error; from
-  // tanh = 1/2 on, 1 - 2 / (m + 2), whose small quotient's error barely
-  // shows in the difference. m is +inf from |x| ~ 355 on: the quotient is
-  // 0 and tanh 1, as it rounds from |x| ~ 19.1 on.
+  // Below 0.625: tanh|x| = |x| + |x| z P(z) / Q(z), z = x^2, with Cephes'
+  // minimax rational function (relative error about 2e-17 there). From
+  // 0.625 on, with m = expm1(2|x|): 1 - 2 / (m + 2), whose small quotient's
+  // error barely shows in the difference; m is +inf from |x| ~ 355 on,
+  // the quotient 0 and tanh 1, as it rounds from |x| ~ 19.1 on. One
+  // division for both: its operands are selected.
   Value ax = e.abs(x);
+  Value z = e.mul(x, x);
+  Value small = e.cmp(Pred::OLT, ax, e.f(0.625));
+  Value p = e.horner(z, {-9.64399179425052238628e-1, -9.92877231001918586564e1,
+                         -1.61468768441708447952e3});
+  Value q = e.horner(z, {1.0, 1.12811678491632931402e2,
+                         2.23548839060100448583e3, 4.84406305325125486048e3});
   Value m = expm1(e, e.mul(ax, e.f(2)));
-  Value large = e.cmp(Pred::OGT, ax, e.f(0.5493061443340549)); // atanh(1/2)
-  Value q = e.div(e.select(large, e.f(2), m), e.add(m, e.f(2)));
-  Value y = e.copySign(e.select(large, e.sub(e.f(1), q), q), x);
+  Value quotient = e.div(e.select(small, p, e.f(2)),
+                         e.select(small, q, e.add(m, e.f(2))));
+  Value y = e.select(small, e.fma(e.mul(ax, z), quotient, ax),
+                     e.sub(e.f(1), quotient));
+  y = e.copySign(y, x);
   // tanh(x) rounds to x below 2^-28 (x^3/3 is below half an ulp): keeps
-  // -0 and subnormals exact.
+  // -0 and subnormals exact where z underflows.
   y = e.select(e.cmp(Pred::OLT, ax, e.f(0x1p-28)), x, y);
   return e.keepNaN(x, y);
 }

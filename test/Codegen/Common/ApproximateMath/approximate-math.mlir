@@ -26,7 +26,7 @@ func.func @approximated(%x: f32, %v: vector<8xf32>) -> (f32, vector<8xf32>) {
 
 // Compiled, each f32 approximation stays within 2e-6 of the f64 result
 // (relative, absolute below 1) over [-10, 10) (log: (0, 10]); f64 exp, tanh,
-// log, erf are our approximations (within 2.5 ulp of the exact values,
+// log, erf are our approximations (within 1.5 ulp of the exact values,
 // test/unit/Codegen), sin and cos the C library's.
 // EXEC: tensor<i1> true
 adj.func @accuracy() -> tensor<i1> {
@@ -116,9 +116,10 @@ func.func @exp_f64(%x: f64, %v: vector<4xf64>) -> (f64, vector<4xf64>) {
 
 // -----
 
-// f64 expm1, log, log1p, tanh (through expm1) and erf (one rational function
-// with coefficients selected per element, and an exp) become arithmetic;
-// f64 sin, cos and log2 keep their library calls.
+// f64 expm1, log, log1p, tanh (a rational function below 0.625, expm1
+// above) and erf (one rational function with coefficients selected per
+// element, and an exp) become arithmetic; f64 sin, cos and log2 keep their
+// library calls.
 // CHECK-LABEL: func.func @others_f64
 // CHECK-NOT: math.expm1
 // CHECK-NOT: math.log1p
