@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -79,17 +80,25 @@ public:
     REQUIRE(succeeded(lower.run(*module)));
 
     ExecutionEngineOptions options;
-    options.transformer = makeOptimizingTransformer(3, 0, nullptr);
+    // The engine keeps a reference to the transformer, which it also uses
+    // when it is destroyed (for the module's deinitializers).
+    transformer = makeOptimizingTransformer(3, 0, nullptr);
+    options.transformer = transformer;
     auto created = ExecutionEngine::create(*module, options);
     REQUIRE(bool(created));
     engine = std::move(*created);
+    // Compiled here, in the constructor, so that the static objects LLVM's
+    // code generator creates on first use outlive this object (they are
+    // destroyed in the reverse order of construction): its destructor
+    // compiles the module's deinitializers.
+    for (const char *name : kNames) {
+      auto address = engine->lookup(std::string("f_") + name);
+      REQUIRE(bool(address));
+      functions[name] = reinterpret_cast<Fn>(*address);
+    }
   }
 
-  Fn get(const std::string &name) {
-    auto address = engine->lookup("f_" + name);
-    REQUIRE(bool(address));
-    return reinterpret_cast<Fn>(*address);
-  }
+  Fn get(const std::string &name) { return functions.at(name); }
 
   static constexpr const char *kNames[] = {"exp",  "expm1", "log",
                                            "log1p", "tanh", "erf"};
@@ -97,7 +106,9 @@ public:
 private:
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
+  std::function<llvm::Error(llvm::Module *)> transformer;
   std::unique_ptr<ExecutionEngine> engine;
+  std::map<std::string, Fn> functions;
 };
 
 Compiled &compiled() {

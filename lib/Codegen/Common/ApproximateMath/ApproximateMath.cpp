@@ -34,6 +34,7 @@ namespace {
 
 /// The functions approximated: those with an f32 polynomial upstream whose
 /// accuracy stays within the f32 tolerance the tests hold compiled code to.
+/// The f64 ones (F64Math.h) are among them; their patterns match f64 only.
 bool isApproximated(StringRef name) {
   name.consume_front("math.");
   return llvm::is_contained({"exp", "expm1", "tanh", "log", "log1p", "log2",

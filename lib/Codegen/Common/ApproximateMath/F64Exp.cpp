@@ -10,15 +10,14 @@
 
 #include "F64Math.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace adjoint::f64math;
 using Pred = arith::CmpFPredicate;
 
 namespace {
 
-// ln2 = kLn2Hi + kLn2Lo; kLn2Hi has 32 significant bits (fdlibm's split).
-constexpr double kLn2Hi = 6.93147180369123816490e-01;
-constexpr double kLn2Lo = 1.90821492927058770002e-10;
 constexpr double kLog2E = 1.44269504088896338700e+00;
 // The largest x whose exp is finite: exp(x) rounds to DBL_MAX or less.
 constexpr double kOverflow = 7.09782712893383973096e+02;

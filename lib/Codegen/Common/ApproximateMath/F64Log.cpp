@@ -18,8 +18,6 @@ using Pred = arith::CmpFPredicate;
 
 namespace {
 
-constexpr double kLn2Hi = 6.93147180369123816490e-01;
-constexpr double kLn2Lo = 1.90821492927058770002e-10;
 constexpr double kSqrt2 = 1.41421356237309514547e+00;
 // fdlibm's Lg7 ... Lg1: R(z) = z (Lg1 + z (Lg2 + ... + z Lg7)).
 constexpr double kLg[] = {

@@ -18,6 +18,11 @@
 
 namespace adjoint::f64math {
 
+/// ln2 = kLn2Hi + kLn2Lo, kLn2Hi with 32 significant bits so that k kLn2Hi
+/// is exact for every integer k below 2^21 (fdlibm's split).
+inline constexpr double kLn2Hi = 6.93147180369123816490e-01;
+inline constexpr double kLn2Lo = 1.90821492927058770002e-10;
+
 mlir::Value exp(F64Emitter &e, mlir::Value x);
 mlir::Value expm1(F64Emitter &e, mlir::Value x);
 mlir::Value log(F64Emitter &e, mlir::Value x);
