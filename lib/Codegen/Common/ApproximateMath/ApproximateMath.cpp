@@ -6,10 +6,11 @@
 // MLIR's polynomial approximations (a few ulp in f32, like Eigen's, which
 // the reference interpreter uses) are plain arithmetic that the loop
 // vectorizer turns into AVX-512 code. f64 exp, expm1, log, log1p, tanh
-// and erf get our own approximations (F64Math.h, within a few ulp like
-// libm); f64 sin, cos and log2 keep the library calls. NVIDIA and AMD
-// kernels use all of them where the vendor's device library is not
-// linked; with it, its functions are the better code.
+// and erf get our own approximations (F64Math.h, within 1.5 ulp); f64
+// sin, cos and log2 keep the library calls. NVIDIA and AMD kernels use
+// them where the vendor's math library is not linked (the f64 ones only
+// where there is none at all, `f64=false` otherwise): with it, its
+// functions are the better code.
 //
 //===----------------------------------------------------------------------===//
 
