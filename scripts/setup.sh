@@ -31,7 +31,8 @@ fi
 # finds): pytest, scikit-build-core for the package below, and the reference
 # peers of tests and benchmarks: PyTorch 2.13 for the CPU (the exact pin takes
 # the CPU build; an unpinned torch pulls a multi-GB CUDA one) and JAX on the
-# CPU; matplotlib for the charts of adjoint-bench --plot. Looked up without
+# CPU; matplotlib for the charts of adjoint-bench --plot; mpmath, the exact
+# reference of the f64 math accuracy test. Looked up without
 # importing them (importing torch takes seconds); pip runs only for what is
 # missing or at another version.
 PYTHON=python3
@@ -57,6 +58,7 @@ for module, dist, version, requirement in [
     ("jax", "jax", None, "jax"),
     ("jaxlib", "jaxlib", None, "jaxlib"),
     ("matplotlib", "matplotlib", None, "matplotlib"),
+    ("mpmath", "mpmath", None, "mpmath"),
 ]:
     if not have(module, dist, version):
         print(requirement)

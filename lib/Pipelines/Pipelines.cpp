@@ -203,10 +203,11 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
   // first: bare pointers carry only static shapes.
   pm.addNestedPass<gpu::GPUModuleOp>(createFlatKernelArgs());
   // Without libdevice, math must not stay __nv_* calls: transcendentals
-  // as polynomials first (powf through exp and log), and after the NVVM
-  // conversion the calls of what PTX has instructions for (sqrt, floor)
-  // as LLVM intrinsics. What remains (f64 transcendentals) is a libdevice
-  // call that the target then reports.
+  // as polynomials first (powf through exp and log; f64 exp, expm1, log,
+  // log1p, tanh and erf too), and after the NVVM conversion the calls of
+  // what PTX has instructions for (sqrt, floor) as LLVM intrinsics. What
+  // remains (other f64 transcendentals: sin, cos, ...) is a libdevice call
+  // that the target then reports.
   bool libdevice = options.libdevice &&
                    nvidia::hasLibdevice(nvidia::resolveCudaToolkit(
                        options.toolkit));
@@ -265,15 +266,18 @@ void addAMDROCDL(OpPassManager &pm, const LowerToTargetOptions &options,
   // (absent, or Debian's 5.2 on gfx942 and gfx1100) f32 and f16
   // transcendentals as polynomials, and after the conversion the ocml
   // calls of what AMDGPU has instructions for (floor, rsqrt) as LLVM
-  // intrinsics. What remains (f64 transcendentals) is an ocml call: linked
-  // from the device libraries when present (whatever the chip: there is no
-  // other f64 implementation), an error at the op otherwise.
+  // intrinsics. f64 transcendentals are ocml calls linked from the device
+  // libraries when present (whatever the chip: their f64 code does not
+  // depend on it); without them exp, expm1, log, log1p, tanh and erf are
+  // our approximations too, and the other f64 functions an error at the op.
   bool native = !(options.libdevice &&
                   amd::deviceLibsSupport(hip.rocm, hip.chip));
   if (native) {
     addPipelineText(pm, "gpu.module(math-expand-ops{ops=powf,fpowi,tan,"
                         "sinh,cosh,asinh,acosh,atanh,exp2})");
-    pm.addNestedPass<gpu::GPUModuleOp>(createApproximateMath());
+    ApproximateMathOptions approximate;
+    approximate.f64 = !(options.libdevice && amd::hasDeviceLibs(hip.rocm));
+    pm.addNestedPass<gpu::GPUModuleOp>(createApproximateMath(approximate));
   }
   // The conversion takes the processor alone (gfx942, not its target ID).
   std::string processor = StringRef(hip.chip).split(':').first.str();

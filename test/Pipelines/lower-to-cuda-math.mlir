@@ -3,7 +3,8 @@
 // Without it (libdevice=false, or a toolkit without nvvm/libdevice) f32
 // and f16 transcendentals are polynomial approximations and sqrt, floor,
 // fmod, ... PTX instructions: the PTX names no __nv_ function and ptxas
-// makes the cubins. f64 transcendentals have no approximation: an error
+// makes the cubins. f64 exp, expm1, log, log1p, tanh and erf are
+// approximations too; other f64 transcendentals (sin) have none: an error
 // at the op, naming what is missing.
 // RUN: ir-opt %s -split-input-file -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm=chip=sm_90 -gpu-module-to-binary="format=isa toolkit=%cuda_toolkit" | FileCheck %s --check-prefix=LIBDEVICE
 // RUN: not ir-opt %s -split-input-file -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm="chip=sm_90 libdevice=false" -gpu-module-to-binary="format=isa toolkit=%cuda_toolkit" 2>/dev/null | FileCheck %s --check-prefix=APPROX
@@ -19,14 +20,16 @@
 // APPROX-NOT:    __nv_
 // APPROX:        gpu.binary {{.*}}.target sm_90{{.*}}sqrt.rn.f32
 // APPROX-NOT:    __nv_
-// F64:           lower-to-cuda-math.mlir:[[# @LINE + 27]]:8: error: the kernels call __nv_exp from libdevice, which is not to be linked (libdevice=false): only f32 math has approximations
+// F64-NOT:       __nv_exp
+// F64:           lower-to-cuda-math.mlir:[[# @LINE + 30]]:8: error: the kernels call __nv_sin from libdevice, which is not to be linked (libdevice=false): f32 math has approximations, f64 only exp, expm1, log, log1p, tanh and erf
 // Every kernel module of the f32/f16 program gets its cubins and PTX from a
 // toolkit without libdevice.
 // CUBINS-COUNT-7: cubin sm_80 {{[1-9][0-9]*}}{{$}}
 // CUBINS-NEXT:    cubin sm_90 {{[1-9][0-9]*}}{{$}}
 // CUBINS-NEXT:    ptx sm_80 {{[1-9][0-9]*}}{{$}}
 // CUBINS:         extracted 7 modules
-// NOLIB:          error: the kernels call __nv_exp from libdevice, and there is no '{{.*}}/nvvm/libdevice/libdevice.10.bc'
+// NOLIB-NOT:      __nv_exp
+// NOLIB:          error: the kernels call __nv_sin from libdevice, and there is no '{{.*}}/nvvm/libdevice/libdevice.10.bc'
 // (gpu-module-to-binary also reports the missing libdevice of the f32
 // program's toolkit as an error, yet succeeds: MLIR 22 looks for it
 // whenever it is given a toolkit folder.)
@@ -45,8 +48,9 @@ adj.func @unary(%x: tensor<7x33xf32>, %y: tensor<7x33xf32>, %h: tensor<5xf16>) -
 
 // -----
 
-adj.func @f64(%x: tensor<8xf64>, %y: tensor<8xf64>) -> (tensor<8xf64>, tensor<8xf64>) {
+adj.func @f64(%x: tensor<8xf64>, %y: tensor<8xf64>) -> (tensor<8xf64>, tensor<8xf64>, tensor<8xf64>) {
   %e = adj.exp %x : tensor<8xf64>
   %s = adj.sqrt %y : tensor<8xf64>
-  adj.return %e, %s : tensor<8xf64>, tensor<8xf64>
+  %c = adj.sin %y : tensor<8xf64>
+  adj.return %e, %s, %c : tensor<8xf64>, tensor<8xf64>, tensor<8xf64>
 }

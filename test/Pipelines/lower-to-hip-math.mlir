@@ -3,9 +3,10 @@
 // links it: no undefined symbol remains. Where they were not (gfx942,
 // gfx1100) or are not to be used (libdevice=false), f32 and f16
 // transcendentals are polynomial approximations and floor, rsqrt, ... LLVM
-// intrinsics: no ocml call at all. f64 transcendentals have no
-// approximation: ocml from the device libraries when there are any, an
-// error at the op otherwise.
+// intrinsics: no ocml call at all. f64 transcendentals are ocml from the
+// device libraries when there are any; without them f64 exp, expm1, log,
+// log1p, tanh and erf are approximations too and the others (sin) an error
+// at the op.
 // RUN: rm -rf %t && mkdir -p %t/libs %t/approx %t/f64 %t/nolibs/llvm/bin %t/nolibs-out
 // RUN: ir-opt %s -split-input-file -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=64 -adj-amd-rocdl=chip=gfx90a | FileCheck %s --check-prefix=OCML
 // RUN: ir-opt %s -split-input-file -adj-lower-to-hip=chip=gfx90a | %python %inputs/extract-gpu-binaries.py %t/libs
@@ -36,8 +37,10 @@
 // F64SYMS-NOT: UND {{.*}}__ocml
 // F64SYMS:     FUNC {{.*}} f64_kernel
 // F64SYMS-NOT: UND {{.*}}__ocml
-// F64:         lower-to-hip-math.mlir:[[# @LINE + 19]]:8: error: the kernels call __ocml_exp_f64 from the ROCm device libraries, which are not to be linked (device-libs=false): only f32 and f16 math have approximations
-// NOLIBS:      error: the kernels call __ocml_exp_f64 from the ROCm device libraries, and there are none in '{{.*}}/nolibs/amdgcn/bitcode'
+// F64-NOT:     __ocml_exp_f64
+// F64:         lower-to-hip-math.mlir:[[# @LINE + 22]]:8: error: the kernels call __ocml_sin_f64 from the ROCm device libraries, which are not to be linked (device-libs=false): f32 and f16 math have approximations, f64 only exp, expm1, log, log1p, tanh and erf
+// NOLIBS-NOT:  __ocml_exp_f64
+// NOLIBS:      error: the kernels call __ocml_sin_f64 from the ROCm device libraries, and there are none in '{{.*}}/nolibs/amdgcn/bitcode'
 // OBJECTS:     extracted 7 modules
 adj.func @unary(%x: tensor<7x33xf32>, %y: tensor<7x33xf32>, %h: tensor<5xf16>) -> (tensor<7x33xf32>, tensor<7x33xf32>, tensor<7x33xf32>, tensor<7x33xf32>, tensor<7x33xf32>, tensor<5xf16>) {
   %e = adj.exp %x : tensor<7x33xf32>
@@ -54,8 +57,9 @@ adj.func @unary(%x: tensor<7x33xf32>, %y: tensor<7x33xf32>, %h: tensor<5xf16>) -
 
 // -----
 
-adj.func @f64(%x: tensor<8xf64>, %y: tensor<8xf64>) -> (tensor<8xf64>, tensor<8xf64>) {
+adj.func @f64(%x: tensor<8xf64>, %y: tensor<8xf64>) -> (tensor<8xf64>, tensor<8xf64>, tensor<8xf64>) {
   %e = adj.exp %x : tensor<8xf64>
   %s = adj.sqrt %y : tensor<8xf64>
-  adj.return %e, %s : tensor<8xf64>, tensor<8xf64>
+  %c = adj.sin %y : tensor<8xf64>
+  adj.return %e, %s, %c : tensor<8xf64>, tensor<8xf64>, tensor<8xf64>
 }

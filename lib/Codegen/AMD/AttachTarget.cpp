@@ -94,8 +94,9 @@ struct AttachTarget : adjoint::amd::impl::AttachTargetBase<AttachTarget> {
           function.emitError("the kernels call ")
               << function.getSymName()
               << " from the ROCm device libraries, which are not to be "
-                 "linked (device-libs=false): only f32 and f16 math have "
-                 "approximations";
+                 "linked (device-libs=false): f32 and f16 math have "
+                 "approximations, f64 only exp, expm1, log, log1p, tanh "
+                 "and erf";
         else
           function.emitError("the kernels call ")
               << function.getSymName()

@@ -144,7 +144,8 @@ struct AttachTarget
           function.emitError("the kernels call ")
               << function.getSymName()
               << " from libdevice, which is not to be linked (libdevice="
-                 "false): only f32 math has approximations";
+                 "false): f32 math has approximations, f64 only exp, expm1, "
+                 "log, log1p, tanh and erf";
         else
           function.emitError("the kernels call ")
               << function.getSymName()

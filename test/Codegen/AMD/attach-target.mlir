@@ -22,7 +22,7 @@
 // GFX1100:  gpu.module @math [#rocdl.target<O = 3, chip = "gfx1100", abi = "500", flags = {no_wave64}>]
 // WAVE64:   gpu.module @math [#rocdl.target<O = 3, chip = "gfx1100", features = "+wavefrontsize64", abi = "500", flags = {wave64}>]
 // TARGETID: gpu.module @math [#rocdl.target<O = 3, chip = "gfx90a", features = "+sramecc,-xnack,+cumode", abi = "500", flags = {wave64}>]
-// NOLIBS:   attach-target.mlir:[[# @LINE + 10]]:5: error: the kernels call __ocml_tanh_f64 from the ROCm device libraries, which are not to be linked (device-libs=false): only f32 and f16 math have approximations
+// NOLIBS:   attach-target.mlir:[[# @LINE + 10]]:5: error: the kernels call __ocml_tanh_f64 from the ROCm device libraries, which are not to be linked (device-libs=false): f32 and f16 math have approximations, f64 only exp, expm1, log, log1p, tanh and erf
 // NOFOLDER: error: the kernels call __ocml_tanh_f64 from the ROCm device libraries, and there are none in '{{.*}}.missing/amdgcn/bitcode' (set ADJOINT_ROCM_PATH or the rocm option to a folder with amdgcn/bitcode/ocml.bc)
 // NOLLD:    error: no ld.lld to link AMD code objects: '{{.*}}.missing/llvm/bin/ld.lld' is missing
 // WAVE32:   error: gfx942 runs wavefronts of 64 only: subgroup size 32 is for RDNA chips (gfx10, gfx11, ...)

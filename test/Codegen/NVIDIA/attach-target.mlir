@@ -22,7 +22,7 @@
 // NOCHIP: error: no cuda chip (chip=',')
 // With libdevice=false a libdevice call is an error even where the toolkit
 // has libdevice.
-// NOTLINKED: error: the kernels call __nv_expf from libdevice, which is not to be linked (libdevice=false): only f32 math has approximations
+// NOTLINKED: error: the kernels call __nv_expf from libdevice, which is not to be linked (libdevice=false): f32 math has approximations, f64 only exp, expm1, log, log1p, tanh and erf
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     llvm.func @k(%a: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {

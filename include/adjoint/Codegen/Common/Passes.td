@@ -177,31 +177,47 @@ def ReadonlyArguments : Pass<"adj-readonly-arguments", "::mlir::ModuleOp"> {
 }
 
 def ApproximateMath : Pass<"adj-approximate-math"> {
-  let summary = "Replaces f32 transcendental math ops by polynomial "
+  let summary = "Replaces transcendental math ops by polynomial "
                 "approximations (arithmetic only)";
   let description = [{
     `exp(x) = 2^n * p(r)` and likewise for expm1, tanh, log, log1p, log2,
     erf, sin and cos on f32 (scalars or vectors; f16 and bf16 through f32):
     MLIR's approximations, accurate to a few ulp, built from arith ops.
-    Other element types (f64) and other math ops are left alone. Runs on
-    any op (a module, a gpu.module).
+    On f64, exp, expm1, log, log1p, tanh and erf: our own (Cody-Waite
+    reduction and Taylor series for exp/expm1, fdlibm's minimax polynomial
+    for log/log1p, Cephes' rational function below 0.625 and expm1 above
+    for tanh, fdlibm's rational approximations for
+    erf), within 1.5 ulp (measured: exp 0.80, expm1 1.24, log 0.84,
+    log1p 0.77, tanh 1.49, erf 0.81) with libm's special values
+    (test/unit/Codegen/F64MathTest.cpp measures them). Other f64 functions
+    (sin, cos, log2) and other math ops are left alone. Runs on any op (a
+    module, a gpu.module).
 
     Before:
     ```mlir
     %y = math.tanh %x : f32
+    %z = math.exp %w : f64
     ```
     After:
     ```mlir
     %c = arith.constant ... : f32
     ... arith.mulf/arith.addf/math.fma/arith.select on %x ...
+    ... math.roundeven, math.fma, arith.fptosi/shli/bitcast on %w ...
     ```
 
     Why: on the CPU, LLVM would call the C library once per element and
-    leave the loop scalar; the polynomials vectorize. On NVIDIA without
+    leave the loop scalar; the polynomials vectorize (f64 tanh over 1M
+    elements: docs/cpu-backend.md has the numbers). On NVIDIA without
     libdevice (-adj-lower-to-cuda{libdevice=false}, or a toolkit without
-    it) nothing else defines the functions: convert-gpu-to-nvvm would
-    leave unresolved `__nv_*` calls.
+    it) and AMD without device libraries nothing else defines the
+    functions; where the vendor's library is linked the pipelines do not
+    run this pass, as its functions are tuned for the chip.
   }];
+  let options = [
+    Option<"f64", "f64", "bool", /*default=*/"true",
+           "Also f64 exp, expm1, log, log1p, tanh and erf (off where a "
+           "vendor library is linked for f64 math)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect",

@@ -1,14 +1,20 @@
-//===- ApproximateMath.cpp - f32 transcendentals as polynomials -----------===//
+//===- ApproximateMath.cpp - Transcendentals as polynomials ---------------===//
 //
 // On the CPU, LLVM turns math.exp, math.tanh and friends into calls of the
 // C library, one element at a time, which keeps the loops around them from
 // being vectorized: a tanh over a 512x512 activation costs milliseconds.
 // MLIR's polynomial approximations (a few ulp in f32, like Eigen's, which
 // the reference interpreter uses) are plain arithmetic that the loop
-// vectorizer turns into AVX-512 code. f64 keeps the library calls. NVIDIA
-// kernels use them where libdevice is not linked.
+// vectorizer turns into AVX-512 code. f64 exp, expm1, log, log1p, tanh
+// and erf get our own approximations (F64Math.h, within 1.5 ulp); f64
+// sin, cos and log2 keep the library calls. NVIDIA and AMD kernels use
+// them where the vendor's math library is not linked (the f64 ones only
+// where there is none at all, `f64=false` otherwise): with it, its
+// functions are the better code.
 //
 //===----------------------------------------------------------------------===//
+
+#include "F64Math.h"
 
 #include "adjoint/Codegen/Common/Passes.h"
 
@@ -29,6 +35,7 @@ namespace {
 
 /// The functions approximated: those with an f32 polynomial upstream whose
 /// accuracy stays within the f32 tolerance the tests hold compiled code to.
+/// The f64 ones (F64Math.h) are among them; their patterns match f64 only.
 bool isApproximated(StringRef name) {
   name.consume_front("math.");
   return llvm::is_contained({"exp", "expm1", "tanh", "log", "log1p", "log2",
@@ -37,6 +44,8 @@ bool isApproximated(StringRef name) {
 }
 
 struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
+  using ApproximateMathBase::ApproximateMathBase;
+
   void runOnOperation() override {
     // Only the math ops and what their rewrites create, so that the rest of
     // the module is not folded as a side effect.
@@ -52,6 +61,8 @@ struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
     // f16 and bf16 through the f32 polynomials.
     populateMathF32ExpansionPatterns(patterns, isApproximated);
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    if (f64)
+      adjoint::f64math::populateF64ApproximationPatterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     // A math op left unrewritten is still correct (a libm call).

@@ -2,32 +2,32 @@
 // RUN: ir-run %s -f accuracy --compile --no-cache | FileCheck %s --check-prefix=EXEC
 
 // f32 transcendentals become arithmetic (fma, select, bit casts), scalar or
-// vector; f64 and ops without an approximation (sqrt) stay.
+// vector; ops without an approximation (sqrt) stay.
 // CHECK-LABEL: func.func @approximated
 // CHECK-NOT: math.tanh
 // CHECK-NOT: math.exp
 // CHECK-NOT: math.log
 // CHECK-NOT: math.erf
 // CHECK: math.fma
-// CHECK: %[[D:.*]] = math.tanh %{{.*}} : f64
 // CHECK: math.sqrt %{{.*}} : f32
 // CHECK-NOT: math.sin
 // CHECK: return
-func.func @approximated(%x: f32, %y: f64, %v: vector<8xf32>) -> (f32, f64, vector<8xf32>) {
+func.func @approximated(%x: f32, %v: vector<8xf32>) -> (f32, vector<8xf32>) {
   %a = math.tanh %x : f32
   %b = math.exp %a : f32
   %c = math.log %b : f32
   %d = math.erf %c : f32
-  %e = math.tanh %y : f64
   %f = math.sqrt %d : f32
   %g = math.sin %v : vector<8xf32>
-  return %f, %e, %g : f32, f64, vector<8xf32>
+  return %f, %g : f32, vector<8xf32>
 }
 
 // -----
 
-// Compiled, each approximation stays within 2e-6 of the C library's f64
-// result (relative, absolute below 1) over [-10, 10) (log: (0, 10]).
+// Compiled, each f32 approximation stays within 2e-6 of the f64 result
+// (relative, absolute below 1) over [-10, 10) (log: (0, 10]); f64 exp, tanh,
+// log, erf are our approximations (within 1.5 ulp of the exact values,
+// test/unit/Codegen), sin and cos the C library's.
 // EXEC: tensor<i1> true
 adj.func @accuracy() -> tensor<i1> {
   %i = adj.iota axis = 0 : tensor<4000xf32>
@@ -84,4 +84,94 @@ adj.func private @error(%a: tensor<4000xf32>, %r: tensor<4000xf64>) -> tensor<f6
   %q = adj.div %ad, %den : tensor<4000xf64>, tensor<4000xf64>
   %m = adj.reduce_max %q axes = [0] : tensor<4000xf64>
   adj.return %m : tensor<f64>
+}
+
+// -----
+
+// f64 exp: Cody-Waite reduction (n = roundeven(x log2e), ln2 in two parts),
+// the Taylor polynomial of expm1 on the reduced argument, and the scaling by
+// 2^n in two exact steps built from the exponent field; +inf above the
+// overflow threshold and NaN kept by selects. Vectors the same, with splat
+// constants.
+// CHECK-LABEL: func.func @exp_f64
+// CHECK-SAME: (%[[X:.*]]: f64, %[[V:.*]]: vector<4xf64>)
+// CHECK-NOT: math.exp
+// CHECK: math.roundeven
+// CHECK: %[[N:.*]] = arith.fptosi %{{.*}} : f64 to i64
+// CHECK: arith.shrsi %[[N]]
+// CHECK: arith.shli
+// CHECK: arith.bitcast %{{.*}} : i64 to f64
+// CHECK: arith.cmpf ogt, %[[X]], %{{.*}} : f64
+// CHECK: arith.cmpf uno, %[[X]], %[[X]] : f64
+// CHECK: math.roundeven %{{.*}} : vector<4xf64>
+// CHECK: arith.fptosi %{{.*}} : vector<4xf64> to vector<4xi64>
+// CHECK: arith.bitcast %{{.*}} : vector<4xi64> to vector<4xf64>
+// CHECK-NOT: math.exp
+// CHECK: return
+func.func @exp_f64(%x: f64, %v: vector<4xf64>) -> (f64, vector<4xf64>) {
+  %a = math.exp %x : f64
+  %b = math.exp %v : vector<4xf64>
+  return %a, %b : f64, vector<4xf64>
+}
+
+// -----
+
+// f64 expm1, log, log1p, tanh (a rational function below 0.625, expm1
+// above) and erf (one rational function with coefficients selected per
+// element, and an exp) become arithmetic; f64 sin, cos and log2 keep their
+// library calls.
+// CHECK-LABEL: func.func @others_f64
+// CHECK-NOT: math.expm1
+// CHECK-NOT: math.log1p
+// CHECK-NOT: math.tanh
+// CHECK-NOT: math.erf
+// CHECK-NOT: math.log %
+// CHECK: math.sin %{{.*}} : f64
+// CHECK: math.cos %{{.*}} : f64
+// CHECK: math.log2 %{{.*}} : f64
+// CHECK: return
+func.func @others_f64(%x: f64) -> (f64, f64, f64, f64, f64, f64, f64, f64) {
+  %a = math.expm1 %x : f64
+  %b = math.log %x : f64
+  %c = math.log1p %x : f64
+  %d = math.tanh %x : f64
+  %e = math.erf %x : f64
+  %f = math.sin %x : f64
+  %g = math.cos %x : f64
+  %h = math.log2 %x : f64
+  return %a, %b, %c, %d, %e, %f, %g, %h : f64, f64, f64, f64, f64, f64, f64, f64
+}
+
+// -----
+
+// log: the exponent and fraction of x from its bits (subnormals scaled by
+// 2^54 first), -inf at 0, NaN below it, +inf kept.
+// CHECK-LABEL: func.func @log_f64
+// CHECK-SAME: (%[[X:.*]]: f64)
+// CHECK: arith.cmpf olt, %[[X]], %{{.*}} : f64
+// CHECK: %[[B:.*]] = arith.bitcast %{{.*}} : f64 to i64
+// CHECK: arith.shrsi %[[B]]
+// CHECK: arith.andi %[[B]]
+// CHECK: arith.divf
+// CHECK: arith.cmpf oeq, %[[X]]
+// CHECK: arith.cmpf oeq, %[[X]]
+// CHECK: arith.cmpf olt, %[[X]]
+// CHECK: arith.cmpf uno, %[[X]], %[[X]]
+// CHECK-NOT: math.log
+func.func @log_f64(%x: f64) -> f64 {
+  %a = math.log %x : f64
+  return %a : f64
+}
+
+// -----
+
+// Integer and f32 math is not this rewrite's: math.absi stays, math.sqrt on
+// f64 (LLVM has an instruction) stays.
+// CHECK-LABEL: func.func @untouched
+// CHECK: math.absi
+// CHECK: math.sqrt %{{.*}} : f64
+func.func @untouched(%i: i64, %x: f64) -> (i64, f64) {
+  %a = math.absi %i : i64
+  %b = math.sqrt %x : f64
+  return %a, %b : i64, f64
 }
