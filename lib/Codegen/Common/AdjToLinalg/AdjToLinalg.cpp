@@ -150,7 +150,10 @@ LogicalResult checkSupported(Operation *op) {
            adj::ConstantOp, adj::FillOp, adj::ZerosLikeOp, adj::GradAddOp,
            adj::Conv2DOp, adj::MaxPool2DOp, adj::AvgPool2DOp, adj::SliceOp,
            adj::ConcatOp, adj::PadOp, adj::GatherOp, adj::ScatterAddOp,
-           adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp>(op))
+           adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp,
+           adj::BitwiseAndOp, adj::BitwiseOrOp, adj::BitwiseXorOp,
+           adj::ShiftLeftOp, adj::ShiftRightLogicalOp, adj::BitcastOp,
+           adj::Threefry2x32Op>(op))
     return unsupported();
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
@@ -208,6 +211,7 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
     populateConvolutionPatterns(patterns);
     populateMovementPatterns(patterns);
     populateCreationPatterns(patterns);
+    populateBitsPatterns(patterns);
     if (mlir::failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

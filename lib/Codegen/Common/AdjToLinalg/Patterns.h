@@ -65,6 +65,9 @@ void populateConvolutionPatterns(mlir::RewritePatternSet &patterns);
 void populateMovementPatterns(mlir::RewritePatternSet &patterns);
 /// Constant, fill, zeros_like, iota and the random ops.
 void populateCreationPatterns(mlir::RewritePatternSet &patterns);
+/// bitwise_and/or/xor, shift_left, shift_right_logical, bitcast,
+/// threefry2x32.
+void populateBitsPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace adjoint::lowering
 
