@@ -48,9 +48,20 @@ ModuleState &checkKey(StringRef op, const Value &key) {
   return s;
 }
 
-/// Word `i` of a key, rank 0.
+/// Word `i` of a key, as a tensor<1xi32> that broadcasts. Not reshaped to
+/// rank 0: on the OpenCL target a rank-0 view of a slice of an argument
+/// reads the argument's first element (the slice's offset is lost), and a
+/// size-1 slice broadcasts just as well.
 Value keyWord(const Value &key, int64_t i) {
-  return reshape(slice(key, {i}, {i + 1}), {});
+  return slice(key, {i}, {i + 1});
+}
+
+/// threefry2x32 of the key's words over counter words (x0, x1), of the
+/// shape `shape` (the key's size-1 words would make a rank-0 result [1]).
+Value hashUnderKey(const Value &key, Value x0, Value x1,
+                   const std::vector<int64_t> &shape) {
+  Value hashed = threefry2x32(keyWord(key, 0), keyWord(key, 1), x0, x1);
+  return shape.empty() ? reshape(hashed, {}) : hashed;
 }
 
 /// The high and the low 32 bits of i64 words, as i32 words.
@@ -83,7 +94,7 @@ Value hashCounts(ModuleState &s, const Value &key,
     hi = highWord(s, counts);
     lo = lowWord(counts);
   }
-  return threefry2x32(keyWord(key, 0), keyWord(key, 1), hi, lo);
+  return hashUnderKey(key, hi, lo, shape);
 }
 
 /// Mantissa bits of each float type and the random bits a uniform sample
@@ -233,8 +244,7 @@ Value random::fold_in(Value key, Value data) {
     throw Error("adjoint.random.fold_in: expected rank-0 i32 or i64 data, "
                 "got " + type.str());
   Value word = type.dtype() == DType::I32 ? data : lowWord(data);
-  Value hashed = threefry2x32(keyWord(key, 0), keyWord(key, 1),
-                              constantIn(s, 0, DType::I32), word);
+  Value hashed = hashUnderKey(key, constantIn(s, 0, DType::I32), word, {});
   return keyOf(s, hashed);
 }
 
