@@ -157,8 +157,13 @@ Value erfinvF32(ModuleState &s, Value x) {
       -0.00367342844,  0.00573950773,  -0.0076224613,
       0.00943887047,   1.00167406,     2.83297682};
   DType dt = x.dtype();
-  // (1 - x)(1 + x) is exact enough where 1 - x^2 would cancel.
-  Value w = -log((1.0 - x) * (1.0 + x));
+  // w as XLA computes it, -log1p(-x*x) with x*x rounded, so that the tails
+  // are JAX's numbers: where x*x >= 1/2, 1 - x*x is exact and log1p(-x*x)
+  // is log(1 - x*x); below, (1 - x)(1 + x) is as accurate as log1p's
+  // argument. (Rounding x*x first costs JAX about 1e-5 relative accuracy
+  // at |z| = 4; followed here for equality.)
+  Value square = x * x;
+  Value w = -select(square < 0.5, log((1.0 - x) * (1.0 + x)), log(1.0 - square));
   Value central = w < 5.0;
   Value wc = w - 2.5, wt = sqrt(w) - 3.0;
   Value pc = constantIn(s, kCentral[0], dt), pt = constantIn(s, kTail[0], dt);
@@ -272,8 +277,19 @@ Value random::uniform(Value key, std::vector<int64_t> shape, DType dtype,
   ModuleState &s = checkKey("adjoint.random.uniform", key);
   Value unit = unitFloats(s, key, shape, dtype);
   Value lo = constantIn(s, minval, dtype), hi = constantIn(s, maxval, dtype);
-  // As JAX: scaled, shifted, and kept from rounding below minval.
-  return maximum(lo, unit * (hi - lo) + lo);
+  // As JAX: scaled, shifted, and kept from rounding below minval. XLA
+  // contracts the multiply-add into an fma, rounded once; computing it in
+  // the next wider type, where the product is exact, rounds once too (all
+  // but never twice differently), on every target. f64 has no wider type.
+  Value range = hi - lo;
+  Value scaled;
+  if (dtype == DType::F64) {
+    scaled = unit * range + lo;
+  } else {
+    DType wide = dtype == DType::F32 ? DType::F64 : DType::F32;
+    scaled = cast(cast(unit, wide) * cast(range, wide) + cast(lo, wide), dtype);
+  }
+  return maximum(lo, scaled);
 }
 
 Value random::normal(Value key, std::vector<int64_t> shape, DType dtype) {
