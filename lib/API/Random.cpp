@@ -275,6 +275,9 @@ Value random::bits(Value key, std::vector<int64_t> shape, DType dtype) {
 Value random::uniform(Value key, std::vector<int64_t> shape, DType dtype,
                       double minval, double maxval) {
   ModuleState &s = checkKey("adjoint.random.uniform", key);
+  if (!(minval <= maxval))
+    throw Error("adjoint.random.uniform: expected minval <= maxval, got " +
+                std::to_string(minval) + " and " + std::to_string(maxval));
   Value unit = unitFloats(s, key, shape, dtype);
   Value lo = constantIn(s, minval, dtype), hi = constantIn(s, maxval, dtype);
   // As JAX: scaled, shifted, and kept from rounding below minval. XLA
