@@ -281,9 +281,11 @@ Value random::uniform(Value key, std::vector<int64_t> shape, DType dtype,
   Value unit = unitFloats(s, key, shape, dtype);
   Value lo = constantIn(s, minval, dtype), hi = constantIn(s, maxval, dtype);
   // As JAX: scaled, shifted, and kept from rounding below minval. XLA
-  // contracts the multiply-add into an fma, rounded once; computing it in
-  // the next wider type, where the product is exact, rounds once too (all
-  // but never twice differently), on every target. f64 has no wider type.
+  // contracts the multiply-add into an fma, rounded once. In the next wider
+  // type the product is exact and the sum almost always too, so rounding it
+  // back gives the fma's float on every target (it can differ only when an
+  // inexact wide sum lands exactly halfway between two floats). f64 has no
+  // wider type and rounds twice.
   Value range = hi - lo;
   Value scaled;
   if (dtype == DType::F64) {
@@ -322,7 +324,7 @@ Value random::bernoulli(Value key, Value p) {
 Value random::bernoulli(Value key, double p, std::vector<int64_t> shape,
                         DType dtype) {
   ModuleState &s = checkKey("adjoint.random.bernoulli", key);
-  floatBits("adjoint.random.bernoulli", dtype);
+  floatBits("adjoint.random.bernoulli", dtype); // Floats only.
   return bernoulli(key, constantIn(s, p, dtype), std::move(shape));
 }
 
@@ -330,8 +332,7 @@ Value random::categorical(Value key, Value logits, int64_t axis,
                           std::optional<std::vector<int64_t>> shape) {
   ModuleState &s = checkKey("adjoint.random.categorical", key);
   Type type = tensorTypeOf("adjoint.random.categorical", logits);
-  FloatBits fb = floatBits("adjoint.random.categorical", type.dtype());
-  (void)fb;
+  floatBits("adjoint.random.categorical", type.dtype()); // Floats only.
   std::vector<int64_t> dims = type.shape();
   int64_t rank = int64_t(dims.size());
   int64_t ax = normalizeAxis(axis, rank);

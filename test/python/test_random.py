@@ -11,6 +11,14 @@ jax = pytest.importorskip("jax")
 jr = jax.random
 
 
+@pytest.fixture(autouse=True)
+def _jax_defaults():
+    """JAX's default 32-bit mode, whose numbers these tests compare with
+    (test_reference.py turns on jax_enable_x64 for the whole session)."""
+    with jax.enable_x64(False):
+        yield
+
+
 def _words(jax_key):
     """JAX's raw uint32 key data as our int32 words."""
     return np.asarray(jr.key_data(jax_key) if hasattr(jr, "key_data") and
