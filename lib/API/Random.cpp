@@ -280,20 +280,21 @@ Value random::uniform(Value key, std::vector<int64_t> shape, DType dtype,
                 std::to_string(minval) + " and " + std::to_string(maxval));
   Value unit = unitFloats(s, key, shape, dtype);
   Value lo = constantIn(s, minval, dtype), hi = constantIn(s, maxval, dtype);
-  // As JAX: scaled, shifted, and kept from rounding below minval. XLA
-  // contracts the multiply-add into an fma, rounded once. In the next wider
-  // type the product is exact and the sum almost always too, so rounding it
-  // back gives the fma's float on every target (it can differ only when an
-  // inexact wide sum lands exactly halfway between two floats). f64 has no
-  // wider type and rounds twice.
+  // As JAX: scaled, shifted, and kept from rounding below minval. On f32,
+  // XLA contracts the multiply-add into an fma, rounded once: in f64 the
+  // product is exact and the sum almost always too, so rounding it back
+  // gives the fma's float on every target (it can differ only when an
+  // inexact f64 sum lands exactly halfway between two floats). XLA rounds
+  // 16-bit floats after each op, as here; on f64 (jax_enable_x64) it uses
+  // an fma that has no wider type to emulate it with, so f64 samples with
+  // other bounds than [0, 1) may differ from JAX's in the last ulp.
   Value range = hi - lo;
-  Value scaled;
-  if (dtype == DType::F64) {
-    scaled = unit * range + lo;
-  } else {
-    DType wide = dtype == DType::F32 ? DType::F64 : DType::F32;
-    scaled = cast(cast(unit, wide) * cast(range, wide) + cast(lo, wide), dtype);
-  }
+  Value scaled =
+      dtype == DType::F32
+          ? cast(cast(unit, DType::F64) * cast(range, DType::F64) +
+                     cast(lo, DType::F64),
+                 DType::F32)
+          : unit * range + lo;
   return maximum(lo, scaled);
 }
 

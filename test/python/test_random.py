@@ -69,6 +69,18 @@ def test_uniform_and_bernoulli_are_jax_bit_for_bit():
                                   np.asarray(jr.bernoulli(jk, p)))
 
 
+def test_half_and_double_uniforms_are_jax_bit_for_bit():
+    jk = jr.PRNGKey(7)
+    k = _words(jk)
+    np.testing.assert_array_equal(
+        ar.uniform(k, (500,), adj.f16, -3.0, 2.0),
+        np.asarray(jr.uniform(jk, (500,), np.float16, -3.0, 2.0)))
+    with jax.enable_x64(True):
+        np.testing.assert_array_equal(
+            ar.uniform(k, (500,), adj.f64),
+            np.asarray(jr.uniform(jr.PRNGKey(7), (500,), np.float64)))
+
+
 def test_normal_is_jax_to_a_few_ulp():
     jk = jr.PRNGKey(11)
     ours = ar.normal(_words(jk), (20000,))
