@@ -128,30 +128,23 @@ Value api::iota(Module &m, std::vector<int64_t> shape, int64_t axis,
   return createValue(s, spec);
 }
 
-/// random_normal and random_uniform differ only in the names of their two
-/// parameters.
-static Value random(StringRef op, StringRef p0, StringRef p1, Value seed,
-                    std::vector<int64_t> shape, DType dtype, double a,
-                    double b) {
-  ModuleState &s = stateOf(op, seed);
-  OpSpec spec{op, {seed}};
-  spec.attributes.push_back(
-      s.builder.getNamedAttr(p0, s.builder.getF64FloatAttr(a)));
-  spec.attributes.push_back(
-      s.builder.getNamedAttr(p1, s.builder.getF64FloatAttr(b)));
-  spec.resultTypes =
-      std::vector<mlir::Type>{s.mlirType(Type::tensor(dtype, shape))};
-  return createValue(s, spec);
-}
+// The seeded functions are conveniences over keys: the seed (a rank-0 i64)
+// makes the key, as jax.random.key(seed) does.
 
 Value api::random_normal(Value seed, std::vector<int64_t> shape, DType dtype,
                          double mean, double std) {
-  return random("adj.random_normal", "mean", "std", seed, std::move(shape),
-                dtype, mean, std);
+  Value z = random::normal(random::key(seed), std::move(shape), dtype);
+  // Skipped when they are the identity, so that the standard case gives
+  // exactly the key's numbers.
+  if (std != 1.0)
+    z = z * std;
+  if (mean != 0.0)
+    z = z + mean;
+  return z;
 }
 
 Value api::random_uniform(Value seed, std::vector<int64_t> shape, DType dtype,
                           double low, double high) {
-  return random("adj.random_uniform", "low", "high", seed, std::move(shape),
-                dtype, low, high);
+  return random::uniform(random::key(seed), std::move(shape), dtype, low,
+                         high);
 }

@@ -210,6 +210,10 @@ std::optional<Tensor> evalConvolution(mlir::Operation *op,
 /// constant, fill, iota, random_normal, random_uniform.
 std::optional<Tensor> evalCreation(mlir::Operation *op,
                                    llvm::ArrayRef<Tensor> operands);
+/// bitwise_and/or/xor, shift_left, shift_right_logical, bitcast,
+/// threefry2x32.
+std::optional<Tensor> evalBits(mlir::Operation *op,
+                               llvm::ArrayRef<Tensor> operands);
 
 /// The static shape of a result whose type is a ranked tensor with static
 /// shape; fails otherwise (created tensors have nothing else to go by).

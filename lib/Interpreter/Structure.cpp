@@ -193,6 +193,8 @@ Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
       result = evalConvolution(op, operands);
     if (!result)
       result = evalCreation(op, operands);
+    if (!result)
+      result = evalBits(op, operands);
   } catch (const AllocationError &e) {
     // The kernels allocate without knowing the op: name it here.
     fail(op, e.what());

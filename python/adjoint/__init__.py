@@ -22,6 +22,7 @@ from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
 from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F401
 
 from . import frontend, numpy  # noqa: F401
+from . import random  # noqa: F401,E402
 from . import _numpy_calls
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
@@ -38,7 +39,7 @@ __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "jacrev", "stop_gradient", "custom_vjp", "custom_jvp", "checkpoint",
     "remat",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
-    "get_matmul_precision", "matmul_precision", "vmap"]
+    "get_matmul_precision", "matmul_precision", "vmap", "random"]
 
 _numpy_calls.install(Value)
 

@@ -121,6 +121,11 @@ class _Statements:
             if isinstance(value, Value) and value.type.is_tuple:
                 value = tuple(_adj.get(value, i)
                               for i in range(len(value.type.elements)))
+            elif isinstance(value, Value) and value.type.is_tensor and \
+                    value.rank >= 1 and value.shape[0] == n:
+                # As numpy: a tensor unpacks along its first axis
+                # (`k1, k2 = random.split(key)`).
+                value = tuple(_unpack_row(value, i) for i in range(n))
             if not isinstance(value, (tuple, list)) or len(value) != n:
                 raise frame.error("cannot unpack into %d names" % n, target)
             for t, v in zip(target.elts, value):
@@ -349,3 +354,11 @@ def _flatten_leaves(x):
     leaves = []
     _flatten(x, leaves)
     return leaves
+
+
+def _unpack_row(value, i):
+    """Row `i` of `value` along its first axis."""
+    shape = list(value.shape)
+    start = [i] + [0] * (len(shape) - 1)
+    limit = [i + 1] + shape[1:]
+    return _adj.reshape(_adj.slice(value, start, limit), shape[1:])

@@ -106,6 +106,49 @@ void bindCreation(py::module_ &m) {
         py::arg("high") = 1.0);
 }
 
+/// The Bits primitives, and the key-based random functions in the
+/// `_random` submodule (adjoint.random wraps them).
+void bindRandom(py::module_ &m) {
+  m.def("bitwise_and", &api::bitwise_and);
+  m.def("bitwise_or", &api::bitwise_or);
+  m.def("bitwise_xor", &api::bitwise_xor);
+  m.def("shift_left", &api::shift_left);
+  m.def("shift_right_logical", &api::shift_right_logical);
+  m.def("bitcast", &api::bitcast, py::arg("x"), py::arg("dtype"));
+  m.def("threefry2x32", &api::threefry2x32);
+
+  py::module_ r = m.def_submodule("_random", "Key-based random numbers");
+  r.def("key", py::overload_cast<Value>(&api::random::key), py::arg("seed"));
+  r.def("key", py::overload_cast<api::Module &, int64_t>(&api::random::key),
+        py::arg("module"), py::arg("seed"));
+  r.def("split", &api::random::split, py::arg("key"), py::arg("num") = 2);
+  r.def("fold_in", py::overload_cast<Value, Value>(&api::random::fold_in),
+        py::arg("key"), py::arg("data"));
+  r.def("fold_in", py::overload_cast<Value, int64_t>(&api::random::fold_in),
+        py::arg("key"), py::arg("data"));
+  r.def("bits", &api::random::bits, py::arg("key"), py::arg("shape"),
+        py::arg("dtype") = DType::I32);
+  r.def("uniform", &api::random::uniform, py::arg("key"), py::arg("shape"),
+        py::arg("dtype") = DType::F32, py::arg("minval") = 0.0,
+        py::arg("maxval") = 1.0);
+  r.def("normal", &api::random::normal, py::arg("key"), py::arg("shape"),
+        py::arg("dtype") = DType::F32);
+  r.def("bernoulli",
+        py::overload_cast<Value, Value, std::vector<int64_t>>(
+            &api::random::bernoulli),
+        py::arg("key"), py::arg("p"), py::arg("shape"));
+  r.def("bernoulli",
+        py::overload_cast<Value, double, std::vector<int64_t>, DType>(
+            &api::random::bernoulli),
+        py::arg("key"), py::arg("p"), py::arg("shape"),
+        py::arg("dtype") = DType::F32);
+  r.def("categorical", &api::random::categorical, py::arg("key"),
+        py::arg("logits"), py::arg("axis") = -1,
+        py::arg("shape") = py::none());
+  r.def("dropout", &api::random::dropout, py::arg("key"), py::arg("x"),
+        py::arg("rate"));
+}
+
 void bindElementwise(py::module_ &m) {
 #define ADJ_BINARY(NAME)                                                       \
   m.def(#NAME, py::overload_cast<Value, Value>(&api::NAME));                  \
@@ -312,6 +355,7 @@ void bindFunctions(py::module_ &m) {
 void adjoint::python::bindOps(py::module_ &m) {
   bindCreation(m);
   bindElementwise(m);
+  bindRandom(m);
   bindTensorOps(m);
   bindFunctions(m);
 }

@@ -371,6 +371,69 @@ Value operator==(Value a, double b);
 Value operator!=(Value a, double b);
 
 //===----------------------------------------------------------------------===//
+// Bits (i32/i64 words read unsigned; NumPy broadcasting)
+//===----------------------------------------------------------------------===//
+
+Value bitwise_and(Value a, Value b);
+Value bitwise_or(Value a, Value b);
+Value bitwise_xor(Value a, Value b);
+/// Shifts give 0 when the amount, read unsigned, is the width or more.
+Value shift_left(Value a, Value b);
+Value shift_right_logical(Value a, Value b);
+/// `adj.bitcast`: the same bits read as `dtype` (of the same width).
+Value bitcast(Value x, DType dtype);
+/// `adj.threefry2x32`: the Threefry-2x32 hash of counter words (x0, x1)
+/// under key words (k0, k1) (i32), its two words packed high-first in an
+/// i64 of the broadcast shape.
+Value threefry2x32(Value k0, Value k1, Value x0, Value x1);
+
+//===----------------------------------------------------------------------===//
+// Random numbers from keys (Random.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Counter-based random numbers as pure functions of a key, as jax.random
+/// with its default threefry implementation (jax_threefry_partitionable):
+/// the same key gives the same numbers on every target, under grad and in
+/// every call. A key is a tensor<2xi32> (JAX's raw uint32[2] key data, the
+/// words read as unsigned); `split` gives a tensor<Nx2xi32> of keys.
+namespace random {
+/// The key of an integer seed (rank-0 i32 or i64). An i32 seed s gives
+/// [0, s], as jax.random.key with 32-bit seeds; an i64 seed gives its high
+/// and low words, as JAX with jax_enable_x64.
+Value key(Value seed);
+/// key() of a constant seed: i32 when it fits, i64 otherwise.
+Value key(Module &m, int64_t seed);
+/// `num` new keys, tensor<num x 2 x i32>.
+Value split(Value key, int64_t num = 2);
+/// The key `key` folded with rank-0 integer `data` (its low 32 bits).
+Value fold_in(Value key, Value data);
+Value fold_in(Value key, int64_t data);
+/// Uniform random words of `shape`: i32 (32 bits) or i64 (64 bits).
+Value bits(Value key, std::vector<int64_t> shape, DType dtype = DType::I32);
+/// Uniform floats in [minval, maxval) (minval at least).
+Value uniform(Value key, std::vector<int64_t> shape, DType dtype = DType::F32,
+              double minval = 0.0, double maxval = 1.0);
+/// Standard normal floats: sqrt(2) * erfinv(u) for u uniform in (-1, 1).
+Value normal(Value key, std::vector<int64_t> shape, DType dtype = DType::F32);
+/// i1 tensor of `shape`, true with probability `p` (uniform < p, in p's
+/// float dtype; `shape` defaults to p's).
+Value bernoulli(Value key, Value p, std::vector<int64_t> shape);
+Value bernoulli(Value key, Value p);
+/// With a constant probability, compared in `dtype`.
+Value bernoulli(Value key, double p, std::vector<int64_t> shape,
+                DType dtype = DType::F32);
+/// Samples of the categorical distribution with unnormalized log
+/// probabilities `logits` along `axis` (Gumbel-max): i32 indices of the
+/// shape of `logits` without `axis`, or of `shape` (which must end with
+/// that shape; its leading dimensions draw independent samples).
+Value categorical(Value key, Value logits, int64_t axis = -1,
+                  std::optional<std::vector<int64_t>> shape = std::nullopt);
+/// Inverted dropout: x / (1 - rate) where bernoulli(key, 1 - rate) holds,
+/// else 0.
+Value dropout(Value key, Value x, double rate);
+} // namespace random
+
+//===----------------------------------------------------------------------===//
 // Contractions and reductions
 //===----------------------------------------------------------------------===//
 

@@ -254,6 +254,7 @@ void addContractionRules(RuleMap &map);
 void addMovementRules(RuleMap &map);
 void addConvolutionRules(RuleMap &map);
 void addCreationRules(RuleMap &map);
+void addBitsRules(RuleMap &map);
 void addSensitivityRules(RuleMap &map);
 void addDerivativesRules(RuleMap &map);
 

@@ -20,6 +20,7 @@ static const RuleMap &ruleTable() {
     addMovementRules(map);
     addConvolutionRules(map);
     addCreationRules(map);
+    addBitsRules(map);
     addSensitivityRules(map);
     addDerivativesRules(map);
     return map;

@@ -152,7 +152,10 @@ LogicalResult checkSupported(Operation *op) {
            adj::Conv2DOp, adj::MaxPool2DOp, adj::AvgPool2DOp, adj::SliceOp,
            adj::ConcatOp, adj::PadOp, adj::GatherOp, adj::ScatterAddOp,
            adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp,
-           adj::StopGradientOp, adj::OptimizationBarrierOp>(op))
+           adj::StopGradientOp, adj::OptimizationBarrierOp,
+           adj::BitwiseAndOp, adj::BitwiseOrOp, adj::BitwiseXorOp,
+           adj::ShiftLeftOp, adj::ShiftRightLogicalOp, adj::BitcastOp,
+           adj::Threefry2x32Op>(op))
     return unsupported();
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
@@ -211,6 +214,7 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
     populateMovementPatterns(patterns);
     populateCreationPatterns(patterns);
     populateDerivativesPatterns(patterns);
+    populateBitsPatterns(patterns);
     if (mlir::failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

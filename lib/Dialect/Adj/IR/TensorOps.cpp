@@ -244,6 +244,85 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// Bits
+//===----------------------------------------------------------------------===//
+
+/// Checks that `tensor` holds i32 or i64 words (i1 is a truth value, not a
+/// word, and floats have no bitwise operators).
+static LogicalResult requireWords(Loc loc, StringRef op, Type tensor) {
+  Type element = cast<RankedTensorType>(tensor).getElementType();
+  if (element.isInteger(32) || element.isInteger(64))
+    return success();
+  return emitOptionalError(loc, "adj.", op,
+                           ": expected an i32 or i64 tensor, got ", tensor);
+}
+
+/// Bitwise operators and shifts: one word type, broadcast shapes.
+template <typename OpTy>
+static LogicalResult inferBits(MLIRContext *ctx, Loc loc,
+                               typename OpTy::Adaptor adaptor,
+                               Results &results) {
+  StringRef name = OpTy::getOperationName().drop_front(4);
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (auto done = inferAnyIfUntyped(ctx, loc, name, types, results))
+    return *done;
+  FailureOr<Type> element = commonElementType(loc, name, types);
+  if (failed(element) || failed(requireWords(loc, name, types.front())))
+    return failure();
+  FailureOr<Shape> shape = broadcastAll(loc, name, types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, *element));
+  return success();
+}
+
+#define ADJ_BITS_INFER(OpTy)                                                   \
+  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
+                                       Adaptor adaptor, Results &results) {    \
+    return inferBits<OpTy>(ctx, loc, adaptor, results);                        \
+  }
+ADJ_BITS_INFER(BitwiseAndOp)
+ADJ_BITS_INFER(BitwiseOrOp)
+ADJ_BITS_INFER(BitwiseXorOp)
+ADJ_BITS_INFER(ShiftLeftOp)
+ADJ_BITS_INFER(ShiftRightLogicalOp)
+#undef ADJ_BITS_INFER
+
+LogicalResult BitcastOp::verify() {
+  auto in = dyn_cast<RankedTensorType>(getInput().getType());
+  auto out = dyn_cast<RankedTensorType>(getType());
+  if (!in || !out)
+    return success();
+  if (!areCompatible(in.clone(out.getElementType()), out))
+    return emitOpError("changes the shape: ")
+           << formatShape(in.getShape()) << " to "
+           << formatShape(out.getShape());
+  Type from = in.getElementType(), to = out.getElementType();
+  if (from.isInteger(1) || to.isInteger(1) ||
+      from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
+    return emitOpError("needs element types of one width (not i1), got ")
+           << from << " and " << to;
+  return success();
+}
+
+LogicalResult Threefry2x32Op::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                               Adaptor adaptor,
+                                               Results &results) {
+  TypeRange types = adaptor.getOperands().getTypes();
+  if (auto done = inferAnyIfUntyped(ctx, loc, "threefry2x32", types, results))
+    return *done;
+  for (Type t : types)
+    if (!cast<RankedTensorType>(t).getElementType().isInteger(32))
+      return emitOptionalError(loc, "adj.threefry2x32: expected i32 words, got ",
+                               t);
+  FailureOr<Shape> shape = broadcastAll(loc, "threefry2x32", types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Contractions and reductions
 //===----------------------------------------------------------------------===//
 

@@ -411,6 +411,74 @@ def Adj_CastOp : Adj_Op<"cast", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Bits: integer bit manipulation and the counter-based random hash
+//===----------------------------------------------------------------------===//
+
+/// f(lhs, rhs) on i32 or i64 words with NumPy broadcasting; both operands
+/// have one element type. The words are read as unsigned bit patterns.
+class Adj_BitsBinaryOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+  let summary = doc;
+  let arguments = (ins Adj_TensorLike:$lhs, Adj_TensorLike:$rhs);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+def Adj_BitwiseAndOp : Adj_BitsBinaryOp<"bitwise_and", "Elementwise lhs & rhs">;
+def Adj_BitwiseOrOp : Adj_BitsBinaryOp<"bitwise_or", "Elementwise lhs | rhs">;
+def Adj_BitwiseXorOp : Adj_BitsBinaryOp<"bitwise_xor", "Elementwise lhs ^ rhs">;
+def Adj_ShiftLeftOp : Adj_BitsBinaryOp<"shift_left",
+    "Elementwise lhs << rhs; 0 when rhs, read unsigned, is at least the width">;
+def Adj_ShiftRightLogicalOp : Adj_BitsBinaryOp<"shift_right_logical",
+    "Elementwise lhs >> rhs shifting in zeros; 0 when rhs, read unsigned, is "
+    "at least the width">;
+
+def Adj_BitcastOp : Adj_Op<"bitcast", [Pure]> {
+  let summary = "Reinterprets the bits of each element as another type";
+  let description = [{
+    The element types have one width (i32 and f32, i64 and f64); the shape
+    is unchanged. Random floats are made this way from random mantissa bits.
+
+    ```mlir
+    %f = adj.bitcast %bits : tensor<4xi32> to tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Adj_Threefry2x32Op : Adj_InferOp<"threefry2x32"> {
+  let summary = "The Threefry-2x32 block hash (20 rounds), elementwise";
+  let description = [{
+    Hashes the counter words `(x0, x1)` under the key words `(k0, k1)`, all
+    i32 tensors read as unsigned 32-bit words and broadcast together. The
+    two output words are packed into one i64: the first in the high half,
+    the second in the low half. This is JAX's `threefry2x32` primitive (and
+    Random123's threefry2x32_20): every random number of `adjoint.random`
+    is derived from it, so keys, splits and samples are pure functions that
+    every target computes bit for bit alike.
+
+    One packed result rather than two keeps the op a plain elementwise op
+    with one result, which every layer (rules, interpreter, lowering)
+    handles without a multi-result special case; a shift and a truncating
+    cast take the words apart.
+
+    ```mlir
+    %r = adj.threefry2x32 %k0, %k1, %x0, %x1
+         : tensor<i32>, tensor<i32>, tensor<i32>, tensor<8xi32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$k0, Adj_TensorLike:$k1,
+                       Adj_TensorLike:$x0, Adj_TensorLike:$x1);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $k0 `,` $k1 `,` $x0 `,` $x1 attr-dict `:`
+    type($k0) `,` type($k1) `,` type($x0) `,` type($x1)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Contraction
 //===----------------------------------------------------------------------===//
 
