@@ -6,6 +6,8 @@
 
 #include <pybind11/stl.h>
 
+#include <map>
+
 using namespace adjoint;
 using namespace adjoint::python;
 using api::Value;
@@ -178,6 +180,22 @@ void bindTensorOps(py::module_ &m) {
         py::arg("axis") = 0);
   m.def("scatter_add", &api::scatter_add, py::arg("target"),
         py::arg("indices"), py::arg("updates"), py::arg("axis") = 0);
+  m.def(
+      "scatter",
+      [](const std::string &mode, Value target, Value indices, Value updates,
+         int64_t axis) {
+        static const std::map<std::string, api::Scatter> modes{
+            {"set", api::Scatter::Set}, {"add", api::Scatter::Add},
+            {"mul", api::Scatter::Mul}, {"min", api::Scatter::Min},
+            {"max", api::Scatter::Max}};
+        auto it = modes.find(mode);
+        if (it == modes.end())
+          throw Error("scatter: mode must be set, add, mul, min or max, "
+                      "not '" + mode + "'");
+        return api::scatter(it->second, target, indices, updates, axis);
+      },
+      py::arg("mode"), py::arg("target"), py::arg("indices"),
+      py::arg("updates"), py::arg("axis") = 0);
 
   m.def(
       "conv2d",

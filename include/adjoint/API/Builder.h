@@ -427,6 +427,14 @@ Value gather(Value table, Value indices, int64_t axis = 0);
 /// `adj.scatter_add`: `target` with `updates` added at `indices`.
 Value scatter_add(Value target, Value indices, Value updates,
                   int64_t axis = 0);
+/// How `scatter` combines a slot of its target with an update (JAX's
+/// x.at[i].set/add/mul/min/max).
+enum class Scatter { Set, Add, Mul, Min, Max };
+/// `target` with `updates` combined into the slices at `indices` along
+/// `axis`: `adj.scatter` (`adj.scatter_add` for Add). Repeated indices apply
+/// in order: the last Set wins, Add/Mul/Min/Max combine them all.
+Value scatter(Scatter mode, Value target, Value indices, Value updates,
+              int64_t axis = 0);
 
 //===----------------------------------------------------------------------===//
 // Convolution and pooling (NCHW)

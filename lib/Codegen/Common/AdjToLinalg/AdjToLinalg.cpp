@@ -150,7 +150,7 @@ LogicalResult checkSupported(Operation *op) {
            adj::ConstantOp, adj::FillOp, adj::ZerosLikeOp, adj::GradAddOp,
            adj::Conv2DOp, adj::MaxPool2DOp, adj::AvgPool2DOp, adj::SliceOp,
            adj::ConcatOp, adj::PadOp, adj::GatherOp, adj::ScatterAddOp,
-           adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp>(op))
+           adj::ScatterOp, adj::IotaOp, adj::RandomNormalOp, adj::RandomUniformOp>(op))
     return unsupported();
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))

@@ -250,6 +250,12 @@ struct FlopCounter::Impl {
         .Case([&](ScatterAddOp s) {
           return product({numel(s.getUpdates().getType())});
         })
+        .Case([&](ScatterOp s) {
+          // set moves data; mul, min and max do one operation per update.
+          if (s.getMode() == ScatterMode::set)
+            return known(0);
+          return product({numel(s.getUpdates().getType())});
+        })
         .Case([&](GradAddOp g) { return gradAddCost(g.getType()); })
         .Case([&](EnvAddOp) {
           return unknown("adds environments, whose size is not static");
