@@ -437,6 +437,29 @@ Value scatter(Scatter mode, Value target, Value indices, Value updates,
               int64_t axis = 0);
 
 //===----------------------------------------------------------------------===//
+// Indexing: numpy's and lax's forms, as gather and scatter
+//===----------------------------------------------------------------------===//
+
+/// numpy's `x[i0, i1, ...]` with integer index tensors over x's leading
+/// dimensions, broadcast together; negative entries count from the end.
+/// The result is [broadcast index shape..., remaining dims of x...].
+Value index(Value x, std::vector<Value> indices);
+/// JAX's `x.at[i0, i1, ...].<mode>(updates)`: `updates` broadcast to the
+/// shape of `index(x, indices)`; repeated positions as in `scatter`.
+Value index_update(Scatter mode, Value x, std::vector<Value> indices,
+                   Value updates);
+/// lax.dynamic_slice: `sizes[d]` elements from `starts[d]` (rank-0 integer
+/// Values, e.g. a loop index) along every dimension d, each start clamped
+/// into [0, shape[d] - sizes[d]].
+Value dynamic_slice(Value x, std::vector<Value> starts,
+                    std::vector<int64_t> sizes);
+/// lax.dynamic_update_slice: `x` with `update` written at `starts`
+/// (clamped as in dynamic_slice).
+Value dynamic_update_slice(Value x, Value update, std::vector<Value> starts);
+/// `x` reversed along `axes` (numpy's `x[::-1]` per axis).
+Value reverse(Value x, std::vector<int64_t> axes);
+
+//===----------------------------------------------------------------------===//
 // Convolution and pooling (NCHW)
 //===----------------------------------------------------------------------===//
 
