@@ -236,3 +236,16 @@ def test_scatter_builder_modes():
         np.testing.assert_array_equal(g, w)
     with pytest.raises(adj.Error, match="mode must be"):
         m.function("g", types, lambda x, i, u: adj.scatter("sum", x, i, u))
+
+
+def test_min_max_ties_share_the_sensitivity_as_in_jax():
+    def fn(x, u):
+        return x.at[np.array([0, 0])].max(u).sum() + \
+            x.at[np.array([1, 1])].min(u).sum()
+
+    for x, u in ((np.array([1.0, 2.0]), np.array([1.0, 1.0])),
+                 (np.array([1.0, 2.0]), np.array([3.0, 2.0]))):
+        got = adj.grad(adj.jit(fn), argnums=(0, 1))(x, u)
+        want = jax.grad(fn, argnums=(0, 1))(jnp.asarray(x), jnp.asarray(u))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-12)
