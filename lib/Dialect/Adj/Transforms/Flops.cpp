@@ -251,9 +251,6 @@ struct FlopCounter::Impl {
           return product({numel(s.getUpdates().getType())});
         })
         .Case([&](ScatterOp s) {
-          // set moves data; mul, min and max do one operation per update.
-          if (s.getMode() == ScatterMode::set)
-            return known(0);
           return product({numel(s.getUpdates().getType())});
         })
         .Case([&](GradAddOp g) { return gradAddCost(g.getType()); })
