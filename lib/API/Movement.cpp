@@ -1,6 +1,6 @@
 //===- Movement.cpp - Data movement in the builder API --------------------===//
 //
-// Shape ops, slicing, padding, gather and scatter_add; negative axes count
+// Shape ops, slicing, padding, gather, scatter_add and scatter; negative axes count
 // from the end (as in NumPy) and are normalized here.
 //
 //===----------------------------------------------------------------------===//
@@ -128,3 +128,25 @@ Value api::scatter_add(Value target, Value indices, Value updates,
   return createValue(s, spec);
 }
 
+
+Value api::scatter(Scatter mode, Value target, Value indices, Value updates,
+                   int64_t axis) {
+  if (mode == Scatter::Add)
+    return scatter_add(target, indices, updates, axis);
+  Type type = tensorTypeOf("adj.scatter", target);
+  ModuleState &s = *target.state();
+  adj::ScatterMode m = adj::ScatterMode::set;
+  switch (mode) {
+  case Scatter::Set: m = adj::ScatterMode::set; break;
+  case Scatter::Mul: m = adj::ScatterMode::mul; break;
+  case Scatter::Min: m = adj::ScatterMode::min; break;
+  case Scatter::Max: m = adj::ScatterMode::max; break;
+  case Scatter::Add: break;
+  }
+  OpSpec spec{"adj.scatter", {target, indices, updates}};
+  spec.attributes.push_back(s.builder.getNamedAttr(
+      "mode", s.builder.getI32IntegerAttr(static_cast<int32_t>(m))));
+  spec.attributes.push_back(
+      i64Attr(s, "axis", normalizeAxis(axis, type.rank())));
+  return createValue(s, spec);
+}

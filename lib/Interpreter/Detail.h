@@ -201,7 +201,7 @@ std::optional<Tensor> evalReductions(mlir::Operation *op,
 std::optional<Tensor> evalContraction(mlir::Operation *op,
                                       llvm::ArrayRef<Tensor> operands);
 /// broadcast_to, reshape, transpose, slice, concat, pad, gather,
-/// scatter_add.
+/// scatter_add, scatter.
 std::optional<Tensor> evalMovement(mlir::Operation *op,
                                    llvm::ArrayRef<Tensor> operands);
 /// conv2d, max_pool2d, avg_pool2d.

@@ -1,8 +1,9 @@
 //===- Movement.cpp - Shape and data movement primitives ------------------===//
 //
-// broadcast_to, reshape, transpose, slice, concat, pad, gather and
-// scatter_add. Except for scatter_add's sums these only move elements, so
-// they copy bytes of dtypeSize() and need no element-type dispatch.
+// broadcast_to, reshape, transpose, slice, concat, pad, gather,
+// scatter_add and scatter. Except for the scatters' combinations these only
+// move elements, so they copy bytes of dtypeSize() and need no element-type
+// dispatch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +14,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace adjoint;
@@ -253,10 +256,64 @@ static Tensor evalGather(adj::GatherOp op, const Tensor &table,
   return out;
 }
 
-static Tensor evalScatterAdd(adj::ScatterAddOp op, const Tensor &target,
-                             const Tensor &indices, const Tensor &updates) {
-  requireNotBool(op, target);
-  int64_t axis = op.getAxis();
+/// How a scatter combines a slot with an update: scatter_add's sum or one
+/// of adj.scatter's modes.
+enum class Combine { Add, Set, Mul, Min, Max };
+
+static Combine combineOf(adj::ScatterMode mode) {
+  switch (mode) {
+  case adj::ScatterMode::set:
+    return Combine::Set;
+  case adj::ScatterMode::mul:
+    return Combine::Mul;
+  case adj::ScatterMode::min:
+    return Combine::Min;
+  case adj::ScatterMode::max:
+    return Combine::Max;
+  }
+  return Combine::Set;
+}
+
+/// `slot` combined with `u`: floats in double (NaN propagates through min and
+/// max, as in adj.minimum/maximum), integers wrap.
+template <typename T> static T combine(Combine how, T slot, T u) {
+  if (how == Combine::Set)
+    return u;
+  if constexpr (kIsFloat<T>) {
+    double a = toDouble(slot), b = toDouble(u);
+    switch (how) {
+    case Combine::Add:
+      return fromDouble<T>(a + b);
+    case Combine::Mul:
+      return fromDouble<T>(a * b);
+    default:
+      if (std::isnan(a) || std::isnan(b))
+        return fromDouble<T>(std::numeric_limits<double>::quiet_NaN());
+      return fromDouble<T>(how == Combine::Min ? std::min(a, b)
+                                               : std::max(a, b));
+    }
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return u; // Only set reaches here (the others reject i1).
+  } else {
+    auto a = static_cast<uint64_t>(slot), b = static_cast<uint64_t>(u);
+    switch (how) {
+    case Combine::Add:
+      return static_cast<T>(a + b);
+    case Combine::Mul:
+      return static_cast<T>(a * b);
+    default:
+      return how == Combine::Min ? std::min(slot, u) : std::max(slot, u);
+    }
+  }
+}
+
+/// scatter_add and scatter: slots combined with their updates in the
+/// row-major order of the indices (so a repeated index's last `set` wins).
+static Tensor evalScatter(Operation *op, Combine how, int64_t axis,
+                          const Tensor &target, const Tensor &indices,
+                          const Tensor &updates) {
+  if (how != Combine::Set)
+    requireNotBool(op, target);
   std::vector<int64_t> idx = readIndices(op, indices, target, axis);
   std::vector<int64_t> expected = gatheredShape(target, indices, axis);
   if (updates.dtype() != target.dtype() || updates.shape() != expected)
@@ -274,12 +331,7 @@ static Tensor evalScatterAdd(adj::ScatterAddOp op, const Tensor &target,
       for (size_t j = 0; j < idx.size(); ++j)
         for (int64_t b = 0; b < inner; ++b) {
           T &slot = dst[(o * n + idx[j]) * inner + b];
-          T u = *upd++;
-          if constexpr (kIsFloat<T>)
-            slot = fromDouble<T>(toDouble(slot) + toDouble(u));
-          else
-            slot = static_cast<T>(static_cast<uint64_t>(slot) +
-                                  static_cast<uint64_t>(u));
+          slot = combine<T>(how, slot, *upd++);
         }
   });
   return out;
@@ -302,6 +354,10 @@ std::optional<Tensor> adjoint::interp::detail::evalMovement(Operation *op,
   if (auto g = dyn_cast<adj::GatherOp>(op))
     return evalGather(g, operands[0], operands[1]);
   if (auto s = dyn_cast<adj::ScatterAddOp>(op))
-    return evalScatterAdd(s, operands[0], operands[1], operands[2]);
+    return evalScatter(op, Combine::Add, s.getAxis(), operands[0],
+                       operands[1], operands[2]);
+  if (auto s = dyn_cast<adj::ScatterOp>(op))
+    return evalScatter(op, combineOf(s.getMode()), s.getAxis(), operands[0],
+                       operands[1], operands[2]);
   return std::nullopt;
 }

@@ -7,6 +7,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._index_plan import DynamicSlice
 from ._indexing import attribute, getitem
 from ._source import FrontendError
 from ._trees import _BINOPS, _CMPOPS, _InlineFn, _Return, _is_number
@@ -122,7 +123,7 @@ class _Expressions:
             return self.call(fn, args, kwargs, e, frame)
         if isinstance(e, ast.Subscript):
             obj = self.expr(e.value, frame)
-            idx = self.expr(e.slice, frame)
+            idx = self.index_expr(e.slice, frame)
             if isinstance(obj, Value):
                 if obj.type.is_tuple and isinstance(idx, int):
                     return _adj.get(obj, idx)
@@ -131,6 +132,9 @@ class _Expressions:
         if isinstance(e, ast.Slice):
             parts = [None if p is None else self.expr(p, frame)
                      for p in (e.lower, e.upper, e.step)]
+            size = self.dynamic_slice_size(e, parts, frame)
+            if size is not None:
+                return DynamicSlice(parts[0], size)
             return slice(*parts)
         if isinstance(e, ast.Lambda):
             return self.closure(e, frame)
@@ -144,6 +148,35 @@ class _Expressions:
             return {self.expr(k, frame): self.expr(v, frame)
                     for k, v in zip(e.keys, e.values)}
         raise frame.error("unsupported expression: %s" % type(e).__name__, e)
+
+    def dynamic_slice_size(self, e, parts, frame):
+        """k when the slice is `a + c:a + c + k` (step 1) with a traced
+        start and c, k known while building: JAX's dynamic_slice written
+        as numpy."""
+        start, _, step = parts
+        if not isinstance(start, Value) or step not in (None, 1) or \
+                e.upper is None:
+            return None
+        low_base, low = self.offset_of(e.lower, frame)
+        up_base, up = self.offset_of(e.upper, frame)
+        if low is None or up is None or ast.dump(low_base) != \
+                ast.dump(up_base):
+            return None
+        return up - low
+
+    def offset_of(self, e, frame):
+        """(base, c) for an expression `base + c`, `c + base`, `base - c`
+        or `base` with c an int known while building; (e, None) else."""
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)):
+            pairs = [(e.left, e.right)]
+            if isinstance(e.op, ast.Add):
+                pairs.append((e.right, e.left))
+            for base, c in pairs:
+                if isinstance(c, (ast.Constant, ast.Name, ast.UnaryOp)):
+                    k = self.expr(c, frame)
+                    if isinstance(k, int) and not isinstance(k, bool):
+                        return base, k if isinstance(e.op, ast.Add) else -k
+        return e, 0
 
     def comprehension(self, e, frame):
         """Comprehensions run while building, over Python iterables (or
@@ -187,8 +220,23 @@ class _Expressions:
 
     def host(self, x):
         """A numpy array of the Python program (a global, a closure cell, an
-        attribute) read by jitted code becomes a constant."""
-        return self.constant(x) if isinstance(x, _np.ndarray) else x
+        attribute) read by jitted code becomes a constant, except in an
+        index, where it stays an array known while building (a boolean
+        mask's positions, bounds checked now)."""
+        if isinstance(x, _np.ndarray) and not getattr(self, "_in_index",
+                                                      False):
+            return self.constant(x)
+        return x
+
+    def index_expr(self, e, frame):
+        """The subscript of x[...]: numpy arrays of the program stay
+        arrays."""
+        outer = getattr(self, "_in_index", False)
+        self._in_index = True
+        try:
+            return self.expr(e, frame)
+        finally:
+            self._in_index = outer
 
     def closure(self, fnode, frame):
         """The build-time closure of a def or lambda; its defaults are

@@ -1,20 +1,48 @@
 """numpy's indexing and array methods on Values, for jitted code.
 
 ``x[1, :, ::2]``, ``x[..., None]``, ``x[-1]`` become one adj.slice and a
-reshape; a tensor of integer indices (one per subscript) becomes adj.gather
-along its axis, as numpy's integer-array indexing. ``x.sum(axis=0)``,
-``x.reshape(2, -1)``, ``x.T``, ``x.shape``... are the adjoint functions.
+reshape; one tensor of integer indices among slices becomes adj.gather
+along its axis. Every other form (negative steps, x[i:i + k] with a traced
+i, several index arrays, build-time boolean masks) and every x.at[idx]
+update is one gather or scatter on a flattened view (_index_plan).
+``x.sum(axis=0)``, ``x.reshape(2, -1)``, ``x.T``, ``x.shape``... are the
+adjoint functions.
 """
 
+import numpy as _np
+
 from . import _adjoint as _adj
+from . import _index_plan
 from ._adjoint import DType, Value
 
 
+def _simple(idx):
+    """Whether slicing then one gather along an axis reads x[idx]: static
+    slices of positive step, None, Ellipsis, and either ints or one
+    integer tensor (with ints, numpy's placement of the tensor's axes
+    differs)."""
+    tensors = [i for i in idx if isinstance(i, Value)]
+    for i in idx:
+        if isinstance(i, (_np.ndarray, list, _index_plan.DynamicSlice)):
+            return False
+        if isinstance(i, slice) and (
+                any(isinstance(p, Value) for p in (i.start, i.stop, i.step))
+                or (i.step is not None and i.step < 0)):
+            return False
+    if not tensors:
+        return True
+    ints = any(isinstance(i, (int, _np.integer)) and
+               not isinstance(i, bool) for i in idx)
+    return len(tensors) == 1 and tensors[0].dtype != DType.i1 and not ints
+
+
 def getitem(x, idx):
-    """x[idx] with numpy's semantics for ints, slices, None, Ellipsis and
-    one integer tensor."""
+    """x[idx] with numpy's semantics; a traced boolean mask is an error
+    (its result's shape would depend on the data)."""
     if not isinstance(idx, tuple):
         idx = (idx,)
+    if not _simple(idx):
+        return _index_plan.gather(x, idx)
     used = sum(1 for i in idx if i is not None and i is not Ellipsis)
     if sum(1 for i in idx if i is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis")
@@ -38,13 +66,13 @@ def getitem(x, idx):
             continue
         n = shape[dim]
         if isinstance(i, Value):
+            if i.dtype not in (DType.i64, DType.i32):
+                raise IndexError("tensor indices must be integers")
             start.append(0), limit.append(n), stride.append(1)
             gathers.append((len(out_shape), i))
             out_shape.append(n)
         elif isinstance(i, slice):
             s, e, st = i.indices(n)
-            if st <= 0:
-                raise IndexError("negative slice steps are not supported")
             count = max(0, (e - s + st - 1) // st)
             start.append(s), limit.append(s + (count - 1) * st + 1 if count
                                           else s)
@@ -58,8 +86,6 @@ def getitem(x, idx):
             k %= n
             start.append(k), limit.append(k + 1), stride.append(1)
         dim += 1
-    if len(gathers) > 1:
-        raise IndexError("only one integer tensor index is supported")
     sliced = x
     if any(l == b for b, l in zip(start, limit)):
         sliced = _empty(x, [l - b for b, l in zip(start, limit)])
@@ -70,10 +96,64 @@ def getitem(x, idx):
     if list(out.shape) != out_shape:
         out = _adj.reshape(out, out_shape)
     for axis, index in gathers:
-        if index.dtype not in (DType.i64, DType.i32):
-            raise IndexError("tensor indices must be integers")
+        index = _index_plan.wrap_index(index, out.shape[axis])
         out = _adj.gather(out, index, axis)
     return out
+
+
+class _AtIndex:
+    """x.at[idx]: JAX's functional updates of the elements x[idx]."""
+
+    def __init__(self, x, idx):
+        self.x, self.idx = x, idx
+
+    def _mask(self):
+        idx = self.idx[0] if isinstance(self.idx, tuple) and \
+            len(self.idx) == 1 else self.idx
+        if isinstance(idx, Value) and idx.dtype == DType.i1:
+            return idx
+        return None
+
+    def _update(self, mode, v, kwargs):
+        for k in kwargs:
+            if k not in ("indices_are_sorted", "unique_indices", "mode"):
+                raise TypeError("x.at[...].%s() got an unexpected keyword "
+                                "argument '%s'" % (mode, k))
+        mask = self._mask()
+        if mask is not None:
+            return _index_plan.masked(mode, self.x, mask, v)
+        return _index_plan.scatter(mode, self.x, self.idx, v)
+
+    def get(self, **kwargs):
+        return getitem(self.x, self.idx)
+
+    def set(self, v, **kwargs):
+        return self._update("set", v, kwargs)
+
+    def add(self, v, **kwargs):
+        return self._update("add", v, kwargs)
+
+    def mul(self, v, **kwargs):
+        return self._update("mul", v, kwargs)
+
+    def multiply(self, v, **kwargs):
+        return self._update("mul", v, kwargs)
+
+    def min(self, v, **kwargs):
+        return self._update("min", v, kwargs)
+
+    def max(self, v, **kwargs):
+        return self._update("max", v, kwargs)
+
+
+class _At:
+    """x.at, indexed to give an _AtIndex."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def __getitem__(self, idx):
+        return _AtIndex(self.x, idx)
 
 
 def _empty(x, shape):
@@ -142,6 +222,7 @@ _METHODS = {
     "copy": lambda x: lambda: x,
     "sort": _sort_in_place,
     "T": lambda x: _adj.transpose(x),
+    "at": _At,
     "ndim": lambda x: x.rank,
     "size": _size,
 }

@@ -235,7 +235,11 @@ class _Statements:
                    if isinstance(n, ast.Name)]
 
         def bind(f, i):
-            self.assign(s.target, i if rows is None else getitem(rows, i), f)
+            # A traced loop index is in range: its row is a plain gather.
+            if rows is not None:
+                i = _adj.gather(rows, i, 0) if isinstance(i, Value) \
+                    else getitem(rows, i)
+            self.assign(s.target, i, f)
 
         if any(n in frame.vars and not _is_data(frame.vars[n])
                for n in _assigned(s.body) if n not in targets):

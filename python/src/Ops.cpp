@@ -6,11 +6,26 @@
 
 #include <pybind11/stl.h>
 
+#include <map>
+
 using namespace adjoint;
 using namespace adjoint::python;
 using api::Value;
 
 namespace {
+
+/// A scatter mode by its JAX name (x.at[...].set/add/mul/min/max).
+api::Scatter scatterMode(const std::string &mode) {
+  static const std::map<std::string, api::Scatter> modes{
+      {"set", api::Scatter::Set}, {"add", api::Scatter::Add},
+      {"mul", api::Scatter::Mul}, {"min", api::Scatter::Min},
+      {"max", api::Scatter::Max}};
+  auto it = modes.find(mode);
+  if (it == modes.end())
+    throw Error("scatter: mode must be set, add, mul, min or max, not '" +
+                mode + "'");
+  return it->second;
+}
 
 /// None (every axis), an int or a sequence of ints.
 api::Axes toAxes(const py::object &axis) {
@@ -226,6 +241,29 @@ void bindTensorOps(py::module_ &m) {
         py::arg("axis") = 0);
   m.def("scatter_add", &api::scatter_add, py::arg("target"),
         py::arg("indices"), py::arg("updates"), py::arg("axis") = 0);
+  m.def(
+      "scatter",
+      [](const std::string &mode, Value target, Value indices, Value updates,
+         int64_t axis) {
+        return api::scatter(scatterMode(mode), target, indices, updates,
+                            axis);
+      },
+      py::arg("mode"), py::arg("target"), py::arg("indices"),
+      py::arg("updates"), py::arg("axis") = 0);
+  m.def("index", &api::index, py::arg("x"), py::arg("indices"));
+  m.def("dynamic_slice", &api::dynamic_slice, py::arg("x"),
+        py::arg("starts"), py::arg("sizes"));
+  m.def("dynamic_update_slice", &api::dynamic_update_slice, py::arg("x"),
+        py::arg("update"), py::arg("starts"));
+  m.def("reverse", &api::reverse, py::arg("x"), py::arg("axes"));
+  m.def(
+      "index_update",
+      [](const std::string &mode, Value x, std::vector<Value> indices,
+         Value updates) {
+        return api::index_update(scatterMode(mode), x, std::move(indices),
+                                 updates);
+      },
+      py::arg("mode"), py::arg("x"), py::arg("indices"), py::arg("updates"));
 
   m.def(
       "conv2d",

@@ -490,6 +490,37 @@ Value gather(Value table, Value indices, int64_t axis = 0);
 /// `adj.scatter_add`: `target` with `updates` added at `indices`.
 Value scatter_add(Value target, Value indices, Value updates,
                   int64_t axis = 0);
+/// How `scatter` combines a slot of its target with an update (JAX's
+/// x.at[i].set/add/mul/min/max).
+enum class Scatter { Set, Add, Mul, Min, Max };
+/// `target` with `updates` combined into the slices at `indices` along
+/// `axis`: `adj.scatter` (`adj.scatter_add` for Add). Repeated indices apply
+/// in order: the last Set wins, Add/Mul/Min/Max combine them all.
+Value scatter(Scatter mode, Value target, Value indices, Value updates,
+              int64_t axis = 0);
+
+//===----------------------------------------------------------------------===//
+// Indexing: numpy's and lax's forms, as gather and scatter
+//===----------------------------------------------------------------------===//
+
+/// numpy's `x[i0, i1, ...]` with integer index tensors over x's leading
+/// dimensions, broadcast together; negative entries count from the end.
+/// The result is [broadcast index shape..., remaining dims of x...].
+Value index(Value x, std::vector<Value> indices);
+/// JAX's `x.at[i0, i1, ...].<mode>(updates)`: `updates` broadcast to the
+/// shape of `index(x, indices)`; repeated positions as in `scatter`.
+Value index_update(Scatter mode, Value x, std::vector<Value> indices,
+                   Value updates);
+/// lax.dynamic_slice: `sizes[d]` elements from `starts[d]` (rank-0 integer
+/// Values, e.g. a loop index) along every dimension d, each start clamped
+/// into [0, shape[d] - sizes[d]].
+Value dynamic_slice(Value x, std::vector<Value> starts,
+                    std::vector<int64_t> sizes);
+/// lax.dynamic_update_slice: `x` with `update` written at `starts`
+/// (clamped as in dynamic_slice).
+Value dynamic_update_slice(Value x, Value update, std::vector<Value> starts);
+/// `x` reversed along `axes` (numpy's `x[::-1]` per axis).
+Value reverse(Value x, std::vector<int64_t> axes);
 
 //===----------------------------------------------------------------------===//
 // Convolution and pooling (NCHW)

@@ -142,6 +142,10 @@ public:
   Val scatterAdd(Val target, Val indices, Val updates, int64_t axis) {
     return make<adj::ScatterAddOp>(target, indices, updates, axis);
   }
+  Val scatter(adj::ScatterMode mode, Val target, Val indices, Val updates,
+              int64_t axis) {
+    return make<adj::ScatterOp>(mode, target, indices, updates, axis);
+  }
 
   //===--- Reductions and contractions --------------------------------===//
 

@@ -2,7 +2,8 @@
 //
 // These ops are linear, so every jvp is the op applied to the tangent, and
 // every bprop its transpose: broadcast <-> sum, slice <-> pad, gather <->
-// scatter_add.
+// scatter_add. adj.scatter is not (it overwrites, multiplies or compares):
+// its rules follow its mode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,38 @@ using namespace adjoint::adj;
 using namespace adjoint::ad::rules;
 
 using Ts = ArrayRef<Val>;
+
+/// Which updates of a `set` scatter land: position j of the indices wins
+/// when no later position names the same slot (the op applies them in
+/// order). As a mask of the updates' shape [A..., I..., B...]: the last
+/// position of each slot is a scatter max of the positions, and position j
+/// wins when that maximum at its slot is j.
+static Val setWinners(Emitter &e, ScatterOp op) {
+  auto indicesType = tensorOf(op.getIndices());
+  int64_t count = indicesType.getNumElements(), axis = op.getAxis();
+  int64_t slots = tensorOf(op.getTarget()).getDimSize(axis);
+  SmallVector<int64_t> order(count);
+  for (int64_t j = 0; j < count; ++j)
+    order[j] = j;
+  Val positions = e.indices(indicesType.getShape(), order);
+  Val indices = e.val(op.getIndices());
+  if (indicesType.getElementType() != e.builder().getI64Type())
+    indices = e.cast(indices, e.builder().getI64Type());
+  Val last = e.scatter(
+      ScatterMode::max,
+      e.fill(-1, RankedTensorType::get({slots}, e.builder().getI64Type())),
+      indices, positions, 0);
+  Val wins = e.cmp(CmpPredicate::eq, e.gather(last, indices, 0), positions);
+  SmallVector<int64_t> shape(axis, 1);
+  llvm::append_range(shape, indicesType.getShape());
+  shape.append(tensorOf(op.getUpdates()).getRank() - shape.size(), 1);
+  return e.reshape(wins, shape);
+}
+
+/// 1 where `a == b`, else 0, in `a`'s element type.
+static Val equalTo(Emitter &e, Val a, Val b) {
+  return e.indicator(e.cmp(CmpPredicate::eq, a, b), a);
+}
 
 void adjoint::ad::rules::addMovementRules(RuleMap &m) {
   define<BroadcastToOp>(
@@ -128,5 +161,71 @@ void adjoint::ad::rules::addMovementRules(RuleMap &m) {
         Val target = t[0] ? t[0] : e.zerosLike(op.getTarget());
         return e.scatterAdd(target, e.val(op.getIndices()), t[2],
                             op.getAxis());
+      });
+
+  // set: overwritten slots get no sensitivity, the winning updates theirs
+  // (exact with repeated indices). mul: exact for distinct indices; with a
+  // repeated index an update's sensitivity misses the other updates'
+  // factors at its slot. min/max: the winners (the target and every update
+  // equal to the result at a slot) share a slot's sensitivity equally, so
+  // ties and repeated indices are exact as a subgradient.
+  define<ScatterOp>(
+      m,
+      [](Emitter &e, ScatterOp op, Val dy) -> Sens {
+        Val indices = e.val(op.getIndices());
+        Val x = e.val(op.getTarget()), u = e.val(op.getUpdates());
+        int64_t axis = op.getAxis();
+        switch (op.getMode()) {
+        case ScatterMode::set:
+          return {e.scatter(ScatterMode::set, dy, indices, e.zerosLike(u),
+                            axis),
+                  Val(), e.where(setWinners(e, op),
+                                 e.gather(dy, indices, axis))};
+        case ScatterMode::mul:
+          return {e.scatter(ScatterMode::mul, dy, indices, u, axis), Val(),
+                  e.gather(dy * x, indices, axis)};
+        case ScatterMode::min:
+        case ScatterMode::max: {
+          Val y = e.val(op.getResult());
+          Val kept = equalTo(e, x, y);
+          Val landed = equalTo(e, u, e.gather(y, indices, axis));
+          Val count = kept + e.scatterAdd(e.zerosLike(x), indices, landed,
+                                          axis);
+          return {dy * kept / count, Val(),
+                  landed * e.gather(dy / count, indices, axis)};
+        }
+        }
+        return {Val(), Val(), Val()};
+      },
+      [](Emitter &e, ScatterOp op, Ts t) -> Val {
+        Val indices = e.val(op.getIndices());
+        Val x = e.val(op.getTarget()), u = e.val(op.getUpdates());
+        int64_t axis = op.getAxis();
+        Val tx = t[0] ? t[0] : e.zerosLike(x);
+        switch (op.getMode()) {
+        case ScatterMode::set:
+          return e.scatter(ScatterMode::set, tx, indices,
+                           t[2] ? t[2] : e.zerosLike(u), axis);
+        case ScatterMode::mul: {
+          Val scaled = e.scatter(ScatterMode::mul, tx, indices, u, axis);
+          if (!t[2])
+            return scaled;
+          return e.scatterAdd(scaled, indices,
+                              e.gather(x, indices, axis) * t[2], axis);
+        }
+        case ScatterMode::min:
+        case ScatterMode::max: {
+          Val y = e.val(op.getResult());
+          Val kept = equalTo(e, x, y);
+          Val landed = equalTo(e, u, e.gather(y, indices, axis));
+          Val count = kept + e.scatterAdd(e.zerosLike(x), indices, landed,
+                                          axis);
+          Val sum = t[0] ? t[0] * kept : e.zerosLike(x);
+          if (t[2])
+            sum = e.scatterAdd(sum, indices, t[2] * landed, axis);
+          return sum / count;
+        }
+        }
+        return Val();
       });
 }

@@ -45,12 +45,13 @@ adj.func @pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   adj.return %y : tensor<1x2x2x2xf32>
 }
 
-// Gather and scatter_add: one per element moved (12 each).
-// CHECK-LABEL: @gather: 24 flops
+// Gather, scatter_add and scatter: one per element moved (12 each).
+// CHECK-LABEL: @gather: 36 flops
 adj.func @gather(%t: tensor<10x4xf32>, %i: tensor<3xi64>) -> tensor<10x4xf32> {
   %g = adj.gather %t[%i] axis = 0 : tensor<10x4xf32>, tensor<3xi64>
   %s = adj.scatter_add %t[%i], %g axis = 0 : tensor<10x4xf32>, tensor<3xi64>, tensor<3x4xf32>
-  adj.return %s : tensor<10x4xf32>
+  %m = adj.scatter max %s[%i], %g axis = 0 : tensor<10x4xf32>, tensor<3xi64>, tensor<3x4xf32>
+  adj.return %m : tensor<10x4xf32>
 }
 
 // Known callees: two calls of @elementwise (2 * 18), one of a lambda (6),

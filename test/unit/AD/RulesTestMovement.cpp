@@ -22,6 +22,10 @@ Tensor i64(std::vector<int64_t> shape, std::vector<double> values) {
   return Tensor::fromDoubles(DType::I64, std::move(shape), values);
 }
 
+Tensor i32(std::vector<int64_t> shape, std::vector<double> values) {
+  return Tensor::fromDoubles(DType::I32, std::move(shape), values);
+}
+
 } // namespace
 
 TEST_CASE("rules: broadcast_to") {
@@ -112,4 +116,38 @@ TEST_CASE("rules: scatter_add") {
       adj.return %0 : tensor<2x4xf64>
     })",
          .fixed = {{1, i64({3}, {3, 3, 1})}}});
+}
+
+TEST_CASE("rules: scatter set") {
+  // Index 2 repeats: only its last update lands, so the first one gets no
+  // sensitivity and slot 2 of the target none either.
+  check({.source = R"(
+    adj.func @f(%t: tensor<5x3xf64>, %i: tensor<4xi64>, %u: tensor<4x3xf64>) -> tensor<5x3xf64> {
+      %0 = adj.scatter set %t[%i], %u axis = 0 : tensor<5x3xf64>, tensor<4xi64>, tensor<4x3xf64>
+      adj.return %0 : tensor<5x3xf64>
+    })",
+         .fixed = {{1, i64({4}, {2, 0, 2, 4})}}});
+  check({.source = R"(
+    adj.func @f(%t: tensor<2x4xf64>, %i: tensor<3xi32>, %u: tensor<2x3xf64>) -> tensor<2x4xf64> {
+      %0 = adj.scatter set %t[%i], %u axis = 1 : tensor<2x4xf64>, tensor<3xi32>, tensor<2x3xf64>
+      adj.return %0 : tensor<2x4xf64>
+    })",
+         .fixed = {{1, i32({3}, {3, 3, 1})}}});
+}
+
+TEST_CASE("rules: scatter mul, min and max") {
+  // mul is exact for distinct indices; min and max also with repeated ones.
+  check({.source = R"(
+    adj.func @f(%t: tensor<5x3xf64>, %i: tensor<2x2xi64>, %u: tensor<2x2x3xf64>) -> tensor<5x3xf64> {
+      %0 = adj.scatter mul %t[%i], %u axis = 0 : tensor<5x3xf64>, tensor<2x2xi64>, tensor<2x2x3xf64>
+      adj.return %0 : tensor<5x3xf64>
+    })",
+         .fixed = {{1, i64({2, 2}, {4, 0, 1, 3})}}});
+  for (const char *mode : {"min", "max"})
+    check({.source = std::string(R"(
+    adj.func @f(%t: tensor<2x4xf64>, %i: tensor<3xi64>, %u: tensor<2x3xf64>) -> tensor<2x4xf64> {
+      %0 = adj.scatter )") + mode + R"( %t[%i], %u axis = 1 : tensor<2x4xf64>, tensor<3xi64>, tensor<2x3xf64>
+      adj.return %0 : tensor<2x4xf64>
+    })",
+           .fixed = {{1, i64({3}, {3, 3, 1})}}});
 }

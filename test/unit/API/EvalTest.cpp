@@ -218,3 +218,97 @@ TEST_CASE("closures, recursion and loops evaluate", "[api][eval]") {
       run(m, "main", {tensor(DType::F64, {}, {3.0})}, {});
   CHECK(y[0] == 15006.0);
 }
+
+TEST_CASE("indexing builders match numpy and lax", "[api][eval][indexing]") {
+  auto f64t = [](std::vector<int64_t> shape, std::vector<double> values) {
+    return tensor(DType::F64, std::move(shape), std::move(values));
+  };
+  auto i64t = [](std::vector<int64_t> shape, std::vector<double> values) {
+    return tensor(DType::I64, std::move(shape), std::move(values));
+  };
+  // x = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]].
+  std::vector<double> xs;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      xs.push_back(10 * r + c);
+  Type x34 = Type::tensor(DType::F64, {3, 4});
+  Type i2 = Type::tensor(DType::I64, {2});
+  Type i0 = Type::tensor(DType::I64, {});
+
+  SECTION("x[rows, cols] with broadcasting and negative indices") {
+    Module m;
+    m.function("f", {x34, Type::tensor(DType::I64, {2, 1}), i2},
+               [](Value x, Value r, Value c) { return index(x, {r, c}); });
+    CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({2, 1}, {-1, 0}),
+                       i64t({2}, {3, -4})},
+              {2, 2}) == std::vector<double>{23, 20, 3, 0});
+  }
+  SECTION("x[rows] keeps the trailing dimension") {
+    Module m;
+    m.function("f", {x34, i2},
+               [](Value x, Value r) { return index(x, {r}); });
+    CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({2}, {2, -3})}, {2, 4}) ==
+          std::vector<double>{20, 21, 22, 23, 0, 1, 2, 3});
+  }
+  SECTION("x.at[rows, cols].<mode>(v), a repeated position") {
+    const std::pair<Scatter, std::vector<double>> cases[] = {
+        {Scatter::Set, {0, 7, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}},
+        {Scatter::Add, {0, 13, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}},
+        {Scatter::Mul, {0, 35, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}},
+        {Scatter::Min, {0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}},
+        {Scatter::Max, {0, 7, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23}}};
+    for (const auto &[mode, want] : cases) {
+      Module m;
+      Scatter each = mode;
+      m.function("f", {x34, i2, i2, Type::tensor(DType::F64, {2})},
+                 [each](Value x, Value r, Value c, Value v) {
+                   return index_update(each, x, {r, c}, v);
+                 });
+      CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({2}, {0, 0}),
+                         i64t({2}, {1, -3}), f64t({2}, {5, 7})},
+                {3, 4}) == want);
+    }
+  }
+  SECTION("dynamic_slice and dynamic_update_slice clamp their starts") {
+    Module m;
+    m.function("f", {x34, i0, i0}, [](Value x, Value r, Value c) {
+      return dynamic_slice(x, {r, c}, {2, 2});
+    });
+    CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({}, {1}), i64t({}, {1})},
+              {2, 2}) == std::vector<double>{11, 12, 21, 22});
+    CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({}, {5}), i64t({}, {-2})},
+              {2, 2}) == std::vector<double>{10, 11, 20, 21});
+    Module u;
+    u.function("g", {x34, Type::tensor(DType::F64, {1, 2}), i0, i0},
+               [](Value x, Value v, Value r, Value c) {
+                 return dynamic_update_slice(x, v, {r, c});
+               });
+    CHECK(run(u, "g", {f64t({3, 4}, xs), f64t({1, 2}, {-1, -2}),
+                       i64t({}, {2}), i64t({}, {3})},
+              {3, 4}) == std::vector<double>{0, 1, 2, 3, 10, 11, 12, 13, 20,
+                                             21, -1, -2});
+  }
+  SECTION("reverse along axes") {
+    Module m;
+    m.function("f", {x34}, [](Value x) { return reverse(x, {-1, 0}); });
+    CHECK(run(m, "f", {f64t({3, 4}, xs)}, {3, 4}) ==
+          std::vector<double>{23, 22, 21, 20, 13, 12, 11, 10, 3, 2, 1, 0});
+  }
+  SECTION("errors name the function") {
+    Module m;
+    CHECK_THROWS_WITH(
+        m.function("f", {x34, Type::tensor(DType::F64, {2})},
+                   [](Value x, Value r) { return index(x, {r}); }),
+        Catch::Contains("index: indices must be i32 or i64"));
+    CHECK_THROWS_WITH(m.function("g", {x34, i2, Type::tensor(DType::I64, {3})},
+                                 [](Value x, Value r, Value c) {
+                                   return index(x, {r, c});
+                                 }),
+                      Catch::Contains("do not broadcast"));
+    CHECK_THROWS_WITH(m.function("h", {x34, i0, i0},
+                                 [](Value x, Value r, Value c) {
+                                   return dynamic_slice(x, {r, c}, {4, 1});
+                                 }),
+                      Catch::Contains("does not fit dimension 0"));
+  }
+}

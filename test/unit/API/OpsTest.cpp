@@ -233,6 +233,16 @@ TEST_CASE("shape and data movement", "[api][ops]") {
   });
   CHECK(sc.op == "adj.scatter_add");
   CHECK(sc.type == "tensor<10x4xf32>");
+
+  Built st = build({f32({10, 4}), i64({5}), f32({5, 4})}, [](Module &, Args a) {
+    return scatter(Scatter::Max, a[0], a[1], a[2]);
+  });
+  CHECK(st.op == "adj.scatter");
+  CHECK(st.type == "tensor<10x4xf32>");
+  // Add is scatter_add's.
+  CHECK(build({f32({10, 4}), i64({5}), f32({5, 4})}, [](Module &, Args a) {
+          return scatter(Scatter::Add, a[0], a[1], a[2]);
+        }).op == "adj.scatter_add");
 }
 
 TEST_CASE("convolution and pooling", "[api][ops]") {

@@ -206,6 +206,60 @@ TEST_CASE("movement: transpose, reshape, slice, concat, pad, gather, scatter",
   checkOnAllTargets(m, "move", 19, -20.0, 20.0);
 }
 
+TEST_CASE("indexing: scatter modes, index arrays, dynamic and reversed "
+          "slices, and their gradients",
+          "[conformance][movement][indexing]") {
+  api::Module m;
+  // Indices in range whatever the sample: |raw| mod 6, repeats included.
+  auto inRange = [](api::Value raw) {
+    api::Value a = api::abs(raw);
+    return a - api::cast(api::cast(a, DType::F32) / 6.0, DType::I64) * 6.0;
+  };
+  m.function(
+      "index", {f32({6, 5}), f32({4, 5}), tensor(DType::I64, {4}),
+                tensor(DType::I64, {})},
+      [&](api::Value x, api::Value u, api::Value raw, api::Value start) {
+        api::Value idx = inRange(raw);
+        api::Value col = idx - 5.0; // -5..0: negative columns wrap
+        return api::Values{
+            api::scatter(api::Scatter::Set, x, idx, u),
+            api::scatter(api::Scatter::Mul, x, idx, u * 0.1),
+            api::scatter(api::Scatter::Min, x, idx, u),
+            api::scatter(api::Scatter::Max, x, idx, u),
+            api::index(x, {idx, col}),
+            api::index_update(api::Scatter::Add, x, {idx, col},
+                              api::sum(u, 1) * 2.5),
+            api::dynamic_slice(x, {start, start}, {3, 2}),
+            api::dynamic_update_slice(x, api::slice(u, {0, 0}, {2, 3}),
+                                      {start, start}),
+            api::reverse(x, {0, 1})};
+      });
+  // The same forms differentiated: gathers, scatters and their winners.
+  m.function("loss",
+             {f32({6, 5}), f32({4, 5}), tensor(DType::I64, {4}),
+              tensor(DType::I64, {})},
+             [&](api::Value x, api::Value u, api::Value raw,
+                 api::Value start) {
+               api::Value idx = inRange(raw);
+               api::Value y = api::scatter(api::Scatter::Set, x, idx, u);
+               api::Value z =
+                   api::scatter(api::Scatter::Max, y, idx, u * 0.5);
+               api::Value w = api::dynamic_slice(z * z, {start, start},
+                                                 {3, 2});
+               return api::sum(w) + api::sum(api::reverse(z, {1}) * x);
+             });
+  m.function("dloss",
+             {f32({6, 5}), f32({4, 5}), tensor(DType::I64, {4}),
+              tensor(DType::I64, {})},
+             [&](std::vector<api::Value> args) {
+               api::ADOptions wrt;
+               wrt.wrt = std::vector<int64_t>{0, 1};
+               return api::call(api::grad(m.lookup("loss").ref(), wrt), args);
+             });
+  checkOnAllTargets(m, "index", 53, -20.0, 20.0);
+  checkOnAllTargets(m, "dloss", 59, -20.0, 20.0);
+}
+
 TEST_CASE("contraction: matmul and batched matmul of every tile situation",
           "[conformance][contraction]") {
   // (m, k, n): degenerate, odd, one full tile, several tiles with tails.

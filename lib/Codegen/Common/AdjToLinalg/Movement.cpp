@@ -4,15 +4,16 @@
 // bufferize to views; transpose and broadcast_to are their linalg ops.
 // slice, concat and pad are tensor slicing ops that bufferize to views and
 // copies. gather is a linalg.generic over the result that reads the table
-// with tensor.extract. scatter_add accumulates repeated indices, which no
-// parallel loop expresses, so it is a sequential scf.for over the index
-// positions that adds one contiguous row of updates per step.
+// with tensor.extract. scatter_add and scatter combine repeated indices in
+// order, which no parallel loop expresses, so each is a sequential scf.for
+// over the index positions that combines one contiguous row of updates per
+// step.
 //
 // Out-of-range indices: the interpreter reports an error, which compiled code
 // cannot. Compiled code clamps every index into [0, N) instead, so it never
 // reads or writes out of bounds: gather returns the first or last slice,
-// scatter_add adds into it. With N == 0 there is no slice: gather returns
-// zeros and scatter_add returns its target.
+// the scatters combine into it. With N == 0 there is no slice: gather returns
+// zeros and the scatters return their target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,13 +211,45 @@ struct GatherPattern : OpConversionPattern<adj::GatherOp> {
   }
 };
 
+/// How one slot of a scatter's target takes its update: scatter_add's sum
+/// or adj.scatter's mode. Integers wrap, as in the interpreter; float min and
+/// max propagate NaN, as adj.minimum/maximum do.
+Value combineSlot(OpBuilder &b, Location l, adj::ScatterAddOp, Value slot,
+                  Value update) {
+  if (isa<FloatType>(slot.getType()))
+    return arith::AddFOp::create(b, l, slot, update);
+  return arith::AddIOp::create(b, l, slot, update);
+}
+
+Value combineSlot(OpBuilder &b, Location l, adj::ScatterOp op, Value slot,
+                  Value update) {
+  bool isFloat = isa<FloatType>(slot.getType());
+  switch (op.getMode()) {
+  case adj::ScatterMode::set:
+    return update;
+  case adj::ScatterMode::mul:
+    return isFloat ? Value(arith::MulFOp::create(b, l, slot, update))
+                   : Value(arith::MulIOp::create(b, l, slot, update));
+  case adj::ScatterMode::min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, l, slot, update))
+                   : Value(arith::MinSIOp::create(b, l, slot, update));
+  case adj::ScatterMode::max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, l, slot, update))
+                   : Value(arith::MaxSIOp::create(b, l, slot, update));
+  }
+  return update;
+}
+
 /// With target [A..., N, B...] viewed as [A, N, B] and updates as [A, I, B]:
-/// for a in A, for j in I (in order, as the interpreter adds),
-/// target[a, clamp(indices[j]), :] += updates[a, j, :].
-struct ScatterAddPattern : OpConversionPattern<adj::ScatterAddOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// for a in A, for j in I (in order, as the interpreter combines),
+/// target[a, clamp(indices[j]), :] = combine(that row, updates[a, j, :]).
+/// The order makes a repeated index's last `set` win on every target.
+template <typename OpT>
+struct ScatterPattern : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  using OpAdaptor = typename OpT::Adaptor;
   LogicalResult
-  matchAndRewrite(adj::ScatterAddOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpT op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getResult().getType());
@@ -246,7 +279,6 @@ struct ScatterAddPattern : OpConversionPattern<adj::ScatterAddOp> {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     Value countEnd = arith::ConstantIndexOp::create(rewriter, loc, count);
-    bool isFloat = isa<FloatType>(element);
 
     auto addRow = [&](OpBuilder &b, Location l, Value a, Value j,
                       Value current) -> Value {
@@ -258,25 +290,20 @@ struct ScatterAddPattern : OpConversionPattern<adj::ScatterAddOp> {
                                                  rowSizes, ones);
       Value update = tensor::ExtractSliceOp::create(b, l, rowType, updates,
                                                     source, rowSizes, ones);
-      // The row is the generic's init, so the sum bufferizes in place.
+      // The row is the generic's init, so the update bufferizes in place.
       AffineMap id = b.getMultiDimIdentityMap(1);
-      Value sum =
+      Value combined =
           linalg::GenericOp::create(
               b, l, TypeRange{rowType}, ValueRange{update}, ValueRange{row},
               SmallVector<AffineMap>{id, id},
               SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
               [&](OpBuilder &nb, Location nl, ValueRange args) {
-                // Integers wrap, as in the interpreter.
-                Value s =
-                    isFloat ? Value(arith::AddFOp::create(nb, nl, args[1],
-                                                          args[0]))
-                            : Value(arith::AddIOp::create(nb, nl, args[1],
-                                                          args[0]));
-                linalg::YieldOp::create(nb, nl, s);
+                linalg::YieldOp::create(
+                    nb, nl, combineSlot(nb, nl, op, args[1], args[0]));
               })
               .getResult(0);
-      return tensor::InsertSliceOp::create(b, l, sum, current, slot, rowSizes,
-                                           ones);
+      return tensor::InsertSliceOp::create(b, l, combined, current, slot,
+                                           rowSizes, ones);
     };
     auto rowLoop = [&](OpBuilder &b, Location l, Value a, Value init) {
       return scf::ForOp::create(
@@ -355,5 +382,6 @@ struct BroadcastToPattern : OpConversionPattern<adj::BroadcastToOp> {
 void lowering::populateMovementPatterns(RewritePatternSet &patterns) {
   patterns.add<TransposePattern, ReshapePattern, BroadcastToPattern,
                SlicePattern, ConcatPattern, PadPattern, GatherPattern,
-               ScatterAddPattern>(patterns.getContext());
+               ScatterPattern<adj::ScatterAddOp>,
+               ScatterPattern<adj::ScatterOp>>(patterns.getContext());
 }

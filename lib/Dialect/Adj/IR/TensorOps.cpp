@@ -615,28 +615,54 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   return success();
 }
 
-LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
-                                             Adaptor adaptor,
-                                             Results &results) {
-  TypeRange types = adaptor.getOperands().getTypes();
-  if (auto done = inferAnyIfUntyped(ctx, loc, "scatter_add", types, results))
+/// The result type of scatter_add and scatter: the target's, once the
+/// updates are checked to have gather's result shape. Only `set` may move
+/// booleans; the other modes do arithmetic or compare.
+static LogicalResult inferScatter(MLIRContext *ctx, Loc loc, StringRef name,
+                                  TypeRange types, int64_t axis,
+                                  bool allowBool,
+                                  SmallVectorImpl<Type> &results) {
+  if (auto done = inferAnyIfUntyped(ctx, loc, name, types, results))
     return *done;
   auto target = cast<RankedTensorType>(types[0]);
   auto updates = cast<RankedTensorType>(types[2]);
-  if (failed(requireNotBool(loc, "scatter_add", target)))
+  if (!allowBool && failed(requireNotBool(loc, name, target)))
     return failure();
-  FailureOr<Shape> shape =
-      gatherShape(loc, "scatter_add", target,
-                  cast<RankedTensorType>(types[1]), adaptor.getAxis());
+  FailureOr<Shape> shape = gatherShape(
+      loc, name, target, cast<RankedTensorType>(types[1]), axis);
   if (failed(shape))
     return failure();
   if (!areCompatible(RankedTensorType::get(*shape, target.getElementType()),
                      updates))
-    return emitOptionalError(loc, "adj.scatter_add: updates must be ",
+    return emitOptionalError(loc, "adj.", name, ": updates must be ",
                              formatShape(*shape), " of ",
                              target.getElementType(), ", got ", updates);
   results.push_back(target);
   return success();
+}
+
+LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                             Adaptor adaptor,
+                                             Results &results) {
+  return inferScatter(ctx, loc, "scatter_add",
+                      adaptor.getOperands().getTypes(), adaptor.getAxis(),
+                      /*allowBool=*/false, results);
+}
+
+LogicalResult ScatterOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                          Adaptor adaptor, Results &results) {
+  return inferScatter(ctx, loc, "scatter", adaptor.getOperands().getTypes(),
+                      adaptor.getAxis(),
+                      adaptor.getMode() == ScatterMode::set, results);
+}
+
+/// Nothing to combine: the target is the result.
+OpFoldResult ScatterOp::fold(FoldAdaptor) {
+  auto updates = dyn_cast<RankedTensorType>(getUpdates().getType());
+  if (updates && updates.hasStaticShape() && updates.getNumElements() == 0 &&
+      getTarget().getType() == getType())
+    return getTarget();
+  return {};
 }
 
 //===----------------------------------------------------------------------===//

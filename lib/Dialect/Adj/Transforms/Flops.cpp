@@ -252,6 +252,9 @@ struct FlopCounter::Impl {
         .Case([&](ScatterAddOp s) {
           return product({numel(s.getUpdates().getType())});
         })
+        .Case([&](ScatterOp s) {
+          return product({numel(s.getUpdates().getType())});
+        })
         .Case([&](GradAddOp g) { return gradAddCost(g.getType()); })
         .Case([&](EnvAddOp) {
           return unknown("adds environments, whose size is not static");

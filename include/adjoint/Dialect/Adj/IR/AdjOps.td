@@ -617,6 +617,39 @@ def Adj_ScatterAddOp : Adj_InferOp<"scatter_add"> {
   }];
 }
 
+def Adj_ScatterMode : I32EnumAttr<"ScatterMode", "how adj.scatter combines", [
+    I32EnumAttrCase<"set", 0>, I32EnumAttrCase<"mul", 1>,
+    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>]> {
+  let cppNamespace = "::adjoint::adj";
+}
+
+def Adj_ScatterOp : Adj_InferOp<"scatter"> {
+  let summary = "Combines slices into a tensor at indices (x.at[i].set/mul/"
+                "min/max)";
+  let description = [{
+    Like `adj.scatter_add` (`add` has its own op), but each slot of
+    `target[A..., indices[I...], B...]` is combined with
+    `updates[A..., I..., B...]` by `mode`: `set` replaces it, `mul`
+    multiplies it, `min`/`max` keep the smaller/larger value. Repeated
+    indices are applied in the row-major order of `indices`, so with `set`
+    the last one wins on every target; `mul`, `min` and `max` combine all.
+
+    ```mlir
+    %r = adj.scatter set %x[%ids], %upd axis = 0
+         : tensor<10x4xf32>, tensor<3xi64>, tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins Adj_ScatterMode:$mode, Adj_TensorLike:$target,
+                       Adj_TensorLike:$indices, Adj_TensorLike:$updates,
+                       I64Attr:$axis);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $mode $target `[` $indices `]` `,` $updates `axis` `=` $axis attr-dict
+    `:` type($target) `,` type($indices) `,` type($updates)
+  }];
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Convolution: convolution and pooling (NCHW)
 //===----------------------------------------------------------------------===//
