@@ -476,7 +476,7 @@ def test_checkpoint_as_decorator_and_closure_gradients():
 
 def test_llama_step_with_checkpointed_blocks_matches_the_plain_one():
     # The llama workload at its tiny size: the same loss and gradients with
-    # each decoder block checkpointed (benchmarks/remat_llama.py measures
+    # each decoder block checkpointed (benchmarks/ad/remat_llama.py measures
     # the memory).
     import os
     import sys

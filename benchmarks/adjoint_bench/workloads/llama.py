@@ -87,7 +87,7 @@ class Llama(Workload):
     def loss_adjoint(self, size, remat=False):
         """The loss; with `remat`, each decoder block is an
         adjoint.checkpoint (its activations are recomputed in the backward
-        pass instead of kept: benchmarks/remat_llama.py)."""
+        pass instead of kept: benchmarks/ad/remat_llama.py)."""
         heads = size["heads"]
         layers = ["l%d." % i for i in range(size["layers"])]
 

@@ -1,7 +1,7 @@
 """Peak memory of the llama training step with and without checkpointing
 its decoder blocks (adjoint.checkpoint, as jax.checkpoint).
 
-    PYTHONPATH=build/python python3 benchmarks/remat_llama.py [--size cpu]
+    PYTHONPATH=build/python python3 benchmarks/ad/remat_llama.py [--size cpu]
         [--layers N] [--seq T] [--steps K]
 
 Each variant runs in its own child process: it compiles the step
@@ -23,7 +23,8 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# benchmarks/, where the adjoint_bench package lives.
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _peak_rss_bytes():
