@@ -31,16 +31,6 @@ using namespace mlir;
 using namespace adjoint;
 using namespace adjoint::ad;
 
-std::pair<adj::LambdaOp, OpBuilder>
-adjoint::ad::makeClosure(OpBuilder &b, Location loc, adj::FnType type) {
-  auto lambda = adj::LambdaOp::create(b, loc, type);
-  Block *body = new Block();
-  lambda.getBody().push_back(body);
-  for (Type t : type.getInputs())
-    body->addArgument(t, loc);
-  return {lambda, OpBuilder::atBlockEnd(body)};
-}
-
 /// Calls the function value `fn` with `args`.
 static ValueRange callFn(OpBuilder &b, Location loc, Value fn,
                          ValueRange args) {

@@ -47,18 +47,6 @@ SmallVector<int64_t> chosenArgs(std::optional<ArrayRef<int64_t>> wrt,
   return all;
 }
 
-/// Creates an empty closure of `type` at `b`; returns it and a builder at
-/// the end of its body.
-std::pair<adj::LambdaOp, OpBuilder> makeLambda(OpBuilder &b, Location loc,
-                                               adj::FnType type) {
-  auto lambda = adj::LambdaOp::create(b, loc, type);
-  Block *body = new Block();
-  lambda.getBody().push_back(body);
-  for (Type t : type.getInputs())
-    body->addArgument(t, loc);
-  return {lambda, OpBuilder::atBlockEnd(body)};
-}
-
 /// Checks what requests support: a typed function whose parameters and
 /// results hold no functions.
 LogicalResult checkRequest(Operation *request, Value fn) {
@@ -112,7 +100,7 @@ LogicalResult expandReverse(Operation *request, Value fn,
              << fnType.getResults()[0];
   }
 
-  auto [lambda, lb] = makeLambda(b, loc, resultType);
+  auto [lambda, lb] = makeClosure(b, loc, resultType);
   ValueRange params = lambda.getBody().front().getArguments();
   size_t numArgs = fnType.getInputs().size();
   auto fwd = adj::CallOp::create(lb, loc, jType.getResults(), *jf,
@@ -145,7 +133,7 @@ LogicalResult expandReverse(Operation *request, Value fn,
     // vjp: the values and a pullback closure over the backpropagator.
     llvm::append_range(returned, values);
     auto pullbackType = cast<adj::FnType>(resultType.getResults()[numResults]);
-    auto [pullback, pb] = makeLambda(lb, loc, pullbackType);
+    auto [pullback, pb] = makeClosure(lb, loc, pullbackType);
     adj::ReturnOp::create(
         pb, loc, pullBack(pb, pullback.getBody().front().getArguments()));
     returned.push_back(pullback);
@@ -173,7 +161,7 @@ LogicalResult expandForward(adj::JvpOp request, ForwardMode &forward) {
   SmallVector<int64_t> chosen = chosenArgs(request.getWrt(), numArgs);
 
   auto [lambda, lb] =
-      makeLambda(b, loc, cast<adj::FnType>(request.getType()));
+      makeClosure(b, loc, cast<adj::FnType>(request.getType()));
   ValueRange params = lambda.getBody().front().getArguments();
   SmallVector<Value> args(params.take_front(numArgs));
   // Arguments outside `wrt` have zero tangents.

@@ -121,3 +121,13 @@ LogicalResult adjoint::ad::drainWorklist(
   }
   return success();
 }
+
+std::pair<adj::LambdaOp, OpBuilder>
+adjoint::ad::makeClosure(OpBuilder &b, Location loc, adj::FnType type) {
+  auto lambda = adj::LambdaOp::create(b, loc, type);
+  Block *body = new Block();
+  lambda.getBody().push_back(body);
+  for (Type t : type.getInputs())
+    body->addArgument(t, loc);
+  return {lambda, OpBuilder::atBlockEnd(body)};
+}

@@ -48,6 +48,25 @@ static Val equalTo(Emitter &e, Val a, Val b) {
   return e.indicator(e.cmp(CmpPredicate::eq, a, b), a);
 }
 
+namespace {
+/// Who holds a slot of a min/max scatter's result: `kept` is 1 where the
+/// target's own value equals it, `landed` 1 for each update that equals it,
+/// `count` how many of them tie there (they share the slot's derivative).
+struct SlotWinners {
+  Val kept, landed, count;
+};
+} // namespace
+
+static SlotWinners slotWinners(Emitter &e, ScatterOp op) {
+  Val indices = e.val(op.getIndices()), y = e.val(op.getResult());
+  Val x = e.val(op.getTarget()), u = e.val(op.getUpdates());
+  int64_t axis = op.getAxis();
+  Val kept = equalTo(e, x, y);
+  Val landed = equalTo(e, u, e.gather(y, indices, axis));
+  return {kept, landed,
+          kept + e.scatterAdd(e.zerosLike(x), indices, landed, axis)};
+}
+
 void adjoint::ad::rules::addMovementRules(RuleMap &m) {
   define<BroadcastToOp>(
       m,
@@ -186,11 +205,7 @@ void adjoint::ad::rules::addMovementRules(RuleMap &m) {
                   e.gather(dy * x, indices, axis)};
         case ScatterMode::min:
         case ScatterMode::max: {
-          Val y = e.val(op.getResult());
-          Val kept = equalTo(e, x, y);
-          Val landed = equalTo(e, u, e.gather(y, indices, axis));
-          Val count = kept + e.scatterAdd(e.zerosLike(x), indices, landed,
-                                          axis);
+          auto [kept, landed, count] = slotWinners(e, op);
           return {dy * kept / count, Val(),
                   landed * e.gather(dy / count, indices, axis)};
         }
@@ -215,11 +230,7 @@ void adjoint::ad::rules::addMovementRules(RuleMap &m) {
         }
         case ScatterMode::min:
         case ScatterMode::max: {
-          Val y = e.val(op.getResult());
-          Val kept = equalTo(e, x, y);
-          Val landed = equalTo(e, u, e.gather(y, indices, axis));
-          Val count = kept + e.scatterAdd(e.zerosLike(x), indices, landed,
-                                          axis);
+          auto [kept, landed, count] = slotWinners(e, op);
           Val sum = t[0] ? t[0] * kept : e.zerosLike(x);
           if (t[2])
             sum = e.scatterAdd(sum, indices, t[2] * landed, axis);
