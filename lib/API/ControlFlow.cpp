@@ -66,9 +66,9 @@ template <typename F> static void buildOrErase(Operation *op, F &&build) {
 // Closures and calls
 //===----------------------------------------------------------------------===//
 
-/// An adj.lambda with parameters of types `inputs`, built by `body`.
-static Value buildLambda(ModuleState &s, const std::vector<mlir::Type> &inputs,
-                         const BodyFn &body) {
+Value detail::buildLambda(ModuleState &s,
+                          const std::vector<mlir::Type> &inputs,
+                          const BodyFn &body) {
   // The results are known once the body is built; the type is set then.
   OpSpec spec{"adj.lambda"};
   spec.resultTypes =

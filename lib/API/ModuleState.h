@@ -71,6 +71,11 @@ void verifyOrErase(ModuleState &state, mlir::Operation *op,
 /// function body); throws adjoint::Error naming `op` otherwise.
 void checkInsideFunction(ModuleState &state, llvm::StringRef op);
 
+/// An adj.lambda with parameters of types `inputs`, built by `body`; its
+/// type's results are those `body` returns.
+Value buildLambda(ModuleState &state, const std::vector<mlir::Type> &inputs,
+                  const BodyFn &body);
+
 /// Builds `body` into `block` (whose arguments are passed to it) and ends
 /// the block with `terminator` over the returned values. Restores the
 /// insertion point; on an exception the caller erases the enclosing op.

@@ -15,9 +15,9 @@ leaves have shape ``out_leaf.shape + in_leaf.shape``.
 """
 
 from . import _adjoint as _adj
-from ._adjoint import DType, Value
-from ._transforms import (_Reified, _Transform, _diff_args, _diff_leaf,
-                          _jvp_build, _vjp_build)
+from ._adjoint import DType, Function, Value
+from ._transforms import (_DEFAULT, _Reified, _Transform, _diff_args,
+                          _diff_leaf, _jvp_build, _vjp_build)
 from ._trees import _flatten, _results, _unflatten
 
 __all__ = ["jacfwd", "jacrev", "hessian"]
@@ -208,19 +208,46 @@ def _count(tree):
     return len(leaves)
 
 
-def jacrev(fn, argnums=0, has_aux=False):
+def _builder(name, fn, argnums, has_aux, wrt):
+    """On a builder Function or Value: the C++ API's request (`wrt` the
+    argument indices, all when empty)."""
+    if argnums is not _DEFAULT or has_aux:
+        raise TypeError("%s() of a builder function takes wrt only" % name)
+    return getattr(_adj, name)(fn, [] if wrt is _DEFAULT else list(wrt))
+
+
+def _python_only(name, wrt):
+    if wrt is not _DEFAULT:
+        raise TypeError("%s() got an unexpected keyword argument 'wrt' (it "
+                        "applies to a builder Function or Value only)" % name)
+
+
+def jacrev(fn, argnums=_DEFAULT, has_aux=False, *, wrt=_DEFAULT):
     """The Jacobian of `fn` by reverse mode, over pytrees (JAX's jacrev):
-    one vmap of the pullback over the output's basis vectors."""
-    return _Jacrev(fn, argnums, has_aux)
+    one vmap of the pullback over the output's basis vectors. On a builder
+    ``Function`` or ``Value``: ``api::jacrev(fn, wrt)``."""
+    if isinstance(fn, (Value, Function)):
+        return _builder("jacrev", fn, argnums, has_aux, wrt)
+    _python_only("jacrev", wrt)
+    return _Jacrev(fn, 0 if argnums is _DEFAULT else argnums, has_aux)
 
 
-def jacfwd(fn, argnums=0, has_aux=False):
+def jacfwd(fn, argnums=_DEFAULT, has_aux=False, *, wrt=_DEFAULT):
     """The Jacobian of `fn` by forward mode, over pytrees (JAX's jacfwd):
-    one vmap of the pushforward over the input's basis vectors."""
-    return _Jacfwd(fn, argnums, has_aux)
+    one vmap of the pushforward over the input's basis vectors. On a
+    builder ``Function`` or ``Value``: ``api::jacfwd(fn, wrt)``."""
+    if isinstance(fn, (Value, Function)):
+        return _builder("jacfwd", fn, argnums, has_aux, wrt)
+    _python_only("jacfwd", wrt)
+    return _Jacfwd(fn, 0 if argnums is _DEFAULT else argnums, has_aux)
 
 
-def hessian(fn, argnums=0, has_aux=False):
+def hessian(fn, argnums=_DEFAULT, has_aux=False, *, wrt=_DEFAULT):
     """The Hessian of a scalar function over pytrees, jacfwd of jacrev:
-    shape ``x.shape + x.shape`` for one array argument."""
+    shape ``x.shape + x.shape`` for one array argument. On a builder
+    ``Function`` or ``Value``: ``api::hessian(fn, wrt)``."""
+    if isinstance(fn, (Value, Function)):
+        return _builder("hessian", fn, argnums, has_aux, wrt)
+    _python_only("hessian", wrt)
+    argnums = 0 if argnums is _DEFAULT else argnums
     return _Jacfwd(_Jacrev(fn, argnums, has_aux), argnums, has_aux)

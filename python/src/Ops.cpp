@@ -380,6 +380,21 @@ void bindFunctions(py::module_ &m) {
       },
       py::arg("fn"), py::arg("in_axes"), py::arg("out_axes"),
       py::arg("batch_size"), "The adj.vmap request (expanded by -adj-grad).");
+  // Jacobians of builder functions, each one adj.vmap over basis vectors.
+  using JacobianFn = api::Value (*)(api::Value, const std::vector<int64_t> &);
+  for (auto [name, jacobian] :
+       {std::pair<const char *, JacobianFn>{"jacrev", &api::jacrev},
+        {"jacfwd", &api::jacfwd},
+        {"hessian", &api::hessian}}) {
+    m.def(name, jacobian, py::arg("fn"),
+          py::arg("wrt") = std::vector<int64_t>{});
+    m.def(
+        name,
+        [jacobian](const api::Function &fn, const std::vector<int64_t> &wrt) {
+          return jacobian(fn.ref(), wrt);
+        },
+        py::arg("fn"), py::arg("wrt") = std::vector<int64_t>{});
+  }
   // Derivative annotations.
   m.def("stop_gradient", &api::stop_gradient, py::arg("x"));
   m.def("custom_vjp", &api::custom_vjp, py::arg("fn"), py::arg("fwd"),

@@ -58,7 +58,8 @@ def test_jacobians_of_tree_outputs_and_several_argnums(name):
     ours, ref = getattr(adj, name), getattr(jax, name)
     same_tree(ours(outputs, argnums=(0, 1))(x, y),
               ref(outputs_ref, argnums=(0, 1))(x, y))
-    same_tree(ours(outputs, argnums=1)(x, y), ref(outputs_ref, argnums=1)(x, y))
+    same_tree(ours(outputs, argnums=1)(x, y),
+              ref(outputs_ref, argnums=1)(x, y))
 
 
 @pytest.mark.parametrize("name", ["jacfwd", "jacrev"])
@@ -74,7 +75,8 @@ def test_jacobians_with_respect_to_a_dict_and_a_list(name):
 
     q = {"w1": p["w1"], "b1": p["b1"]}
     xs = [x, randn(5, 4)]
-    same_tree(ours(f, argnums=(0, 1))(q, xs), ref(f_ref, argnums=(0, 1))(q, xs))
+    same_tree(ours(f, argnums=(0, 1))(q, xs),
+              ref(f_ref, argnums=(0, 1))(q, xs))
 
 
 def test_hessian_over_a_dict_of_parameters():
@@ -178,3 +180,29 @@ def test_errors():
         adj.jacrev(lambda i: i * 2)(np.arange(3))
     with pytest.raises(Exception, match="pair"):
         adj.jacfwd(lambda x: x * 2, has_aux=True)(randn(3))
+
+
+def test_builder_jacobians_and_hessian():
+    m = adj.Module()
+    v3 = adj.tensor_type(adj.f64, [3])
+    f = m.function("f", [v3, v3],
+                   lambda x, y: (anp.sin(x) * y, anp.sum(x * y)))
+    g = m.function("g", [v3], lambda x: anp.sum(x * x * x))
+    m.function("jr", [v3, v3],
+               lambda x, y: tuple(adj.jacrev(f, wrt=[0])(x, y)))
+    m.function("jf", [v3, v3], lambda x, y: tuple(adj.jacfwd(f)(x, y)))
+    m.function("h", [v3], lambda x: adj.hessian(g)(x))
+    adj.run_passes(m, "adj-grad")
+    x, y = randn(3), randn(3)
+
+    def f_ref(x, y):
+        return jnp.sin(x) * y, jnp.sum(x * y)
+
+    ref = jax.jacrev(f_ref, argnums=(0, 1))(x, y)
+    jr = adj.interpret(m, "jr", x, y)
+    same_tree(list(jr), [ref[0][0], ref[1][0]])
+    jf = adj.interpret(m, "jf", x, y)
+    same_tree(list(jf), [ref[0][0], ref[0][1], ref[1][0], ref[1][1]])
+    same_tree(adj.interpret(m, "h", x), np.diag(6 * x))
+    with pytest.raises(TypeError, match="wrt only"):
+        adj.jacrev(f, argnums=1)

@@ -669,6 +669,21 @@ inline constexpr int64_t kNotBatched = -1;
 /// a call checks it against the batched arguments' shapes.
 Value vmap(Value fn, const std::vector<int64_t> &inAxes,
            const std::vector<int64_t> &outAxes, int64_t batchSize);
+
+/// Jacobians of a typed `fn: (A...) -> (R...)` of tensors, with respect to
+/// the arguments `wrt` (all when empty): functions (A...) -> (J_r_i...),
+/// one block per result r and argument i (r-major), each of shape
+/// `R_r.shape + A_i.shape`. Each is one adj.vmap over basis vectors:
+/// jacrev maps the pullback over an identity the size of the flattened
+/// results, jacfwd the pushforward over one the size of the flattened
+/// arguments in `wrt`.
+Value jacrev(Value fn, const std::vector<int64_t> &wrt = {});
+Value jacfwd(Value fn, const std::vector<int64_t> &wrt = {});
+/// jacfwd(jacrev(fn, wrt), wrt) of a function with one scalar result: the
+/// blocks H_i_j of shape `A_i.shape + A_j.shape`, i-major.
+Value hessian(Value fn, const std::vector<int64_t> &wrt = {});
+
+//===----------------------------------------------------------------------===//
 // Derivative annotations: stop_gradient, custom rules, rematerialization
 //===----------------------------------------------------------------------===//
 
