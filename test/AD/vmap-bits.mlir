@@ -2,6 +2,7 @@
 // RUN: ir-opt %s -adj-grad | ir-run - -f keys --arg 1 --arg 2 --arg 3 --arg 4 --arg "[0,1,2]" | FileCheck %s --check-prefix=KEYS
 // RUN: ir-opt %s -adj-grad | ir-run - -f keys --arg 1 --arg 2 --arg 3 --arg 4 --arg "[0,1,2]" --compile --no-cache | FileCheck %s --check-prefix=KEYS
 // RUN: ir-opt %s -adj-grad | ir-run - -f updates --arg "[[1,2,3,4],[5,6,7,8],[9,10,11,12]]" --arg "[3,0,2]" --arg "[20,-30,0]" | FileCheck %s --check-prefix=UPD
+// RUN: ir-opt %s -adj-grad | ir-run - -f updates --arg "[[1,2,3,4],[5,6,7,8],[9,10,11,12]]" --arg "[3,0,7]" --arg "[20,-30,0]" --compile --no-cache | FileCheck %s --check-prefix=CLAMPED
 
 // The Bits ops are elementwise: a batch of keys (one per example) hashes
 // each example's shared counters under its own key in one threefry2x32,
@@ -57,11 +58,14 @@ adj.func @keys(%a0: tensor<i32>, %a1: tensor<i32>, %b0: tensor<i32>, %b1: tensor
 }
 
 // adj.scatter batches as scatter_add does: with a batched index the batch
-// is folded into the indexed dimension (offsets 0, 4, 8 per example; indices are in range, as per example), so
+// is folded into the indexed dimension (clamped into [0, 4), then offset by 0, 4, 8 per example), so
 // `set` and `max` act on each example's own row. stop_gradient and
 // optimization_barrier keep their batched input's type.
 
 // CHECK-LABEL: adj.func private @upd_vmap3_111(
+// CHECK-SAME:      %[[X:[^:]*]]: tensor<3x4xf32>, %[[I:[^:]*]]: tensor<3xi64>, %[[V:[^:]*]]: tensor<3xf32>)
+// CHECK:         %[[LO:.*]] = adj.maximum %[[I]], %{{.*}} : tensor<3xi64>, tensor<i64>
+// CHECK:         adj.minimum %[[LO]], %{{.*}} : tensor<3xi64>, tensor<i64>
 // CHECK:         adj.scatter set %{{.*}}[%{{.*}}], %{{.*}} axis = 0 : tensor<12xf32>, tensor<3xi64>, tensor<3xf32>
 // CHECK:         adj.stop_gradient %{{.*}} : tensor<3x4xf32>
 // CHECK:         adj.optimization_barrier %{{.*}} : tensor<3x4xf32>
@@ -73,6 +77,11 @@ adj.func @keys(%a0: tensor<i32>, %a1: tensor<i32>, %b0: tensor<i32>, %b1: tensor
 // x.at[i].set(v) then .at[i].max(v / 2), per row.
 // UPD: tensor<3x4xf32> {{\[}}[1, 2, 3, 20], [-15, 6, 7, 8], [9, 10, 0, 12]]
 // UPD-NEXT: tensor<3x4xf32> {{\[}}[1, 2, 3, 20], [-15, 2, 3, 4], [1, 2, 0, 4]]
+
+// Compiled code clamps an index out of range per example (7 is 3 here),
+// never into the next example's row.
+// CLAMPED: tensor<3x4xf32> {{\[}}[1, 2, 3, 20], [-15, 6, 7, 8], [9, 10, 11, 0]]
+// CLAMPED-NEXT: tensor<3x4xf32> {{\[}}[1, 2, 3, 20], [-15, 2, 3, 4], [1, 2, 3, 0]]
 adj.func private @upd(%x: tensor<4xf32>, %i: tensor<i64>, %v: tensor<f32>) -> tensor<4xf32> {
   %s = adj.scatter set %x[%i], %v axis = 0 : tensor<4xf32>, tensor<i64>, tensor<f32>
   %g = adj.stop_gradient %s : tensor<4xf32>

@@ -42,19 +42,28 @@ static SmallVector<int64_t> inverse(ArrayRef<int64_t> perm) {
   return out;
 }
 
-/// `indices` (batched, [S, I...]) plus `stride * s` for example `s`: the
-/// positions in a table whose batch is folded into the indexed dimension.
+/// `indices` (batched, [S, I...]) clamped into [0, stride) and plus
+/// `stride * s` for example `s`: the positions in a table whose batch is
+/// folded into the indexed dimension. The clamp keeps an index out of range
+/// in its own example's rows, where compiled per-example code clamps it,
+/// instead of reaching a neighbour's.
 static Val offsetIndices(Emitter &e, Val indices, int64_t stride) {
   RankedTensorType type = indices.type();
+  Type element = type.getElementType();
+  auto scalar = [&](int64_t value) -> Val {
+    auto scalarType = RankedTensorType::get({}, element);
+    return e.make<adj::ConstantOp>(
+        scalarType,
+        DenseElementsAttr::get(
+            scalarType, APInt(element.getIntOrFloatBitWidth(), value)));
+  };
   SmallVector<int64_t> ones(type.getRank(), 1);
   ones[0] = type.getDimSize(0);
-  auto iotaType = RankedTensorType::get(ones, type.getElementType());
-  Val iota = e.make<adj::IotaOp>(iotaType, int64_t{0});
-  Val strideV = e.make<adj::ConstantOp>(
-      RankedTensorType::get({}, type.getElementType()),
-      DenseElementsAttr::get(RankedTensorType::get({}, type.getElementType()),
-                             APInt(type.getElementTypeBitWidth(), stride)));
-  return indices + e.make<adj::MulOp>(iota, strideV);
+  Val iota = e.make<adj::IotaOp>(RankedTensorType::get(ones, element),
+                                 int64_t{0});
+  Val clamped = e.make<adj::MinimumOp>(
+      e.make<adj::MaximumOp>(indices, scalar(0)), scalar(stride - 1));
+  return clamped + e.make<adj::MulOp>(iota, scalar(stride));
 }
 
 static Result batchGather(Emitter &e, Operation *op, Operands operands,
