@@ -127,6 +127,46 @@ def test_vmap_of_grad_of_custom_vjp():
     close(adj.jit(per)(XS, W), perj(XS, W))
 
 
+def test_vmap_of_custom_vjp_closing_over_batched_values():
+    # bwd closes over a value of the vmapped code (s, one per example).
+    def outer(x, s):
+        @adj.custom_vjp
+        def f(y):
+            return y * 2.0
+
+        f.defvjp(lambda y: (y * 2.0, ()), lambda res, g: (g * s,))
+        return adj.grad(lambda z: anp.sum(f(z) * z))(x)
+
+    def outer_j(x, s):
+        @jax.custom_vjp
+        def f(y):
+            return y * 2.0
+
+        f.defvjp(lambda y: (y * 2.0, ()), lambda res, g: (g * s,))
+        return jax.grad(lambda z: jnp.sum(f(z) * z))(x)
+
+    close(adj.vmap(outer)(XS, TS), jax.vmap(outer_j)(XS, TS))
+
+    # grad of the vmap: JAX refuses a bwd closing over a batched value (a
+    # leaked tracer); the rule gives d/dx sum(sin x) = cos(x) * s.
+    def per(x, s):
+        @adj.custom_vjp
+        def f(y):
+            return anp.sin(y)
+
+        f.defvjp(lambda y: (anp.sin(y), anp.cos(y)),
+                 lambda c, g: (g * c * s,))
+        return anp.sum(f(x))
+
+    g = adj.grad(lambda x, s: anp.sum(adj.vmap(per)(x, s)))(XS, TS)
+    close(g, np.cos(XS) * TS)
+
+
+def test_jvp_of_vmap_of_custom_vjp_is_refused():
+    with pytest.raises(adj.Error, match="forward mode"):
+        adj.jvp(adj.vmap(lambda x: cv(x, W)), (XS,), (TS,))
+
+
 # ---------------------------------------------------------------------------
 # custom_jvp
 # ---------------------------------------------------------------------------
@@ -198,6 +238,18 @@ def test_vmap_of_checkpoint_and_its_derivatives():
           jax.vmap(jax.grad(lambda x, w: jnp.sum(ckj(x, w))),
                    in_axes=(0, None))(XS, W))
     close_trees(adj.jvp(vm, (XS, W), (TS, W)), jax.jvp(vmj, (XS, W), (TS, W)))
+
+
+def test_checkpoint_of_a_closure_over_a_batched_value():
+    def f(x):
+        return anp.sum(adj.checkpoint(lambda y: anp.sin(y * x))(x))
+
+    def f_j(x):
+        return jnp.sum(jax.checkpoint(lambda y: jnp.sin(y * x))(x))
+
+    close(adj.vmap(adj.grad(f))(XS), jax.vmap(jax.grad(f_j))(XS))
+    close(adj.grad(lambda x: anp.sum(adj.vmap(f)(x)))(XS),
+          jax.grad(lambda x: jnp.sum(jax.vmap(f_j)(x)))(XS))
 
 
 # ---------------------------------------------------------------------------
@@ -292,6 +344,37 @@ def test_vmap_of_normal_over_keys(jax32):
     assert _ulps(got, per_key).max() <= 2
     want = jax.vmap(lambda k: jr.normal(k, (3,)))(jr.split(jr.PRNGKey(0), 4))
     assert _ulps(got, want).max() <= 4
+
+
+def test_keys_split_inside_the_vmapped_code_and_nested_vmap(jax32):
+    def sample(k):
+        k1, k2 = ar.split(k)
+        return (ar.normal(k1, (2,)), ar.uniform(k2, (3,)),
+                ar.categorical(k2, anp.array([0.5, -1.0, 2.0]), shape=(4,)))
+
+    def sample_j(k):
+        k1, k2 = jr.split(k)
+        return (jr.normal(k1, (2,)), jr.uniform(k2, (3,)),
+                jr.categorical(k2, jnp.array([0.5, -1.0, 2.0]), shape=(4,)))
+
+    got = adj.vmap(sample)(ar.split(ar.key(5), 3))
+    want = jax.vmap(sample_j)(jr.split(jr.PRNGKey(5), 3))
+    assert _ulps(got[0], want[0]).max() <= 4
+    np.testing.assert_array_equal(np.asarray(got[1]), np.asarray(want[1]))
+    np.testing.assert_array_equal(np.asarray(got[2]), np.asarray(want[2]))
+
+    grid = np.asarray(ar.split(ar.key(0), 6)).reshape(2, 3, 2)
+    jgrid = jr.split(jr.PRNGKey(0), 6).reshape(2, 3, 2)
+    np.testing.assert_array_equal(
+        np.asarray(adj.vmap(adj.vmap(lambda k: ar.uniform(k, (2,))))(grid)),
+        np.asarray(jax.vmap(jax.vmap(lambda k: jr.uniform(k, (2,))))(jgrid)))
+
+
+def test_fold_in_of_batched_data(jax32):
+    d = np.arange(3, dtype=np.int32)
+    got = adj.vmap(lambda d: ar.fold_in(ar.key(1), d))(d)
+    want = jax.vmap(lambda d: jr.fold_in(jr.PRNGKey(1), d))(d)
+    np.testing.assert_array_equal(np.asarray(got), _words(want))
 
 
 def test_shared_key_with_batched_data(jax32):
