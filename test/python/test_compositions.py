@@ -523,3 +523,20 @@ def test_vmap_of_multi_array_indexing():
         m, rs, COLS) ** 2)
     close(adj.grad(loss)(ms), jax.grad(lossj)(ms))
     close(adj.jit(adj.grad(loss))(ms), jax.grad(lossj)(ms))
+
+
+def test_vmap_of_jitted_code_with_the_new_ops(jax32):
+    ck = adj.checkpoint(lambda x: anp.sin(x) * 2.0)
+    xs = XS.astype(np.float32)
+    got = adj.vmap(adj.jit(lambda x: ck(x) + adj.stop_gradient(x)))(xs)
+    want = jax.vmap(jax.jit(lambda x: jax.checkpoint(
+        lambda y: jnp.sin(y) * 2.0)(x) + jax.lax.stop_gradient(x)))(xs)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)
+    keys = ar.split(ar.key(9), 3)
+    np.testing.assert_array_equal(
+        np.asarray(adj.vmap(adj.jit(lambda k: ar.uniform(k, (2,))))(keys)),
+        np.asarray(jax.vmap(jax.jit(lambda k: jr.uniform(k, (2,))))(
+            jr.split(jr.PRNGKey(9), 3))))
+    idx = np.array([0, 1, 3, 2, 0])
+    close(adj.vmap(adj.jit(lambda x, i: x.at[i].set(0.0)))(XS, idx),
+          jax.vmap(jax.jit(lambda x, i: x.at[i].set(0.0)))(XS, idx), 1e-6)
