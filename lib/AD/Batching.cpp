@@ -501,6 +501,21 @@ LogicalResult BodyBatcher::transformOp(OpBuilder &b, Operation &op) {
     return op.emitOpError("cannot be batched");
   if (failed(getOperands()))
     return failure();
+  // A function with a derivative of its own becomes the same op on the
+  // uniform batched forms of its functions, even when none of them is
+  // batched: a later grad or jvp of the batched code then still uses the
+  // (batched) custom rule or recomputes, and the batched result can be
+  // called on batched arguments.
+  if (isa<adj::CustomVjpOp, adj::CustomJvpOp, adj::CheckpointOp>(op)) {
+    auto values = allToBatched();
+    if (failed(values))
+      return failure();
+    Operation *copy = recreate(b, &op, *values, [&](Type t) {
+      return Batching::batchedType(t, size_);
+    });
+    set(op.getResult(0), Batched{copy->getResult(0), true});
+    return success();
+  }
   anyBatched = llvm::any_of(operands, [](Batched v) { return v.batched; });
   if (!anyBatched)
     return shared();

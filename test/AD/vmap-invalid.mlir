@@ -85,3 +85,19 @@ adj.func @main(%g: !adj.fn<(tensor<f32>) -> tensor<f32>>, %xs: tensor<4xf32>) ->
   %r = adj.call %v(%xs) : !adj.fn<(tensor<4xf32>) -> tensor<4xf32>>
   adj.return %r : tensor<4xf32>
 }
+
+// -----
+
+// checkpoint (or custom_vjp, custom_jvp) of a function received from
+// outside: the batched op needs the batched form of the function's code.
+adj.func @main(%g: !adj.fn<(tensor<f32>) -> tensor<f32>>, %xs: tensor<4xf32>) -> tensor<4xf32> {
+  %f = adj.lambda (%x: tensor<f32>) -> tensor<f32> {
+    // expected-error @+1 {{vmap: cannot give the batch to a value of type '!adj.fn<(tensor<f32>) -> tensor<f32>>' whose code is not known here}}
+    %c = adj.checkpoint %g : !adj.fn<(tensor<f32>) -> tensor<f32>>
+    %y = adj.call %c(%x) : !adj.fn<(tensor<f32>) -> tensor<f32>>
+    adj.return %y : tensor<f32>
+  }
+  %v = adj.vmap %f in_axes = [0] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<f32>) -> tensor<f32>>
+  %r = adj.call %v(%xs) : !adj.fn<(tensor<4xf32>) -> tensor<4xf32>>
+  adj.return %r : tensor<4xf32>
+}

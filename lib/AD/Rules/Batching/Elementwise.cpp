@@ -14,9 +14,10 @@ using namespace adjoint;
 using namespace adjoint::ad::rules;
 using namespace adjoint::ad::batching;
 
-static FailureOr<SmallVector<Batched>>
-batchElementwise(Emitter &e, Operation *op, ArrayRef<Batched> operands,
-                 int64_t size) {
+FailureOr<SmallVector<Batched>>
+adjoint::ad::batching::batchElementwise(Emitter &e, Operation *op,
+                                        ArrayRef<Batched> operands,
+                                        int64_t size) {
   int64_t rank = tensorOf(op->getResult(0)).getRank();
   SmallVector<Value> aligned;
   for (Batched v : operands)

@@ -1,7 +1,7 @@
 //===- Movement.cpp - Batching rules of the shape and data movement ops ---===//
 //
 // Shapes, permutations and boxes gain the batch dimension in front. Gather
-// and scatter_add keep a shared table or target unbatched when only the
+// and the scatters keep a shared table or target unbatched when only the
 // indices are batched; when both are, the batch is folded into the indexed
 // dimension (with the indices offset per example), which is one gather or
 // scatter over all examples.
@@ -42,19 +42,28 @@ static SmallVector<int64_t> inverse(ArrayRef<int64_t> perm) {
   return out;
 }
 
-/// `indices` (batched, [S, I...]) plus `stride * s` for example `s`: the
-/// positions in a table whose batch is folded into the indexed dimension.
+/// `indices` (batched, [S, I...]) clamped into [0, stride) and plus
+/// `stride * s` for example `s`: the positions in a table whose batch is
+/// folded into the indexed dimension. The clamp keeps an index out of range
+/// in its own example's rows, where compiled per-example code clamps it,
+/// instead of reaching a neighbour's.
 static Val offsetIndices(Emitter &e, Val indices, int64_t stride) {
   RankedTensorType type = indices.type();
+  Type element = type.getElementType();
+  auto scalar = [&](int64_t value) -> Val {
+    auto scalarType = RankedTensorType::get({}, element);
+    return e.make<adj::ConstantOp>(
+        scalarType,
+        DenseElementsAttr::get(
+            scalarType, APInt(element.getIntOrFloatBitWidth(), value)));
+  };
   SmallVector<int64_t> ones(type.getRank(), 1);
   ones[0] = type.getDimSize(0);
-  auto iotaType = RankedTensorType::get(ones, type.getElementType());
-  Val iota = e.make<adj::IotaOp>(iotaType, int64_t{0});
-  Val strideV = e.make<adj::ConstantOp>(
-      RankedTensorType::get({}, type.getElementType()),
-      DenseElementsAttr::get(RankedTensorType::get({}, type.getElementType()),
-                             APInt(type.getElementTypeBitWidth(), stride)));
-  return indices + e.make<adj::MulOp>(iota, strideV);
+  Val iota = e.make<adj::IotaOp>(RankedTensorType::get(ones, element),
+                                 int64_t{0});
+  Val clamped = e.make<adj::MinimumOp>(
+      e.make<adj::MaximumOp>(indices, scalar(0)), scalar(stride - 1));
+  return clamped + e.make<adj::MulOp>(iota, scalar(stride));
 }
 
 static Result batchGather(Emitter &e, Operation *op, Operands operands,
@@ -100,17 +109,24 @@ static Result batchGather(Emitter &e, Operation *op, Operands operands,
   return SmallVector<Batched>{{e.transpose(r, back), true}};
 }
 
-static Result batchScatterAdd(Emitter &e, Operation *op, Operands operands,
-                              int64_t size) {
-  auto scatter = cast<adj::ScatterAddOp>(op);
-  int64_t axis = scatter.getAxis();
+/// scatter_add and scatter (every mode): the two share an operand layout
+/// (target, indices, updates; axis). Folding the batch keeps each example's
+/// indices in their row-major order and puts different examples in
+/// disjoint rows, so `set`'s last-one-wins order is the per-example one.
+static Result batchScatter(Emitter &e, Operation *op, Operands operands,
+                           int64_t size) {
+  int64_t axis = cast<IntegerAttr>(op->getAttr("axis")).getInt();
+  auto emit = [&](Val target, Val indices, Val updates, int64_t at) {
+    if (auto scatter = dyn_cast<adj::ScatterOp>(op))
+      return e.scatter(scatter.getMode(), target, indices, updates, at);
+    return e.scatterAdd(target, indices, updates, at);
+  };
   Batched indices = operands[1];
   Val target = materialize(e, operands[0], size);
   Val updates = materialize(e, operands[2], size);
   if (!indices.batched)
-    return SmallVector<Batched>{{e.scatterAdd(target, e.val(indices.value),
-                                              updates, axis + 1),
-                                 true}};
+    return SmallVector<Batched>{
+        {emit(target, e.val(indices.value), updates, axis + 1), true}};
   // Batched indices: fold the batch into the indexed dimension of the
   // target ([S, A..., N, B...] -> [S * N, A..., B...] after moving N next
   // to S) and of the updates ([S, A..., I..., B...] -> [S, I..., A...,
@@ -134,7 +150,7 @@ static Result batchScatterAdd(Emitter &e, Operation *op, Operands operands,
     updPerm.push_back(i);
   Val upd = e.transpose(updates, updPerm);
   Val idx = offsetIndices(e, e.val(indices.value), n);
-  Val r = e.scatterAdd(e.reshape(front, folded), idx, upd, 0);
+  Val r = emit(e.reshape(front, folded), idx, upd, 0);
   Val unfolded = e.reshape(r, front.shape());
   return SmallVector<Batched>{{e.transpose(unfolded, inverse(perm)), true}};
 }
@@ -190,5 +206,6 @@ void adjoint::ad::batching::addMovementBatchRules(BatchRuleMap &map) {
         {e.make<adj::ConcatOp>(inputs, axis < 0 ? axis : axis + 1), true}};
   };
   map[TypeID::get<adj::GatherOp>()] = batchGather;
-  map[TypeID::get<adj::ScatterAddOp>()] = batchScatterAdd;
+  map[TypeID::get<adj::ScatterAddOp>()] = batchScatter;
+  map[TypeID::get<adj::ScatterOp>()] = batchScatter;
 }

@@ -17,6 +17,8 @@ static const BatchRuleMap &batchTable() {
     addMovementBatchRules(map);
     addConvolutionBatchRules(map);
     addCreationBatchRules(map);
+    addBitsBatchRules(map);
+    addDerivativesBatchRules(map);
     return map;
   }();
   return table;
