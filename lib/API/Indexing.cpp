@@ -48,6 +48,15 @@ Value wrapped(const char *fn, Value index, int64_t n) {
   return select(i < 0.0, i + static_cast<double>(n), i);
 }
 
+/// `index` wrapped, then clamped into [0, n) in its own dimension, as JAX
+/// clamps: flattened with the other coordinates, an index past the end of
+/// its dimension must not reach a neighbouring row.
+Value clamped(const char *fn, Value index, int64_t n) {
+  return maximum(minimum(wrapped(fn, index, n),
+                         static_cast<double>(std::max<int64_t>(n - 1, 0))),
+                 0.0);
+}
+
 /// The flat positions, over x's leading dimensions, of the elements that
 /// `coords` (one per leading dimension, broadcast together) address.
 Value flatPositions(const std::vector<Value> &coords,
@@ -75,9 +84,16 @@ Value rowsOf(Value x, size_t k) {
   return reshape(x, view);
 }
 
-/// The leading shape and flat positions of x[indices...].
-std::pair<std::vector<int64_t>, Value>
-arrayPositions(const char *fn, Value x, const std::vector<Value> &indices) {
+/// Where x[indices...] lies: the leading shape, the flat positions of the
+/// elements (each coordinate clamped into its dimension) and whether every
+/// coordinate was in range (i1, of the leading shape).
+struct Positions {
+  std::vector<int64_t> leading;
+  Value flat, inRange;
+};
+
+Positions arrayPositions(const char *fn, Value x,
+                         const std::vector<Value> &indices) {
   std::vector<int64_t> shape = tensorTypeOf(fn, x).shape();
   if (indices.empty() || indices.size() > shape.size())
     throw Error(std::string(fn) + ": expected 1 to " +
@@ -85,8 +101,13 @@ arrayPositions(const char *fn, Value x, const std::vector<Value> &indices) {
                 std::to_string(indices.size()));
   adj::Shape common;
   std::vector<Value> coords;
+  Value inRange;
   for (size_t d = 0; d < indices.size(); ++d) {
-    Value i = wrapped(fn, indices[d], shape[d]);
+    Value w = wrapped(fn, indices[d], shape[d]);
+    Value ok = cast(w >= 0.0, DType::I64) *
+               cast(w < static_cast<double>(shape[d]), DType::I64);
+    inRange = inRange ? inRange * ok : ok;
+    Value i = clamped(fn, indices[d], shape[d]);
     std::optional<adj::Shape> joined = adj::broadcastShapes(common, i.shape());
     if (!joined)
       throw Error(std::string(fn) + ": index shapes " + adj::formatShape(common) +
@@ -95,10 +116,13 @@ arrayPositions(const char *fn, Value x, const std::vector<Value> &indices) {
     coords.push_back(i);
   }
   std::vector<int64_t> leading(common.begin(), common.end());
+  if (inRange.shape() != leading)
+    inRange = broadcast_to(inRange, leading);
   return {leading,
           flatPositions(coords,
                         llvm::ArrayRef(shape).take_front(indices.size()),
-                        leading)};
+                        leading),
+          inRange > 0.0};
 }
 
 /// `updates` as x's dtype, broadcast to `shape`.
@@ -137,7 +161,9 @@ std::pair<size_t, Value> windowPositions(const char *fn, Value x,
   // last partial one are copied as they are.
   std::vector<Value> coords;
   for (size_t d = 0; d < k; ++d) {
-    Value start = asI64(fn, starts[d]);
+    // As lax.dynamic_slice: a negative start counts from the end, then the
+    // slice is moved to fit.
+    Value start = wrapped(fn, starts[d], shape[d]);
     start = maximum(minimum(start, static_cast<double>(shape[d] - sizes[d])),
                     0.0);
     std::vector<double> steps(sizes[d]);
@@ -157,18 +183,27 @@ std::pair<size_t, Value> windowPositions(const char *fn, Value x,
 } // namespace
 
 Value api::index(Value x, std::vector<Value> indices) {
-  auto [leading, flat] = arrayPositions("index", x, indices);
+  auto [leading, flat, inRange] = arrayPositions("index", x, indices);
   return gather(rowsOf(x, indices.size()), flat, 0);
 }
 
 Value api::index_update(Scatter mode, Value x, std::vector<Value> indices,
                         Value updates) {
-  auto [leading, flat] = arrayPositions("index_update", x, indices);
+  auto [leading, flat, inRange] = arrayPositions("index_update", x, indices);
   std::vector<int64_t> shape = x.shape();
   Value rows = rowsOf(x, indices.size());
   std::vector<int64_t> target =
       concatShapes(leading, llvm::ArrayRef(shape).drop_front(indices.size()));
-  Value out = scatter(mode, rows, flat, updatesFor(x, updates, target), 0);
+  // As JAX's, an update at an index out of range is dropped: it goes to one
+  // extra row after the table, cut off afterwards.
+  std::vector<int64_t> table = rows.shape(), zeros(table.size(), 0);
+  std::vector<int64_t> spare = zeros;
+  spare.front() = 1;
+  Value spareRow = flat * 0.0 + static_cast<double>(table.front());
+  Value out = scatter(mode, pad(rows, zeros, spare),
+                      select(inRange, flat, spareRow),
+                      updatesFor(x, updates, target), 0);
+  out = slice(out, zeros, table, std::vector<int64_t>(table.size(), 1));
   return reshape(out, shape);
 }
 

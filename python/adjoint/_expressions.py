@@ -128,7 +128,9 @@ class _Expressions:
                 if obj.type.is_tuple and isinstance(idx, int):
                     return _adj.get(obj, idx)
                 return getitem(obj, idx)
-            return obj[idx]
+            # An array reached through a container (D["k"]) becomes a
+            # constant like one read by name.
+            return self.host(obj[idx])
         if isinstance(e, ast.Slice):
             parts = [None if p is None else self.expr(p, frame)
                      for p in (e.lower, e.upper, e.step)]

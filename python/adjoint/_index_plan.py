@@ -46,11 +46,29 @@ def _i64(v):
     return v if v.dtype == DType.i64 else _adj.cast(v, DType.i64)
 
 
-def wrap_index(v, n):
+def _wrapped(v, n):
     """A traced index with numpy's negative indices counting from the end."""
     v = _i64(v)
     zero = _adj.scalar(v.module, 0.0, DType.i64)
     return _adj.select(_adj.cmp(_adj.Cmp.LT, v, zero), v + float(n), v)
+
+
+def wrap_index(v, n):
+    """A traced index along an axis of size n, wrapped, then clamped into
+    [0, n) in its own axis, as JAX's gathers clamp (so that, flattened with
+    the other axes' coordinates, an index past the end never reaches a
+    neighbouring row)."""
+    return _adj.maximum(_adj.minimum(_wrapped(v, n), float(max(n - 1, 0))),
+                        0.0)
+
+
+def _in_range(w, n):
+    """1 (i64) where the wrapped index w lies in [0, n), else 0."""
+    ge = _adj.cast(_adj.cmp(_adj.Cmp.GE, w, _adj.scalar(w.module, 0.0,
+                                                          DType.i64)),
+                   DType.i64)
+    return ge * _adj.cast(_adj.cmp(_adj.Cmp.LT, w, _adj.scalar(
+        w.module, float(n), DType.i64)), DType.i64)
 
 
 def _static_array(a, n, dim):
@@ -162,7 +180,7 @@ class _Plan:
             out_shape = block + out_shape
             axis_of = {k: a + len(block) for k, a in axis_of.items()}
         static = _np.zeros((), dtype=_np.int64)
-        traced = []
+        traced, in_range = [], []
         rank = len(out_shape)
 
         def placed(length, axis):
@@ -185,7 +203,11 @@ class _Plan:
                 if isinstance(i, Value):
                     if i.dtype not in (DType.i64, DType.i32):
                         raise IndexError("tensor indices must be integers")
-                    v = wrap_index(i, n)
+                    w = _wrapped(i, n)
+                    in_range.append(_adj.reshape(_in_range(w, n),
+                                                 in_block(list(i.shape))))
+                    v = _adj.maximum(_adj.minimum(w, float(max(n - 1, 0))),
+                                     0.0)
                     v = _adj.reshape(v, in_block(list(i.shape)))
                     traced.append(v * float(stride) if stride != 1 else v)
                 else:
@@ -198,6 +220,9 @@ class _Plan:
                                      "axis %d of size %d" % (i.size, d, n))
                 start = _i64(_adj.reshape(i.start, [])) \
                     if i.start.rank else _i64(i.start)
+                # As lax.dynamic_slice: a negative start counts from the
+                # end, then the slice is moved to fit.
+                start = _adj.select(start < 0.0, start + float(n), start)
                 start = _adj.maximum(_adj.minimum(start, float(n - i.size)),
                                      0.0)
                 coords = _adj.iota(x.module, [i.size], 0, DType.i64) + start
@@ -219,6 +244,7 @@ class _Plan:
         self.shape = out_shape
         self.static = static
         self.traced = traced
+        self.in_range = in_range
 
     def positions(self):
         """L, an i64 tensor of the result's leading shape."""
@@ -259,10 +285,29 @@ def _updates(x, v, shape):
 
 
 def scatter(mode, x, idx, v):
-    """x.at[idx].<mode>(v): functional, with the index forms of gather."""
+    """x.at[idx].<mode>(v): functional, with the index forms of gather.
+
+    As JAX's, an update at a traced index out of its axis' range is dropped:
+    it is sent to one extra row after the table, cut off afterwards."""
     plan = _Plan(x, idx)
     v = _updates(x, v, plan.result_shape())
-    out = _adj.scatter(mode, plan.table(), plan.positions(), v, 0)
+    table, positions = plan.table(), plan.positions()
+    if plan.in_range:
+        ok = plan.in_range[0]
+        for r in plan.in_range[1:]:
+            ok = ok * r
+        if list(ok.shape) != plan.shape:
+            ok = _adj.broadcast_to(ok, plan.shape)
+        spare = _adj.scalar(x.module, float(plan.rows), DType.i64)
+        positions = _adj.select(_adj.cmp(_adj.Cmp.EQ, ok, _adj.scalar(
+            x.module, 1.0, DType.i64)), positions, spare)
+        zeros = [0] * len(plan.trailing)
+        table = _adj.pad(table, [0] + zeros, [1] + zeros)
+        out = _adj.scatter(mode, table, positions, v, 0)
+        out = _adj.slice(out, [0] + zeros, [plan.rows] + plan.trailing,
+                         [1] * (1 + len(zeros)))
+        return _adj.reshape(out, list(x.shape))
+    out = _adj.scatter(mode, table, positions, v, 0)
     return _adj.reshape(out, list(x.shape))
 
 

@@ -249,3 +249,38 @@ def test_min_max_ties_share_the_sensitivity_as_in_jax():
         want = jax.grad(fn, argnums=(0, 1))(jnp.asarray(x), jnp.asarray(u))
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-12)
+
+
+@pytest.mark.parametrize("i,j", [(1, 5), (1, -6), (0, 4), (3, 0), (-1, 2)])
+def test_traced_indices_out_of_range_stay_in_their_axis(i, j):
+    """Each traced coordinate is clamped in its own axis for reads, and an
+    update at an out-of-range index is dropped, as JAX does: neither may
+    reach a neighbouring row through the flattened position."""
+    x = np.arange(12.0).reshape(3, 4)
+
+    def read(x, i, j):
+        return x[i, j] * 1.0 + x[1, j]
+
+    def write(x, i, j):
+        return x.at[i, j].set(100.0).at[i, 1].add(5.0)
+
+    for f in (read, write):
+        np.testing.assert_array_equal(
+            np.asarray(adj.jit(f)(x, np.array(i), np.array(j))),
+            np.asarray(f(jnp.asarray(x), i, j)))
+
+
+@pytest.mark.parametrize("i", [-1, -3, -6, 3])
+def test_a_negative_traced_start_counts_from_the_end(i):
+    x = np.arange(1.0, 5.0)
+
+    def f(x, i):
+        return x[i:i + 3] * 2.0, x.at[i:i + 2].set(0.0)
+
+    def f_ref(x, i):
+        return (jax.lax.dynamic_slice(x, (i,), (3,)) * 2.0,
+                jax.lax.dynamic_update_slice(x, jnp.zeros(2), (i,)))
+
+    got, want = adj.jit(f)(x, np.array(i)), f_ref(jnp.asarray(x), i)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -226,3 +226,14 @@ def test_errors_name_file_and_line():
         adj.jit(bad_syntax)(np.ones(2))
     assert info.value.lineno == _line_of(bad_syntax, "unsupported")
     assert "unsupported statement: With" in str(info.value)
+
+
+_TABLE = {"k": np.array([1.0, 2.0, 3.0]), "rows": [np.array([0.5, 0.25])]}
+
+
+def test_numpy_arrays_reached_through_containers_are_constants():
+    # D["k"] used to stay a raw numpy array, and Value * array recursed
+    # between numpy's ufunc and Value.__mul__ until the C stack overflowed.
+    x = np.array([0.1, 0.2, 0.3])
+    f = adj.jit(lambda x: np.sum(x * _TABLE["k"]) + _TABLE["rows"][0][1])
+    assert float(f(x)) == pytest.approx(0.1 + 0.4 + 0.9 + 0.25)

@@ -276,7 +276,11 @@ TEST_CASE("indexing builders match numpy and lax", "[api][eval][indexing]") {
     });
     CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({}, {1}), i64t({}, {1})},
               {2, 2}) == std::vector<double>{11, 12, 21, 22});
+    // As lax.dynamic_slice: -2 counts from the end (column 2), -6 stays
+    // negative after that and clamps to 0.
     CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({}, {5}), i64t({}, {-2})},
+              {2, 2}) == std::vector<double>{12, 13, 22, 23});
+    CHECK(run(m, "f", {f64t({3, 4}, xs), i64t({}, {5}), i64t({}, {-6})},
               {2, 2}) == std::vector<double>{10, 11, 20, 21});
     Module u;
     u.function("g", {x34, Type::tensor(DType::F64, {1, 2}), i0, i0},
