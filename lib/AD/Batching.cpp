@@ -142,11 +142,25 @@ LogicalResult Batching::expand(adj::VmapOp request) {
     else
       args.push_back(Batched{moveAxisOf(lb, loc, param, axis, 0), true});
   }
-  auto results = body.call(lb, loc, fn, args);
+  // A result returned without the batch needs its exact batched-ness, which
+  // batching the callee's body in place gives.
+  ArrayRef<int64_t> outAxes = request.getOutAxes();
+  bool anyShared = llvm::any_of(outAxes, [](int64_t a) { return a < 0; });
+  auto results = anyShared ? body.callInPlace(lb, loc, fn, args)
+                           : body.call(lb, loc, fn, args);
   if (failed(results))
     return failure();
   SmallVector<Value> returned;
-  for (auto [r, axis] : llvm::zip(*results, request.getOutAxes())) {
+  for (auto [i, r, axis] : llvm::enumerate(*results, outAxes)) {
+    if (axis < 0) {
+      if (r.batched)
+        return request.emitOpError("result #")
+               << i
+               << " depends on the batch but its out_axes entry is -1 (not "
+                  "batched): vmap has mapped output but out_axes is None";
+      returned.push_back(r.value);
+      continue;
+    }
     FailureOr<Value> v = body.toBatched(lb, loc, r);
     if (failed(v))
       return failure();
@@ -228,6 +242,29 @@ FailureOr<Batched> BodyBatcher::get(OpBuilder &b, Value primal) {
   return Batched{wrapper.getResult(), true};
 }
 
+/// Whether values of `type` read out of a tuple have a batched form: only
+/// tensors do (an element's defining op is not known through adj.get).
+static bool elementsHaveBatchedForm(Type type) {
+  if (isa<RankedTensorType>(type))
+    return true;
+  if (auto tuple = dyn_cast<adj::TupleType>(type))
+    return llvm::all_of(tuple.getTypes(), elementsHaveBatchedForm);
+  return false;
+}
+
+/// Whether toBatched() succeeds on the unbatched `v`, decided without
+/// emitting anything.
+static bool hasBatchedForm(Value v) {
+  Type type = v.getType();
+  if (isa<adj::TupleType>(type))
+    return elementsHaveBatchedForm(type);
+  if (isa<RankedTensorType>(type))
+    return true;
+  if (isa<adj::EnvType>(type))
+    return isa_and_nonnull<adj::EnvNewOp, adj::ZerosLikeOp>(v.getDefiningOp());
+  return isa_and_nonnull<adj::FuncRefOp>(v.getDefiningOp());
+}
+
 FailureOr<Value> BodyBatcher::toBatched(OpBuilder &b, Location loc,
                                         Batched v) {
   if (v.batched)
@@ -284,7 +321,7 @@ FailureOr<Value> BodyBatcher::uniformLambda(OpBuilder &b,
   for (Type t : type.getInputs())
     args.push_back(Batched{block->addArgument(t, loc), true});
   OpBuilder ub = OpBuilder::atBlockEnd(block);
-  auto results = inlineLambda(ub, lambda, args);
+  auto results = inlineBody(ub, lambda.getBody().front(), args);
   if (failed(results))
     return failure();
   SmallVector<Value> returned;
@@ -299,9 +336,7 @@ FailureOr<Value> BodyBatcher::uniformLambda(OpBuilder &b,
 }
 
 FailureOr<SmallVector<Batched>>
-BodyBatcher::inlineLambda(OpBuilder &b, adj::LambdaOp lambda,
-                          ArrayRef<Batched> args) {
-  Block &body = lambda.getBody().front();
+BodyBatcher::inlineBody(OpBuilder &b, Block &body, ArrayRef<Batched> args) {
   for (auto [arg, v] : llvm::zip(body.getArguments(), args))
     set(arg, v);
   if (failed(transformOps(b, body)))
@@ -329,14 +364,18 @@ BodyBatcher::callFunction(OpBuilder &b, Location loc, adj::FuncOp f,
     return out;
   }
   // Function-valued arguments go in their batched form where they have one,
-  // so that the callee may call them on batched values.
+  // so that the callee may call them on batched values; one without (a
+  // function received from outside) is passed as it is, shared, and only a
+  // call of it on batched values in the callee is an error.
   SmallVector<bool> mask;
   for (Batched a : args) {
     Batched arg = a;
-    if (!a.batched && containsFunction(a.value.getType())) {
+    if (!a.batched && containsFunction(a.value.getType()) &&
+        hasBatchedForm(a.value)) {
       FailureOr<Value> v = toBatched(b, loc, a);
-      if (succeeded(v))
-        arg = Batched{*v, true};
+      if (failed(v))
+        return failure();
+      arg = Batched{*v, true};
     }
     operands.push_back(arg.value);
     mask.push_back(arg.batched);
@@ -353,12 +392,48 @@ BodyBatcher::callFunction(OpBuilder &b, Location loc, adj::FuncOp f,
   return out;
 }
 
+FailureOr<SmallVector<Batched>>
+BodyBatcher::withCaptures(OpBuilder &b, adj::ClosureOp closure,
+                          ArrayRef<Batched> args) {
+  SmallVector<Batched> all;
+  for (Value capture : closure.getCaptures()) {
+    FailureOr<Batched> c = get(b, capture);
+    if (failed(c))
+      return failure();
+    all.push_back(*c);
+  }
+  llvm::append_range(all, args);
+  return all;
+}
+
+FailureOr<SmallVector<Batched>>
+BodyBatcher::callInPlace(OpBuilder &b, Location loc, Value callee,
+                         ArrayRef<Batched> args) {
+  Operation *origin = originOf(callee);
+  auto closure = dyn_cast_or_null<adj::ClosureOp>(origin);
+  adj::FuncOp f;
+  if (auto ref = dyn_cast_or_null<adj::FuncRefOp>(origin))
+    f = owner_.symbols().lookup<adj::FuncOp>(ref.getCallee());
+  else if (closure)
+    f = owner_.symbols().lookup<adj::FuncOp>(closure.getCallee());
+  // Lambdas are batched in place by call() already; an unknown callee gets
+  // call()'s diagnostics.
+  if (!f || f.getBody().empty())
+    return call(b, loc, callee, args);
+  if (!closure)
+    return inlineBody(b, f.getBody().front(), args);
+  auto all = withCaptures(b, closure, args);
+  if (failed(all))
+    return failure();
+  return inlineBody(b, f.getBody().front(), *all);
+}
+
 FailureOr<SmallVector<Batched>> BodyBatcher::call(OpBuilder &b, Location loc,
                                                   Value callee,
                                                   ArrayRef<Batched> args) {
   Operation *origin = originOf(callee);
   if (auto lambda = dyn_cast_or_null<adj::LambdaOp>(origin))
-    return inlineLambda(b, lambda, args);
+    return inlineBody(b, lambda.getBody().front(), args);
   if (auto ref = dyn_cast_or_null<adj::FuncRefOp>(origin)) {
     auto f = owner_.symbols().lookup<adj::FuncOp>(ref.getCallee());
     if (!f)
@@ -369,15 +444,10 @@ FailureOr<SmallVector<Batched>> BodyBatcher::call(OpBuilder &b, Location loc,
     auto f = owner_.symbols().lookup<adj::FuncOp>(closure.getCallee());
     if (!f)
       return closure.emitOpError("does not name an adj.func");
-    SmallVector<Batched> all;
-    for (Value capture : closure.getCaptures()) {
-      FailureOr<Batched> c = get(b, capture);
-      if (failed(c))
-        return failure();
-      all.push_back(*c);
-    }
-    llvm::append_range(all, args);
-    return callFunction(b, loc, f, all);
+    auto all = withCaptures(b, closure, args);
+    if (failed(all))
+      return failure();
+    return callFunction(b, loc, f, *all);
   }
   FailureOr<Batched> fn = get(b, callee);
   if (failed(fn))

@@ -92,6 +92,12 @@ public:
   mlir::FailureOr<llvm::SmallVector<Batched>>
   call(mlir::OpBuilder &b, mlir::Location loc, mlir::Value callee,
        llvm::ArrayRef<Batched> args);
+  /// As call(), but a top-level function's (or adj.closure's) body is
+  /// batched in place rather than specialised, so that each result keeps
+  /// its own batched-ness (a specialisation returns every result batched).
+  mlir::FailureOr<llvm::SmallVector<Batched>>
+  callInPlace(mlir::OpBuilder &b, mlir::Location loc, mlir::Value callee,
+              llvm::ArrayRef<Batched> args);
 
 private:
   mlir::LogicalResult transformOp(mlir::OpBuilder &b, mlir::Operation &op);
@@ -106,9 +112,13 @@ private:
   /// The uniform batched form of the closure `lambda`.
   mlir::FailureOr<mlir::Value> uniformLambda(mlir::OpBuilder &b,
                                              adj::LambdaOp lambda);
-  /// A closure's body batched in place for `args`.
+  /// A body (a closure's, a function's) batched in place for `args`.
   mlir::FailureOr<llvm::SmallVector<Batched>>
-  inlineLambda(mlir::OpBuilder &b, adj::LambdaOp lambda,
+  inlineBody(mlir::OpBuilder &b, mlir::Block &body,
+             llvm::ArrayRef<Batched> args);
+  /// The captures of `closure` followed by `args`.
+  mlir::FailureOr<llvm::SmallVector<Batched>>
+  withCaptures(mlir::OpBuilder &b, adj::ClosureOp closure,
                llvm::ArrayRef<Batched> args);
   /// A call of `@f` (leading `args` may be an adj.closure's captures).
   mlir::FailureOr<llvm::SmallVector<Batched>>

@@ -9,7 +9,9 @@ over the batch), so vmap nests and composes with grad, jvp and vjp in either
 order. Arguments with axis None are parameters that every example shares:
 they stay unbatched in the batched code (a layer's weights are not copied
 per example). ``in_axes`` and ``out_axes`` follow JAX: an int or None for
-everything, or a tree prefix of the arguments (of the result).
+everything, or a tree prefix of the arguments (of the result); a result
+with out_axes None is returned once, unbatched, and must not depend on the
+mapped arguments.
 """
 
 from . import _adjoint as _adj
@@ -157,8 +159,8 @@ class _Vmap(_Transform):
         for a, t in zip(_axes_per_leaf(out_axes, out_tree, "out_axes", error),
                         out_types):
             if a is None:
-                raise error("vmap: out_axes None is not supported (every "
-                            "result carries the batch)")
+                out_list.append(-1)
+                continue
             out_list.append(_normalize(a, t.rank + 1, "out_axes", error))
         out = _results(_adj.vmap(fn, in_list, out_list, size)(*params))
         return _unflatten(out_tree, out)
@@ -170,6 +172,7 @@ def vmap(fun, in_axes=0, out_axes=0):
     or a tuple with one entry per argument, each a tree prefix of that
     argument (None: the argument is shared by all examples, as weights in
     ``vmap(grad(loss), in_axes=(None, 0, 0))``). ``out_axes`` places the
-    batch in the results the same way. Usable from Python (compiled) and
+    batch in the results the same way; None returns a result without the
+    batch (it must not depend on the mapped arguments). Usable from Python (compiled) and
     inside jitted code, nested and composed with grad, jvp, vjp and jit."""
     return _Vmap(fun, in_axes, out_axes)

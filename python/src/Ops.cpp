@@ -368,7 +368,7 @@ void bindFunctions(py::module_ &m) {
   bindAD(m, "vjp", &api::vjp, false);
   bindAD(m, "jvp", &api::jvp, false);
 
-  // Batching: in_axes entries are axes or -1 (not batched).
+  // Batching: in_axes and out_axes entries are axes or -1 (not batched).
   m.def("vmap", &api::vmap, py::arg("fn"), py::arg("in_axes"),
         py::arg("out_axes"), py::arg("batch_size"),
         "The adj.vmap request (expanded by -adj-grad).");

@@ -274,3 +274,80 @@ def test_errors():
         adj.vmap(f, 2)(randn(3, 2))
     with pytest.raises(Exception, match="single array"):
         adj.vmap(lambda a, b: a + b, ((0, 0), 0))(randn(3), randn(3))
+
+
+def test_out_axes_none():
+    # The second result depends only on the shared w: out_axes None returns
+    # it once, without the batch, as jax.vmap does.
+    def f(x, w):
+        return anp.tanh(x * w), anp.sum(anp.sin(w))
+
+    def fj(x, w):
+        return jnp.tanh(x * w), jnp.sum(jnp.sin(w))
+
+    xs, w = randn(5, 3), randn(3)
+    got = adj.vmap(f, (0, None), (0, None))(xs, w)
+    want = jax.vmap(fj, (0, None), (0, None))(xs, w)
+    assert np.shape(got[1]) == ()
+    close(got[0], want[0])
+    close(got[1], want[1])
+    # None for every result, and inside a tree prefix.
+    close(adj.vmap(lambda x, w: f(x, w)[1], (0, None), None)(xs, w),
+          jax.vmap(lambda x, w: fj(x, w)[1], (0, None), None)(xs, w))
+
+    def g(x, w):
+        return {"y": x * w, "s": (w * 2.0, anp.sum(x))}
+
+    def gj(x, w):
+        return {"y": x * w, "s": (w * 2.0, jnp.sum(x))}
+
+    out_axes = {"y": 1, "s": (None, 0)}
+    got = adj.vmap(g, (0, None), out_axes)(xs, w)
+    want = jax.vmap(gj, (0, None), out_axes)(xs, w)
+    assert np.shape(got["s"][0]) == (3,)
+    for a, b in zip(jax.tree_util.tree_leaves(got),
+                    jax.tree_util.tree_leaves(want)):
+        close(a, b)
+
+
+def test_out_axes_none_with_grad():
+    def f(x, w):
+        return anp.tanh(x @ w), anp.sum(w * w)
+
+    def fj(x, w):
+        return jnp.tanh(x @ w), jnp.sum(w * w)
+
+    xs, w = randn(4, 3), randn(3, 2)
+
+    # grad of the vmap: the shared result enters the loss once.
+    def loss(w):
+        h, r = adj.vmap(f, (0, None), (0, None))(xs, w)
+        return anp.sum(h * h) + r
+
+    def loss_j(w):
+        h, r = jax.vmap(fj, (0, None), (0, None))(xs, w)
+        return jnp.sum(h * h) + r
+
+    close(adj.grad(loss)(w), jax.grad(loss_j)(w))
+    close(adj.jit(adj.grad(loss))(w), jax.grad(loss_j)(w))
+
+    # vmap of a grad: per-example gradients next to a shared result.
+    def both(x, w):
+        return adj.grad(lambda w: anp.sum(f(x, w)[0]))(w), f(x, w)[1] * w
+
+    def both_j(x, w):
+        return jax.grad(lambda w: jnp.sum(fj(x, w)[0]))(w), fj(x, w)[1] * w
+
+    got = adj.vmap(both, (0, None), (0, None))(xs, w)
+    want = jax.vmap(both_j, (0, None), (0, None))(xs, w)
+    assert np.shape(got[1]) == (3, 2)
+    close(got[0], want[0])
+    close(got[1], want[1])
+
+
+def test_out_axes_none_of_a_mapped_result():
+    # jax.vmap raises a ValueError here too ("output was batched").
+    with pytest.raises(Exception,
+                       match="vmap has mapped output but out_axes is None"):
+        adj.vmap(lambda x, w: (x * w, w), (0, None), (None, 0))(
+            randn(4, 3), randn(3))

@@ -659,12 +659,15 @@ Value jvp(Value fn, const ADOptions &options = {});
 //===----------------------------------------------------------------------===//
 
 /// The in_axes entry of an argument that vmap does not batch (shared by
-/// every example, as JAX's None).
+/// every example, as JAX's None), and the out_axes entry of a result that
+/// is returned without the batch (it must not depend on it).
 inline constexpr int64_t kNotBatched = -1;
 
 /// `adj.vmap`: `fn` mapped over a batch of `batchSize` examples. Argument
 /// `i` carries the batch at axis `inAxes[i]` (kNotBatched: shared); result
-/// `j` returns it at axis `outAxes[j]`. Axes are non-negative. The batch
+/// `j` returns it at axis `outAxes[j]` (kNotBatched: returned unbatched; a
+/// result that depends on the batch is then a diagnostic when -adj-grad
+/// expands the request). Other axes are non-negative. The batch
 /// size is given because the per-example function's type does not hold it;
 /// a call checks it against the batched arguments' shapes.
 Value vmap(Value fn, const std::vector<int64_t> &inAxes,

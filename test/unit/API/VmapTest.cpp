@@ -84,3 +84,57 @@ TEST_CASE("vmap refuses axes that do not fit the function", "[api][vmap]") {
     return x;
   });
 }
+
+TEST_CASE("vmap returns a kNotBatched result without the batch",
+          "[api][vmap]") {
+  Module m;
+  Type v3 = Type::tensor(DType::F64, {3});
+  Type s = Type::tensor(DType::F64, {});
+  // f(x, w) = (x * w, sum(w)): the second result depends only on w.
+  Function f = m.function("f", {v3, v3}, [](Value x, Value w) {
+    return Values{x * w, sum(w)};
+  });
+  m.function("main", {Type::tensor(DType::F64, {2, 3}), v3},
+             [&](Value xs, Value w) {
+               Value v = vmap(f.ref(), {0, kNotBatched}, {1, kNotBatched}, 2);
+               CHECK(v.type() ==
+                     Type::fn({Type::tensor(DType::F64, {2, 3}), v3},
+                              {Type::tensor(DType::F64, {3, 2}), s}));
+               return v(xs, w);
+             });
+  runPasses(m, "adj-grad");
+  m.verify();
+
+  std::vector<double> xs = {1, 2, 3, 4, 5, 6}, w = {1, 10, 100};
+  interp::Interpreter interpreter(m.op());
+  auto results = interpreter.call(
+      "main", {interp::Tensor::fromDoubles(DType::F64, {2, 3}, xs),
+               interp::Tensor::fromDoubles(DType::F64, {3}, w)});
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].tensor().shape() == std::vector<int64_t>{3, 2});
+  CHECK(results[0].tensor().toDoubles() ==
+        std::vector<double>{1, 4, 20, 50, 300, 600});
+  CHECK(results[1].tensor().shape().empty());
+  CHECK(results[1].tensor().toDoubles() == std::vector<double>{111});
+}
+
+TEST_CASE("vmap refuses a kNotBatched result that depends on the batch",
+          "[api][vmap]") {
+  Module m;
+  Type v3 = Type::tensor(DType::F64, {3});
+  Function f = m.function("f", {v3, v3}, [](Value x, Value w) {
+    return Values{x * w, sum(w)};
+  });
+  m.function("main", {Type::tensor(DType::F64, {2, 3}), v3},
+             [&](Value xs, Value w) {
+               Value v = vmap(f.ref(), {0, kNotBatched},
+                              {kNotBatched, kNotBatched}, 2);
+               CHECK(v.type() == Type::fn({Type::tensor(DType::F64, {2, 3}),
+                                           v3},
+                                          {v3, Type::tensor(DType::F64, {})}));
+               return v(xs, w);
+             });
+  CHECK_THROWS_WITH(runPasses(m, "adj-grad"),
+                    Catch::Contains("vmap has mapped output but out_axes "
+                                    "is None"));
+}

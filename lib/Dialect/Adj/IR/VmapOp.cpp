@@ -28,6 +28,29 @@ static FailureOr<Type> withBatchDim(std::optional<Location> loc,
   return Type(RankedTensorType::get(shape, tensor.getElementType()));
 }
 
+/// `types` with the batch inserted at `axes` (-1: left as it is, shared by
+/// every example), or a diagnostic naming `what`.
+static LogicalResult withBatchDims(std::optional<Location> loc,
+                                  StringRef what, ArrayRef<Type> types,
+                                  ArrayRef<int64_t> axes, int64_t size,
+                                  SmallVectorImpl<Type> &out) {
+  for (auto [i, t] : llvm::enumerate(types)) {
+    if (axes[i] < -1)
+      return emitOptionalError(loc, "adj.vmap: axes are non-negative or -1 "
+                                    "(not batched), got ",
+                               axes[i], " for ", what, " #", i);
+    if (axes[i] == -1) {
+      out.push_back(t);
+      continue;
+    }
+    FailureOr<Type> b = withBatchDim(loc, what, i, t, axes[i], size);
+    if (failed(b))
+      return failure();
+    out.push_back(*b);
+  }
+  return success();
+}
+
 LogicalResult VmapOp::inferReturnTypes(MLIRContext *ctx,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,
@@ -58,30 +81,11 @@ LogicalResult VmapOp::inferReturnTypes(MLIRContext *ctx,
   if (!inAxes.empty() && llvm::all_of(inAxes, [](int64_t a) { return a < 0; }))
     return emitOptionalError(loc, "adj.vmap: no argument is batched");
   SmallVector<Type> inputs, outputs;
-  for (auto [i, t] : llvm::enumerate(fn.getInputs())) {
-    if (inAxes[i] < -1)
-      return emitOptionalError(loc, "adj.vmap: in_axes entries are axes or "
-                                    "-1 (not batched), got ",
-                               inAxes[i]);
-    if (inAxes[i] == -1) {
-      inputs.push_back(t);
-      continue;
-    }
-    FailureOr<Type> b = withBatchDim(loc, "argument", i, t, inAxes[i], size);
-    if (failed(b))
-      return failure();
-    inputs.push_back(*b);
-  }
-  for (auto [i, t] : llvm::enumerate(fn.getResults())) {
-    if (outAxes[i] < 0)
-      return emitOptionalError(loc, "adj.vmap: out_axes entries are axes, "
-                                    "got ",
-                               outAxes[i]);
-    FailureOr<Type> b = withBatchDim(loc, "result", i, t, outAxes[i], size);
-    if (failed(b))
-      return failure();
-    outputs.push_back(*b);
-  }
+  if (failed(withBatchDims(loc, "argument", fn.getInputs(), inAxes, size,
+                           inputs)) ||
+      failed(withBatchDims(loc, "result", fn.getResults(), outAxes, size,
+                           outputs)))
+    return failure();
   results.push_back(FnType::get(ctx, inputs, outputs));
   return success();
 }

@@ -833,7 +833,9 @@ def Adj_VmapOp : Adj_InferOp<"vmap"> {
     `in_axes[i] >= 0` with an extra dimension of size `batch_size` inserted
     at that axis (`in_axes[i] = -1`: the argument is not batched and is
     shared by every example), and returns each result `j` with the batch
-    dimension at `out_axes[j]`. Example `b` of the results is
+    dimension at `out_axes[j]` (`out_axes[j] = -1`: returned without the
+    batch, as JAX's `out_axes=None`; the expansion refuses it when the
+    result depends on the batch). Example `b` of the results is
     `f` applied to example `b` of the batched arguments. Batched arguments
     and results are tensors; `-adj-grad` expands the request by batching
     `f`'s code (source transformation, no loop over the batch).
