@@ -207,7 +207,7 @@ std::optional<Tensor> evalMovement(mlir::Operation *op,
 /// conv2d, max_pool2d, avg_pool2d.
 std::optional<Tensor> evalConvolution(mlir::Operation *op,
                                       llvm::ArrayRef<Tensor> operands);
-/// constant, fill, iota, random_normal, random_uniform.
+/// constant, fill, iota.
 std::optional<Tensor> evalCreation(mlir::Operation *op,
                                    llvm::ArrayRef<Tensor> operands);
 /// bitwise_and/or/xor, shift_left, shift_right_logical, bitcast,

@@ -59,21 +59,6 @@ adj.func @main(%ns: tensor<4xi64>) -> tensor<4xf32> {
 
 // -----
 
-// A random op with a batched seed.
-adj.func @f(%seed: tensor<i64>) -> tensor<2xf32> {
-  // expected-error @+1 {{cannot be batched over its seed}}
-  %r = adj.random_uniform %seed low = 0.0 high = 1.0 : tensor<i64> to tensor<2xf32>
-  adj.return %r : tensor<2xf32>
-}
-adj.func @main(%seeds: tensor<4xi64>) -> tensor<4x2xf32> {
-  %f = adj.func_ref @f : !adj.fn<(tensor<i64>) -> tensor<2xf32>>
-  %v = adj.vmap %f in_axes = [0] out_axes = [0] batch_size = 4 : !adj.fn<(tensor<i64>) -> tensor<2xf32>>
-  %r = adj.call %v(%seeds) : !adj.fn<(tensor<4xi64>) -> tensor<4x2xf32>>
-  adj.return %r : tensor<4x2xf32>
-}
-
-// -----
-
 // A function value received as an argument has no known code to batch.
 adj.func @main(%g: !adj.fn<(tensor<f32>) -> tensor<f32>>, %xs: tensor<4xf32>) -> tensor<4xf32> {
   %f = adj.lambda (%x: tensor<f32>) -> tensor<f32> {

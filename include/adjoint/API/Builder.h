@@ -289,8 +289,9 @@ Value ones(Module &m, std::vector<int64_t> shape, DType dtype = DType::F32);
 /// the end).
 Value iota(Module &m, std::vector<int64_t> shape, int64_t axis = 0,
            DType dtype = DType::I64);
-/// `adj.random_normal` / `adj.random_uniform`, deterministic in `seed` (a
-/// rank-0 i64 Value).
+/// Normal / uniform samples, deterministic in `seed` (a rank-0 i64 Value):
+/// conveniences over keys, `random::normal(random::key(seed), ...)` scaled
+/// and shifted, and `random::uniform(random::key(seed), ...)`.
 Value random_normal(Value seed, std::vector<int64_t> shape,
                     DType dtype = DType::F32, double mean = 0.0,
                     double std = 1.0);

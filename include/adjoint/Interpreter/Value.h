@@ -77,13 +77,14 @@ private:
   std::shared_ptr<Storage> storage_;
 };
 
-/// The numbers adj.random_uniform draws: element i (row-major) is
+/// Seeded input data for tools and tests (ir-run's `rand:` arguments), not
+/// the semantics of any op: element i (row-major) is
 /// low + (high - low) * u(i), u(k) = (splitmix64(seed * 0x9E3779B97F4A7C15
 /// + k) >> 11) * 2^-53, rounded to `dtype` (a float type, or an integer type
 /// into which the values are truncated).
 Tensor randomUniform(DType dtype, std::vector<int64_t> shape, int64_t seed,
                      double low, double high);
-/// The numbers adj.random_normal draws: element i is mean + std *
+/// Seeded normal input data: element i is mean + std *
 /// sqrt(-2 log(1 - u(2i))) * cos(2 pi u(2i + 1)) (Box-Muller).
 Tensor randomNormal(DType dtype, std::vector<int64_t> shape, int64_t seed,
                     double mean, double std);

@@ -1,8 +1,8 @@
 //===- Creation.cpp - Rules of the tensor creation ops --------------------===//
 //
-// Created tensors do not depend on any differentiable input (random ops
-// take an integer seed), so every sensitivity and tangent is zero. They
-// still have rules: the grad transform then needs no special case for them.
+// Created tensors do not depend on any input, so every sensitivity and
+// tangent is zero. They still have rules: the grad transform then needs no
+// special case for them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,4 @@ void adjoint::ad::rules::addCreationRules(RuleMap &m) {
   defineZero<ConstantOp>(m);
   defineZero<FillOp>(m);
   defineZero<IotaOp>(m);
-  defineZero<RandomNormalOp>(m);
-  defineZero<RandomUniformOp>(m);
 }

@@ -72,7 +72,6 @@ void addReductionsBatchRules(BatchRuleMap &map);
 void addContractionBatchRules(BatchRuleMap &map);
 void addMovementBatchRules(BatchRuleMap &map);
 void addConvolutionBatchRules(BatchRuleMap &map);
-void addCreationBatchRules(BatchRuleMap &map);
 void addBitsBatchRules(BatchRuleMap &map);
 void addDerivativesBatchRules(BatchRuleMap &map);
 

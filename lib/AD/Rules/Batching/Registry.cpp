@@ -7,7 +7,9 @@ using namespace adjoint;
 using namespace adjoint::ad::rules;
 using namespace adjoint::ad::batching;
 
-/// Built once, on first use; read-only afterwards.
+/// Built once, on first use; read-only afterwards. The creation ops
+/// (constant, fill, iota) have no operands, so the transform leaves them
+/// unbatched and they need no rules.
 static const BatchRuleMap &batchTable() {
   static const BatchRuleMap table = [] {
     BatchRuleMap map;
@@ -16,7 +18,6 @@ static const BatchRuleMap &batchTable() {
     addContractionBatchRules(map);
     addMovementBatchRules(map);
     addConvolutionBatchRules(map);
-    addCreationBatchRules(map);
     addBitsBatchRules(map);
     addDerivativesBatchRules(map);
     return map;

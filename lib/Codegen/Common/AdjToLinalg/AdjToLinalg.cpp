@@ -151,9 +151,8 @@ LogicalResult checkSupported(Operation *op) {
            adj::ConstantOp, adj::FillOp, adj::ZerosLikeOp, adj::GradAddOp,
            adj::Conv2DOp, adj::MaxPool2DOp, adj::AvgPool2DOp, adj::SliceOp,
            adj::ConcatOp, adj::PadOp, adj::GatherOp, adj::ScatterAddOp,
-           adj::ScatterOp, adj::IotaOp, adj::RandomNormalOp,
-           adj::RandomUniformOp,
-           adj::StopGradientOp, adj::OptimizationBarrierOp,
+           adj::ScatterOp, adj::IotaOp, adj::StopGradientOp,
+           adj::OptimizationBarrierOp,
            adj::BitwiseAndOp, adj::BitwiseOrOp, adj::BitwiseXorOp,
            adj::ShiftLeftOp, adj::ShiftRightLogicalOp, adj::BitcastOp,
            adj::Threefry2x32Op>(op))

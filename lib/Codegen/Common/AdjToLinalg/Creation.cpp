@@ -2,12 +2,8 @@
 //
 // Constants stay arith.constant so that later passes can fold them; fill and
 // zeros_like are linalg.fill.
-// Created tensors are linalg.generic ops without data inputs whose bodies
-// compute each element from its position (linalg.index). The random ops
-// reproduce the interpreter's numbers bit for bit: the counter-based
-// splitmix64 of the op description in i64 arithmetic (which wraps like the
-// interpreter's uint64_t), the uniform and Box-Muller formulas in f64 in the
-// same order of operations, and one rounding to the element type at the end.
+// iota is a linalg.generic without data inputs whose body computes each
+// element from its position (linalg.index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +17,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <limits>
-#include <numbers>
 
 using namespace mlir;
 using namespace adjoint;
@@ -63,24 +58,6 @@ Value i64Constant(OpBuilder &b, Location loc, uint64_t value) {
       b, loc, b.getI64IntegerAttr(static_cast<int64_t>(value)));
 }
 
-Value f64Constant(OpBuilder &b, Location loc, double value) {
-  return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(value));
-}
-
-/// The row-major linear index of `position` in `shape`, as i64.
-Value linearIndex(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                  ArrayRef<Value> position) {
-  if (shape.empty())
-    return i64Constant(b, loc, 0);
-  Value linear = position[0];
-  for (auto [size, i] : llvm::drop_begin(llvm::zip(shape, position))) {
-    Value scaled = arith::MulIOp::create(
-        b, loc, linear, arith::ConstantIndexOp::create(b, loc, size));
-    linear = arith::AddIOp::create(b, loc, scaled, i);
-  }
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
-}
-
 /// An i64 scalar converted to `type` as the interpreter's fromInt does: f16
 /// and bf16 through f32, i32 wraps, i1 tests for non-zero.
 Value fromI64(OpBuilder &b, Location loc, Value v, Type type) {
@@ -95,36 +72,6 @@ Value fromI64(OpBuilder &b, Location loc, Value v, Type type) {
     return arith::SIToFPOp::create(b, loc, type, v);
   Value f = arith::SIToFPOp::create(b, loc, b.getF32Type(), v);
   return arith::TruncFOp::create(b, loc, type, f);
-}
-
-constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
-
-/// splitmix64(seed * golden + k) with the standard finalizer, on i64.
-Value randomBits(OpBuilder &b, Location loc, Value seed, Value k) {
-  auto xorShift = [&](Value z, int64_t shift) {
-    Value s = arith::ShRUIOp::create(b, loc, z, i64Constant(b, loc, shift));
-    return arith::XOrIOp::create(b, loc, z, s);
-  };
-  Value golden = i64Constant(b, loc, kGolden);
-  Value z = arith::MulIOp::create(b, loc, seed, golden);
-  z = arith::AddIOp::create(b, loc, z, k);
-  z = arith::AddIOp::create(b, loc, z, golden);
-  z = xorShift(z, 30);
-  z = arith::MulIOp::create(b, loc, z,
-                            i64Constant(b, loc, 0xBF58476D1CE4E5B9ull));
-  z = xorShift(z, 27);
-  z = arith::MulIOp::create(b, loc, z,
-                            i64Constant(b, loc, 0x94D049BB133111EBull));
-  return xorShift(z, 31);
-}
-
-/// A uniform f64 in [0, 1): the top 53 bits of randomBits times 2^-53.
-Value uniform(OpBuilder &b, Location loc, Value seed, Value k) {
-  Value bits = randomBits(b, loc, seed, k);
-  Value top = arith::ShRUIOp::create(b, loc, bits, i64Constant(b, loc, 11));
-  // Below 2^53, so the conversion is exact.
-  Value f = arith::UIToFPOp::create(b, loc, b.getF64Type(), top);
-  return arith::MulFOp::create(b, loc, f, f64Constant(b, loc, 0x1p-53));
 }
 
 struct IotaPattern : OpConversionPattern<adj::IotaOp> {
@@ -145,69 +92,6 @@ struct IotaPattern : OpConversionPattern<adj::IotaOp> {
     return success();
   }
 };
-
-/// low + (high - low) * u(i), in f64.
-Value uniformSample(OpBuilder &b, Location loc, Value seed, Value i,
-                    double low, double high) {
-  Value u = uniform(b, loc, seed, i);
-  Value scaled =
-      arith::MulFOp::create(b, loc, f64Constant(b, loc, high - low), u);
-  return arith::AddFOp::create(b, loc, f64Constant(b, loc, low), scaled);
-}
-
-/// mean + std * sqrt(-2 log(1 - u(2i))) * cos(2 pi u(2i + 1)), in f64 and in
-/// the interpreter's order of operations.
-Value normalSample(OpBuilder &b, Location loc, Value seed, Value i,
-                   double mean, double stddev) {
-  Value k0 = arith::MulIOp::create(b, loc, i, i64Constant(b, loc, 2));
-  Value k1 = arith::AddIOp::create(b, loc, k0, i64Constant(b, loc, 1));
-  Value u0 = uniform(b, loc, seed, k0);
-  Value u1 = uniform(b, loc, seed, k1);
-  Value log = math::LogOp::create(
-      b, loc, arith::SubFOp::create(b, loc, f64Constant(b, loc, 1), u0));
-  Value radius = math::SqrtOp::create(
-      b, loc, arith::MulFOp::create(b, loc, f64Constant(b, loc, -2), log));
-  // 2 * pi is exact, so this is the interpreter's (2 * pi) * u.
-  Value angle = arith::MulFOp::create(
-      b, loc, f64Constant(b, loc, 2 * std::numbers::pi), u1);
-  Value stdRadius =
-      arith::MulFOp::create(b, loc, f64Constant(b, loc, stddev), radius);
-  Value cos = math::CosOp::create(b, loc, angle);
-  Value scaled = arith::MulFOp::create(b, loc, stdRadius, cos);
-  return arith::AddFOp::create(b, loc, f64Constant(b, loc, mean), scaled);
-}
-
-/// Element i (row-major) is `sample(seed, i, p0, p1)` rounded to the element
-/// type; p0 and p1 are the op's two parameters (low/high, mean/std).
-template <typename Op, auto sample, auto p0, auto p1>
-struct RandomPattern : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getResult().getType());
-    double first = (op.*p0)().convertToDouble();
-    double second = (op.*p1)().convertToDouble();
-    Value result = buildCreated(
-        rewriter, op.getLoc(), type, adaptor.getSeed(),
-        [&](OpBuilder &b, Location l, ArrayRef<Value> pos, ValueRange in) {
-          Value i = linearIndex(b, l, type.getShape(), pos);
-          Value r = sample(b, l, in[0], i, first, second);
-          return roundFromF64(b, l, r, type.getElementType());
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-using adj::RandomNormalOp;
-using adj::RandomUniformOp;
-using RandomUniformPattern =
-    RandomPattern<RandomUniformOp, &uniformSample, &RandomUniformOp::getLow,
-                  &RandomUniformOp::getHigh>;
-using RandomNormalPattern =
-    RandomPattern<RandomNormalOp, &normalSample, &RandomNormalOp::getMean,
-                  &RandomNormalOp::getStd>;
 
 struct ConstantPattern : OpConversionPattern<adj::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -298,7 +182,6 @@ Value lowering::roundFromF64(OpBuilder &b, Location loc, Value v, Type type) {
 }
 
 void lowering::populateCreationPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConstantPattern, FillPattern, ZerosLikePattern, IotaPattern,
-               RandomUniformPattern, RandomNormalPattern>(
+  patterns.add<ConstantPattern, FillPattern, ZerosLikePattern, IotaPattern>(
       patterns.getContext());
 }

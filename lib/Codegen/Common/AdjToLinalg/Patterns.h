@@ -63,7 +63,7 @@ void populateConvolutionPatterns(mlir::RewritePatternSet &patterns);
 /// Transpose, reshape, broadcast_to, slice, concat, pad, gather and
 /// scatter_add.
 void populateMovementPatterns(mlir::RewritePatternSet &patterns);
-/// Constant, fill, zeros_like, iota and the random ops.
+/// Constant, fill, zeros_like and iota.
 void populateCreationPatterns(mlir::RewritePatternSet &patterns);
 /// stop_gradient and optimization_barrier (Derivatives.cpp).
 void populateDerivativesPatterns(mlir::RewritePatternSet &patterns);

@@ -484,31 +484,6 @@ LogicalResult IotaOp::verify() {
   return success();
 }
 
-/// Random ops take a rank-0 i64 seed and produce floating-point tensors.
-static LogicalResult verifyRandom(Operation *op) {
-  Type i64 = IntegerType::get(op->getContext(), 64);
-  if (!isScalarOf(op->getOperand(0).getType(), i64))
-    return op->emitOpError("seed must be tensor<i64>, got ")
-           << op->getOperand(0).getType();
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  if (!isa<FloatType>(type.getElementType()))
-    return op->emitOpError("result must have a float element type, got ")
-           << type;
-  return verifyStaticResult(op);
-}
-
-LogicalResult RandomNormalOp::verify() {
-  if (getStd().convertToDouble() < 0)
-    return emitOpError("std must not be negative");
-  return verifyRandom(*this);
-}
-
-LogicalResult RandomUniformOp::verify() {
-  if (!(getLow().convertToDouble() < getHigh().convertToDouble()))
-    return emitOpError("low must be less than high");
-  return verifyRandom(*this);
-}
-
 //===----------------------------------------------------------------------===//
 // Environments
 //===----------------------------------------------------------------------===//

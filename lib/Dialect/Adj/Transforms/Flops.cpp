@@ -225,8 +225,8 @@ struct FlopCounter::Impl {
         .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, NegOp,
               ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, AbsOp,
               SignOp, SinOp, CosOp, ErfOp, CmpOp, SelectOp, CastOp,
-              RandomNormalOp, RandomUniformOp, BitwiseAndOp, BitwiseOrOp,
-              BitwiseXorOp, ShiftLeftOp, ShiftRightLogicalOp, BitcastOp,
+              BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
+              ShiftRightLogicalOp, BitcastOp,
               Threefry2x32Op>([&](Operation *e) {
           return product({numel(e->getResult(0).getType())});
         })

@@ -146,3 +146,28 @@ adj.func @booleans(%a: tensor<2xi1>, %b: tensor<2xi1>) -> (tensor<2xi1>, tensor<
   %sum = adj.grad_add %a, %b : tensor<2xi1>, tensor<2xi1>
   adj.return %max, %min, %sum : tensor<2xi1>, tensor<2xi1>, tensor<2xi1>
 }
+
+// f64 -> bf16 rounds through f32 rounded to odd: the odd neighbour replaces
+// an even, inexact nearest f32, so the final f32 -> bf16 rounding is the
+// correct one.
+// CHECK-LABEL: func.func @cast_f64_bf16(
+// CHECK: ^bb0(%[[R:.*]]: f64, %{{.*}}: bf16):
+// CHECK: %[[NEAR:.*]] = arith.truncf %[[R]] : f64 to f32
+// CHECK: %[[BACK:.*]] = arith.extf %[[NEAR]] : f32 to f64
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[NEAR]] : f32 to i32
+// CHECK: %[[EXACT:.*]] = arith.cmpf oeq, %[[BACK]], %[[R]] : f64
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[R]], %[[R]] : f64
+// CHECK: %[[EN:.*]] = arith.ori %[[EXACT]], %[[NAN]] : i1
+// CHECK: %[[KEEP:.*]] = arith.ori %[[EN]], %{{.*}} : i1
+// CHECK: %[[AWAY:.*]] = arith.cmpf ogt
+// CHECK: %[[UP:.*]] = arith.addi %[[BITS]], %{{.*}} : i32
+// CHECK: %[[DOWN:.*]] = arith.subi %[[BITS]], %{{.*}} : i32
+// CHECK: %[[NB:.*]] = arith.select %[[AWAY]], %[[UP]], %[[DOWN]] : i32
+// CHECK: %[[ODD:.*]] = arith.bitcast %[[NB]] : i32 to f32
+// CHECK: %[[F:.*]] = arith.select %[[KEEP]], %[[NEAR]], %[[ODD]] : f32
+// CHECK: %[[H:.*]] = arith.truncf %[[F]] : f32 to bf16
+// CHECK: linalg.yield %[[H]] : bf16
+adj.func @cast_f64_bf16(%x: tensor<2xf64>) -> tensor<2xbf16> {
+  %y = adj.cast %x : tensor<2xf64> to tensor<2xbf16>
+  adj.return %y : tensor<2xbf16>
+}

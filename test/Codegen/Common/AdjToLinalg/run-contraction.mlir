@@ -1,7 +1,7 @@
 // adj.matmul with broadcast batch dimensions end to end: lowered by
 // -adj-lower-to-cpu, JIT-run by mlir-runner. The expected values are ir-run's
-// results of the same functions. Inputs are small integers (uniform samples
-// truncated by adj.cast), so every sum is exact in any summation order.
+// results of the same functions. Inputs are small integer constants, so every
+// sum is exact in any summation order.
 // RUN: ir-opt %s -adj-lower-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%adj_runtime_lib,%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
@@ -12,14 +12,8 @@
 // CHECK: sizes = [36]
 // CHECK-NEXT: [-3, 2, 0, -2, 10, -1, -1, 6, 0, -1, -4, -1, 4, 2, 1, 0, 4, 0, -1, -6, 2, -5, 4, 0, -2, -2, 3, 2, -6, -3, 0, 0, -2, 3, 4, -3]
 adj.func @batched_lhs_one_rhs() -> tensor<36xf32> {
-  %as = adj.constant dense<1> : tensor<i64>
-  %au = adj.random_uniform %as low = -3.0 high = 3.0 : tensor<i64> to tensor<2x3x2x4xf32>
-  %ai = adj.cast %au : tensor<2x3x2x4xf32> to tensor<2x3x2x4xi32>
-  %a = adj.cast %ai : tensor<2x3x2x4xi32> to tensor<2x3x2x4xf32>
-  %bs = adj.constant dense<2> : tensor<i64>
-  %bu = adj.random_uniform %bs low = -3.0 high = 3.0 : tensor<i64> to tensor<4x3xf32>
-  %bi = adj.cast %bu : tensor<4x3xf32> to tensor<4x3xi32>
-  %b = adj.cast %bi : tensor<4x3xi32> to tensor<4x3xf32>
+  %a = adj.constant dense<[[[[0.0, 1.0, 1.0, 1.0], [2.0, 1.0, 0.0, -2.0]], [[0.0, 1.0, 1.0, -1.0], [2.0, -1.0, -2.0, 1.0]], [[-2.0, 0.0, 1.0, -2.0], [-2.0, 2.0, 2.0, 0.0]]], [[[0.0, -2.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]], [[0.0, -2.0, 1.0, 0.0], [0.0, 1.0, -2.0, 2.0]], [[2.0, 0.0, -2.0, 0.0], [0.0, 2.0, -1.0, -1.0]]]]> : tensor<2x3x2x4xf32>
+  %b = adj.constant dense<[[-2.0, 2.0, 0.0], [0.0, 2.0, -1.0], [-2.0, 2.0, 1.0], [-1.0, -2.0, 0.0]]> : tensor<4x3xf32>
   %y = adj.matmul %a, %b : tensor<2x3x2x4xf32>, tensor<4x3xf32>
   %flat_ = adj.reshape %y : tensor<2x3x2x3xf32> to tensor<36xf32>
   adj.return %flat_ : tensor<36xf32>
@@ -29,14 +23,8 @@ adj.func @batched_lhs_one_rhs() -> tensor<36xf32> {
 // CHECK: sizes = [12]
 // CHECK-NEXT: [-4, -1, 2, 4, -6, 1, -8, 2, -4, -8, 8, 2]
 adj.func @one_lhs_batched_rhs() -> tensor<12xf32> {
-  %as = adj.constant dense<3> : tensor<i64>
-  %au = adj.random_uniform %as low = -3.0 high = 3.0 : tensor<i64> to tensor<2x4xf32>
-  %ai = adj.cast %au : tensor<2x4xf32> to tensor<2x4xi32>
-  %a = adj.cast %ai : tensor<2x4xi32> to tensor<2x4xf64>
-  %bs = adj.constant dense<4> : tensor<i64>
-  %bu = adj.random_uniform %bs low = -3.0 high = 3.0 : tensor<i64> to tensor<3x4x2xf32>
-  %bi = adj.cast %bu : tensor<3x4x2xf32> to tensor<3x4x2xi32>
-  %b = adj.cast %bi : tensor<3x4x2xi32> to tensor<3x4x2xf64>
+  %a = adj.constant dense<[[2.0, 0.0, 1.0, -2.0], [0.0, -2.0, -2.0, 0.0]]> : tensor<2x4xf64>
+  %b = adj.constant dense<[[[-2.0, 0.0], [-1.0, -1.0], [0.0, -1.0], [0.0, 0.0]], [[-2.0, -1.0], [2.0, -2.0], [2.0, 1.0], [2.0, -1.0]], [[0.0, -2.0], [-2.0, 1.0], [-2.0, -2.0], [1.0, 1.0]]]> : tensor<3x4x2xf64>
   %y = adj.matmul %a, %b : tensor<2x4xf64>, tensor<3x4x2xf64>
   %cast_ = adj.cast %y : tensor<3x2x2xf64> to tensor<3x2x2xf32>
   %flat_ = adj.reshape %cast_ : tensor<3x2x2xf32> to tensor<12xf32>
@@ -47,14 +35,8 @@ adj.func @one_lhs_batched_rhs() -> tensor<12xf32> {
 // CHECK: sizes = [24]
 // CHECK-NEXT: [2, -4, 0, 0, -2, 4, 4, -8, -1, -4, -7, 2, 3, 0, 0, 0, -3, 0, 6, 0, 0, 2, -6, 4]
 adj.func @both_broadcast_i32() -> tensor<24xf32> {
-  %as = adj.constant dense<5> : tensor<i64>
-  %au = adj.random_uniform %as low = -3.0 high = 3.0 : tensor<i64> to tensor<1x3x2x3xf32>
-  %ai = adj.cast %au : tensor<1x3x2x3xf32> to tensor<1x3x2x3xi32>
-  %a = adj.cast %ai : tensor<1x3x2x3xi32> to tensor<1x3x2x3xi32>
-  %bs = adj.constant dense<6> : tensor<i64>
-  %bu = adj.random_uniform %bs low = -3.0 high = 3.0 : tensor<i64> to tensor<2x1x3x2xf32>
-  %bi = adj.cast %bu : tensor<2x1x3x2xf32> to tensor<2x1x3x2xi32>
-  %b = adj.cast %bi : tensor<2x1x3x2xi32> to tensor<2x1x3x2xi32>
+  %a = adj.constant dense<[[[[-1, 1, 0], [0, 0, 0]], [[1, -1, 0], [-2, 2, 0]], [[-1, 0, -1], [2, -1, -2]]]]> : tensor<1x3x2x3xi32>
+  %b = adj.constant dense<[[[[-1, 2], [1, -2], [2, 2]]], [[[-1, 0], [2, 0], [1, -2]]]]> : tensor<2x1x3x2xi32>
   %y = adj.matmul %a, %b : tensor<1x3x2x3xi32>, tensor<2x1x3x2xi32>
   %cast_ = adj.cast %y : tensor<2x3x2x2xi32> to tensor<2x3x2x2xf32>
   %flat_ = adj.reshape %cast_ : tensor<2x3x2x2xf32> to tensor<24xf32>
@@ -65,14 +47,8 @@ adj.func @both_broadcast_i32() -> tensor<24xf32> {
 // CHECK: sizes = [4]
 // CHECK-NEXT: [-2, -1, -2, -2]
 adj.func @rhs_batch_of_ones() -> tensor<4xf32> {
-  %as = adj.constant dense<7> : tensor<i64>
-  %au = adj.random_uniform %as low = -3.0 high = 3.0 : tensor<i64> to tensor<2x3xf32>
-  %ai = adj.cast %au : tensor<2x3xf32> to tensor<2x3xi32>
-  %a = adj.cast %ai : tensor<2x3xi32> to tensor<2x3xf32>
-  %bs = adj.constant dense<8> : tensor<i64>
-  %bu = adj.random_uniform %bs low = -3.0 high = 3.0 : tensor<i64> to tensor<1x1x3x2xf32>
-  %bi = adj.cast %bu : tensor<1x1x3x2xf32> to tensor<1x1x3x2xi32>
-  %b = adj.cast %bi : tensor<1x1x3x2xi32> to tensor<1x1x3x2xf32>
+  %a = adj.constant dense<[[1.0, 0.0, 1.0], [2.0, 0.0, 0.0]]> : tensor<2x3xf32>
+  %b = adj.constant dense<[[[[-1.0, -1.0], [-1.0, 0.0], [-1.0, 0.0]]]]> : tensor<1x1x3x2xf32>
   %y = adj.matmul %a, %b : tensor<2x3xf32>, tensor<1x1x3x2xf32>
   %flat_ = adj.reshape %y : tensor<1x1x2x2xf32> to tensor<4xf32>
   adj.return %flat_ : tensor<4xf32>
@@ -95,14 +71,8 @@ adj.func @f16_accumulates_in_f32() -> tensor<2xf32> {
 // CHECK: sizes = [8]
 // CHECK-NEXT: [1, 1, 0, 0, -4, -4, -4, -6]
 adj.func @bf16_batched() -> tensor<8xf32> {
-  %as = adj.constant dense<9> : tensor<i64>
-  %au = adj.random_uniform %as low = -3.0 high = 3.0 : tensor<i64> to tensor<2x2x3xf32>
-  %ai = adj.cast %au : tensor<2x2x3xf32> to tensor<2x2x3xi32>
-  %a = adj.cast %ai : tensor<2x2x3xi32> to tensor<2x2x3xbf16>
-  %bs = adj.constant dense<10> : tensor<i64>
-  %bu = adj.random_uniform %bs low = -3.0 high = 3.0 : tensor<i64> to tensor<2x3x2xf32>
-  %bi = adj.cast %bu : tensor<2x3x2xf32> to tensor<2x3x2xi32>
-  %b = adj.cast %bi : tensor<2x3x2xi32> to tensor<2x3x2xbf16>
+  %a = adj.constant dense<[[[2.0, 1.0, 1.0], [2.0, 0.0, 0.0]], [[2.0, 0.0, 0.0], [1.0, -1.0, 2.0]]]> : tensor<2x2x3xbf16>
+  %b = adj.constant dense<[[[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]], [[-2.0, -2.0], [0.0, 0.0], [-1.0, -2.0]]]> : tensor<2x3x2xbf16>
   %y = adj.matmul %a, %b : tensor<2x2x3xbf16>, tensor<2x3x2xbf16>
   %cast_ = adj.cast %y : tensor<2x2x2xbf16> to tensor<2x2x2xf32>
   %flat_ = adj.reshape %cast_ : tensor<2x2x2xf32> to tensor<8xf32>

@@ -1,8 +1,8 @@
 // conv2d and pooling end to end: lowered by -adj-lower-to-cpu, JIT-run by
 // mlir-runner, compared with the reference interpreter. The expected values
-// are ir-run's results of the same functions. Inputs are small integers
-// (uniform samples truncated by adj.cast), so every sum is exact in any
-// summation order and the printed digits must agree exactly.
+// are ir-run's results of the same functions. Inputs are small integer
+// constants, so every sum is exact in any summation order and the printed
+// digits must agree exactly.
 // RUN: ir-opt %s -adj-lower-to-cpu \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%adj_runtime_lib,%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
@@ -13,14 +13,8 @@
 // CHECK: sizes = [90]
 // CHECK-NEXT: [1, -4, 2, -3, -1, -2, 0, 5, 1, -1, -8, 4, 7, -6, -2, 3, -14, -3, -1, -7, 2, 0, 0, 5, 10, 0, 8, 1, -4, -4, -5, 0, -2, -2, -2, 1, 5, 8, -4, 5, -6, 10, 5, -8, -6, -4, 0, 4, 2, 1, 4, -9, -10, -5, 7, -4, -11, 7, 14, -5, -6, 10, 1, 8, 7, -2, -1, 9, -6, -4, -4, -4, -6, -2, 4, 2, 2, 0, -2, 2, 12, -3, 0, 6, -2, -1, -9, -2, 6, 2]
 adj.func @conv_stride_padding_dilation() -> tensor<90xf32> {
-  %s1 = adj.constant dense<1> : tensor<i64>
-  %xu = adj.random_uniform %s1 low = -3.0 high = 3.0 : tensor<i64> to tensor<2x2x5x6xf32>
-  %xi = adj.cast %xu : tensor<2x2x5x6xf32> to tensor<2x2x5x6xi32>
-  %x = adj.cast %xi : tensor<2x2x5x6xi32> to tensor<2x2x5x6xf32>
-  %s2 = adj.constant dense<2> : tensor<i64>
-  %wu = adj.random_uniform %s2 low = -3.0 high = 3.0 : tensor<i64> to tensor<3x2x3x2xf32>
-  %wi = adj.cast %wu : tensor<3x2x3x2xf32> to tensor<3x2x3x2xi32>
-  %w = adj.cast %wi : tensor<3x2x3x2xi32> to tensor<3x2x3x2xf32>
+  %x = adj.constant dense<[[[[0.0, 1.0, 1.0, 1.0, 2.0, 1.0], [0.0, -2.0, 0.0, 1.0, 1.0, -1.0], [2.0, -1.0, -2.0, 1.0, -2.0, 0.0], [1.0, -2.0, -2.0, 2.0, 2.0, 0.0], [0.0, -2.0, 0.0, 1.0, 1.0, 1.0]], [[1.0, 1.0, 0.0, -2.0, 1.0, 0.0], [0.0, 1.0, -2.0, 2.0, 2.0, 0.0], [-2.0, 0.0, 0.0, 2.0, -1.0, -1.0], [0.0, 0.0, 0.0, -1.0, -1.0, -2.0], [-1.0, -2.0, 1.0, 0.0, 0.0, 0.0]]], [[[-2.0, -2.0, 1.0, -1.0, -2.0, 0.0], [0.0, 1.0, 2.0, -1.0, -1.0, 0.0], [1.0, 0.0, -2.0, -1.0, 2.0, 0.0], [0.0, 1.0, 2.0, -2.0, 1.0, 2.0], [2.0, 2.0, 1.0, 2.0, -2.0, 1.0]], [[2.0, -1.0, 2.0, 0.0, -1.0, 0.0], [1.0, 1.0, 2.0, -2.0, -2.0, -2.0], [0.0, 0.0, -2.0, -1.0, 1.0, 0.0], [1.0, 2.0, -2.0, 0.0, 1.0, 2.0], [0.0, -1.0, 2.0, 0.0, -1.0, -2.0]]]]> : tensor<2x2x5x6xf32>
+  %w = adj.constant dense<[[[[-2.0, 2.0], [0.0, 0.0], [2.0, -1.0]], [[-2.0, 2.0], [1.0, -1.0], [-2.0, 0.0]]], [[[-1.0, 0.0], [-2.0, 0.0], [2.0, -1.0]], [[0.0, 0.0], [-1.0, 0.0], [-2.0, -2.0]]], [[[-2.0, 2.0], [-1.0, -2.0], [1.0, 2.0]], [[1.0, 0.0], [-1.0, -1.0], [0.0, 1.0]]]]> : tensor<3x2x3x2xf32>
   %y = adj.conv2d %x, %w stride = [2, 1] padding = [1, 2, 0, 1] dilation = [1, 2] groups = 1 : tensor<2x2x5x6xf32>, tensor<3x2x3x2xf32>
   %flat_ = adj.reshape %y : tensor<2x3x3x5xf32> to tensor<90xf32>
   adj.return %flat_ : tensor<90xf32>
@@ -30,14 +24,8 @@ adj.func @conv_stride_padding_dilation() -> tensor<90xf32> {
 // CHECK: sizes = [96]
 // CHECK-NEXT: [-2, -1, 1, 2, -1, 3, 2, 4, -1, 0, 0, 0, -1, 0, -3, 1, 5, -5, 10, -8, -1, -3, -4, 4, 0, 6, 10, 4, 6, -8, -6, -2, -5, 1, -5, 2, 0, 1, 13, 6, 5, 1, -11, -4, -8, -2, 0, 2, 2, 0, 2, 0, -2, -10, 2, 4, -2, -7, -6, 2, -2, 0, -7, 0, -1, 1, -1, 0, -5, 2, 1, -2, 0, -3, -1, -1, -1, -3, 3, 1, 0, -1, -2, 0, -2, 2, -4, -4, 0, -6, -6, -2, -4, 4, 10, 2]
 adj.func @conv_groups() -> tensor<96xf32> {
-  %s3 = adj.constant dense<3> : tensor<i64>
-  %xu = adj.random_uniform %s3 low = -3.0 high = 3.0 : tensor<i64> to tensor<1x4x4x4xf32>
-  %xi = adj.cast %xu : tensor<1x4x4x4xf32> to tensor<1x4x4x4xi32>
-  %x = adj.cast %xi : tensor<1x4x4x4xi32> to tensor<1x4x4x4xf32>
-  %s4 = adj.constant dense<4> : tensor<i64>
-  %wu = adj.random_uniform %s4 low = -3.0 high = 3.0 : tensor<i64> to tensor<6x2x2x2xf32>
-  %wi = adj.cast %wu : tensor<6x2x2x2xf32> to tensor<6x2x2x2xi32>
-  %w = adj.cast %wi : tensor<6x2x2x2xi32> to tensor<6x2x2x2xf32>
+  %x = adj.constant dense<[[[[2.0, 0.0, 1.0, -2.0], [0.0, -2.0, -2.0, 0.0], [0.0, 1.0, 2.0, 0.0], [2.0, -1.0, 0.0, -1.0]], [[0.0, -1.0, 1.0, -2.0], [0.0, 0.0, 1.0, 2.0], [0.0, 0.0, -1.0, 0.0], [0.0, -1.0, -1.0, 0.0]], [[1.0, -2.0, 0.0, 0.0], [0.0, -2.0, -1.0, 0.0], [-2.0, 0.0, 0.0, 1.0], [1.0, 2.0, -1.0, -1.0]], [[0.0, 2.0, 1.0, 0.0], [-1.0, 0.0, 2.0, 2.0], [0.0, 0.0, 0.0, 0.0], [0.0, -2.0, -2.0, 0.0]]]]> : tensor<1x4x4x4xf32>
+  %w = adj.constant dense<[[[[-2.0, 0.0], [-1.0, -1.0]], [[0.0, -1.0], [0.0, 0.0]]], [[[-2.0, -1.0], [2.0, -2.0]], [[2.0, 1.0], [2.0, -1.0]]], [[[0.0, -2.0], [-2.0, 1.0]], [[-2.0, -2.0], [1.0, 1.0]]], [[[2.0, -1.0], [2.0, 0.0]], [[0.0, -2.0], [2.0, 0.0]]], [[[0.0, 1.0], [-1.0, 1.0]], [[0.0, -1.0], [-1.0, 1.0]]], [[[0.0, 2.0], [-2.0, -2.0]], [[0.0, -2.0], [-2.0, -1.0]]]]> : tensor<6x2x2x2xf32>
   %y = adj.conv2d %x, %w stride = [1, 1] padding = [1, 0, 0, 1] dilation = [1, 1] groups = 2 : tensor<1x4x4x4xf32>, tensor<6x2x2x2xf32>
   %flat_ = adj.reshape %y : tensor<1x6x4x4xf32> to tensor<96xf32>
   adj.return %flat_ : tensor<96xf32>
@@ -48,14 +36,8 @@ adj.func @conv_groups() -> tensor<96xf32> {
 // CHECK: sizes = [54]
 // CHECK-NEXT: [4, -3, -6, 8, -3, -10, 6, 1, -8, -4, 9, -5, -7, 6, -1, -3, 6, -6, 6, -7, -2, 1, 0, -5, -5, 2, -7, 4, 6, 0, -1, 1, -1, -2, 1, 0, -4, 4, 2, 2, -13, -2, 3, -1, -4, -7, 2, 6, -4, -15, -3, 10, 3, -3]
 adj.func @conv_depthwise_f64() -> tensor<54xf32> {
-  %s5 = adj.constant dense<5> : tensor<i64>
-  %xu = adj.random_uniform %s5 low = -3.0 high = 3.0 : tensor<i64> to tensor<1x3x7x7xf32>
-  %xi = adj.cast %xu : tensor<1x3x7x7xf32> to tensor<1x3x7x7xi32>
-  %x = adj.cast %xi : tensor<1x3x7x7xi32> to tensor<1x3x7x7xf64>
-  %s6 = adj.constant dense<6> : tensor<i64>
-  %wu = adj.random_uniform %s6 low = -3.0 high = 3.0 : tensor<i64> to tensor<6x1x3x3xf32>
-  %wi = adj.cast %wu : tensor<6x1x3x3xf32> to tensor<6x1x3x3xi32>
-  %w = adj.cast %wi : tensor<6x1x3x3xi32> to tensor<6x1x3x3xf64>
+  %x = adj.constant dense<[[[[-1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0], [-1.0, 0.0, -2.0, 2.0, 0.0, -1.0, 0.0], [-1.0, 2.0, -1.0, -2.0, 2.0, 2.0, -1.0], [0.0, 1.0, 0.0, 0.0, -2.0, -2.0, -2.0], [0.0, 0.0, 0.0, -1.0, 2.0, -2.0, 0.0], [-1.0, 0.0, -1.0, 2.0, 0.0, 0.0, 1.0], [2.0, -2.0, 0.0, 0.0, 0.0, -2.0, -2.0]], [[2.0, 1.0, 2.0, -2.0, 0.0, -1.0, -1.0], [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0], [0.0, 0.0, 1.0, 2.0, -2.0, 1.0, 2.0], [-1.0, -2.0, 1.0, -2.0, 0.0, 1.0, 2.0], [0.0, 2.0, 2.0, 0.0, -1.0, -2.0, -2.0], [1.0, 1.0, 1.0, -1.0, 0.0, 1.0, 1.0], [0.0, -1.0, 2.0, -2.0, 1.0, -2.0, 0.0]], [[0.0, -1.0, -2.0, -1.0, 0.0, 2.0, 0.0], [-2.0, -2.0, 2.0, -1.0, 0.0, 2.0, -1.0], [0.0, 0.0, -2.0, 2.0, -2.0, 2.0, -2.0], [0.0, 1.0, 0.0, -1.0, 1.0, 0.0, 0.0], [-1.0, -2.0, 0.0, 1.0, 1.0, 0.0, -2.0], [2.0, 2.0, -2.0, 2.0, -2.0, -1.0, 0.0], [-2.0, -1.0, 0.0, 0.0, 0.0, 2.0, 0.0]]]]> : tensor<1x3x7x7xf64>
+  %w = adj.constant dense<[[[[-1.0, 2.0, 1.0], [-2.0, 2.0, 2.0], [-1.0, 0.0, 2.0]]], [[[0.0, 1.0, -2.0], [-2.0, 1.0, -2.0], [1.0, 0.0, -2.0]]], [[[2.0, 0.0, 1.0], [2.0, -1.0, 2.0], [2.0, 0.0, -2.0]]], [[[0.0, 0.0, 1.0], [0.0, 0.0, 0.0], [-1.0, -2.0, 0.0]]], [[[2.0, 0.0, -1.0], [-1.0, 0.0, 1.0], [-1.0, -1.0, 2.0]]], [[[1.0, 0.0, -2.0], [0.0, 2.0, 2.0], [-2.0, -2.0, -1.0]]]]> : tensor<6x1x3x3xf64>
   %y = adj.conv2d %x, %w stride = [2, 2] padding = [1, 1, 1, 1] dilation = [2, 2] groups = 3 : tensor<1x3x7x7xf64>, tensor<6x1x3x3xf64>
   %cast_ = adj.cast %y : tensor<1x6x3x3xf64> to tensor<1x6x3x3xf32>
   %flat_ = adj.reshape %cast_ : tensor<1x6x3x3xf32> to tensor<54xf32>
@@ -79,14 +61,8 @@ adj.func @conv_f16_accumulates_in_f32() -> tensor<1xf32> {
 // CHECK: sizes = [18]
 // CHECK-NEXT: [-1, -3, -1, -2, -1, 1, 1, 2, 1, -2, -4, -3, -2, 1, 4, 0, -1, 2]
 adj.func @conv_bf16_groups() -> tensor<18xf32> {
-  %s7 = adj.constant dense<7> : tensor<i64>
-  %xu = adj.random_uniform %s7 low = -3.0 high = 3.0 : tensor<i64> to tensor<1x2x3x3xf32>
-  %xi = adj.cast %xu : tensor<1x2x3x3xf32> to tensor<1x2x3x3xi32>
-  %x = adj.cast %xi : tensor<1x2x3x3xi32> to tensor<1x2x3x3xbf16>
-  %s8 = adj.constant dense<8> : tensor<i64>
-  %wu = adj.random_uniform %s8 low = -3.0 high = 3.0 : tensor<i64> to tensor<2x1x2x2xf32>
-  %wi = adj.cast %wu : tensor<2x1x2x2xf32> to tensor<2x1x2x2xi32>
-  %w = adj.cast %wi : tensor<2x1x2x2xi32> to tensor<2x1x2x2xbf16>
+  %x = adj.constant dense<[[[[1.0, 0.0, 1.0], [2.0, 0.0, 0.0], [-1.0, -1.0, 0.0]], [[2.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, -2.0, 0.0]]]]> : tensor<1x2x3x3xbf16>
+  %w = adj.constant dense<[[[[-1.0, -1.0], [-1.0, 0.0]]], [[[-1.0, 0.0], [-2.0, -2.0]]]]> : tensor<2x1x2x2xbf16>
   %y = adj.conv2d %x, %w stride = [1, 1] padding = [0, 1, 1, 0] dilation = [1, 1] groups = 2 : tensor<1x2x3x3xbf16>, tensor<2x1x2x2xbf16>
   %cast_ = adj.cast %y : tensor<1x2x3x3xbf16> to tensor<1x2x3x3xf32>
   %flat_ = adj.reshape %cast_ : tensor<1x2x3x3xf32> to tensor<18xf32>
@@ -97,10 +73,7 @@ adj.func @conv_bf16_groups() -> tensor<18xf32> {
 // CHECK: sizes = [24]
 // CHECK-NEXT: [-1, -1, -1, -1, -1, -1, -1, -1, -1, -2, -2, -2, -1, -1, -1, -2, -1, -1, -1, -1, -1, -1, -1, -1]
 adj.func @max_pool_padding() -> tensor<24xf32> {
-  %s9 = adj.constant dense<9> : tensor<i64>
-  %xu = adj.random_uniform %s9 low = -5.0 high = -1.0 : tensor<i64> to tensor<1x2x5x4xf32>
-  %xi = adj.cast %xu : tensor<1x2x5x4xf32> to tensor<1x2x5x4xi32>
-  %x = adj.cast %xi : tensor<1x2x5x4xi32> to tensor<1x2x5x4xf32>
+  %x = adj.constant dense<[[[[-1.0, -1.0, -2.0, -1.0], [-2.0, -2.0, -1.0, -3.0], [-3.0, -1.0, -3.0, -1.0], [-4.0, -2.0, -2.0, -2.0], [-1.0, -2.0, -2.0, -2.0]], [[-3.0, -2.0, -1.0, -3.0], [-1.0, -2.0, -3.0, -2.0], [-3.0, -4.0, -2.0, -1.0], [-2.0, -1.0, -2.0, -2.0], [-3.0, -3.0, -4.0, -1.0]]]]> : tensor<1x2x5x4xf32>
   %y = adj.max_pool2d %x kernel = [3, 2] stride = [2, 1] padding = [1, 1, 0, 1] : tensor<1x2x5x4xf32>
   %flat_ = adj.reshape %y : tensor<1x2x3x4xf32> to tensor<24xf32>
   adj.return %flat_ : tensor<24xf32>
@@ -121,10 +94,7 @@ adj.func @max_pool_window_in_padding() -> tensor<9xf32> {
 // CHECK: sizes = [12]
 // CHECK-NEXT: [0, 0, 0.333333, -0.166667, -0.833333, -0.166667, -0.333333, -0.166667, 0.333333, -0.166667, -0.166667, 0.166667]
 adj.func @avg_pool_count_include_pad() -> tensor<12xf32> {
-  %s10 = adj.constant dense<10> : tensor<i64>
-  %xu = adj.random_uniform %s10 low = -3.0 high = 3.0 : tensor<i64> to tensor<1x2x4x5xf32>
-  %xi = adj.cast %xu : tensor<1x2x4x5xf32> to tensor<1x2x4x5xi32>
-  %x = adj.cast %xi : tensor<1x2x4x5xi32> to tensor<1x2x4x5xf32>
+  %x = adj.constant dense<[[[[0.0, 0.0, 0.0, 1.0, 1.0], [0.0, -2.0, -2.0, 0.0, 0.0], [-1.0, -2.0, 2.0, 0.0, -1.0], [-1.0, 1.0, -1.0, 0.0, 2.0]], [[-2.0, 1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 1.0, 0.0, 2.0], [-1.0, 1.0, -2.0, -2.0, 2.0], [0.0, 1.0, 0.0, 0.0, 1.0]]]]> : tensor<1x2x4x5xf32>
   %y = adj.avg_pool2d %x kernel = [2, 3] stride = [2, 2] padding = [1, 0, 2, 1] : tensor<1x2x4x5xf32>
   %flat_ = adj.reshape %y : tensor<1x2x2x3xf32> to tensor<12xf32>
   adj.return %flat_ : tensor<12xf32>

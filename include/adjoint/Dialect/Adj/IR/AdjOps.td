@@ -736,34 +736,6 @@ def Adj_IotaOp : Adj_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
-class Adj_RandomOp<string mnemonic, string doc, string p0, string p1>
-    : Adj_Op<mnemonic, [Pure]> {
-  let summary = doc;
-  let description = [{
-    Deterministic in the seed (a rank-0 i64 tensor): element `i` (row-major)
-    is a function of `(seed, i)` only, so the interpreter and compiled code
-    draw the same numbers. Bits: `splitmix64(seed * 0x9E3779B97F4A7C15 + k)`;
-    a uniform in [0, 1) is the top 53 bits times 2^-53. Uniform element `i`
-    uses `k = i`; normal element `i` uses Box-Muller,
-    `sqrt(-2 log(1 - u(2i))) * cos(2 pi u(2i + 1))`.
-
-    ```mlir
-    %r = adj.}] # mnemonic # " %seed " # p0 # " = 0.0 " # p1 # [{ = 1.0 : tensor<i64> to tensor<4x4xf32>
-    ```
-  }];
-  let arguments = !dag(ins, [Adj_TensorLike, F64Attr, F64Attr],
-                       ["seed", p0, p1]);
-  let results = (outs Adj_Tensor:$result);
-  let assemblyFormat = "$seed `" # p0 # "` `=` $" # p0 # " `" # p1 #
-                       "` `=` $" # p1 # " attr-dict `:` type($seed) `to` type($result)";
-  let hasVerifier = 1;
-}
-
-def Adj_RandomNormalOp : Adj_RandomOp<"random_normal",
-    "Normal samples with a mean and a standard deviation", "mean", "std">;
-def Adj_RandomUniformOp : Adj_RandomOp<"random_uniform",
-    "Uniform samples in [low, high)", "low", "high">;
-
 //===----------------------------------------------------------------------===//
 // Automatic differentiation: requests (expanded by -adj-grad)
 //===----------------------------------------------------------------------===//
