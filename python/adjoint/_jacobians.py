@@ -19,6 +19,7 @@ from ._adjoint import DType, Function, Value
 from ._transforms import (_DEFAULT, _Reified, _Transform, _diff_args,
                           _diff_leaf, _jvp_build, _vjp_build)
 from ._trees import _flatten, _results, _unflatten
+from ._vmap import vmap
 
 __all__ = ["jacfwd", "jacrev", "hessian"]
 
@@ -101,7 +102,6 @@ class _Jacobian(_Transform):
         return out[0]
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
-        from ._vmap import vmap
         self._no_kwargs(kwargs, node, frame)
         diff, single = _diff_args(self.argnums, len(args), node, frame)
         args = list(args)
@@ -127,7 +127,7 @@ class _Jacobian(_Transform):
                for x in in_leaves):
             raise frame.error("%s: differentiated arguments must be floating "
                               "point arrays" % self.prefix, node)
-        out_tree, jac = self._jacobian(tr, vmap, of_diff, primals,
+        out_tree, jac = self._jacobian(tr, of_diff, primals,
                                        in_leaves, node, frame)
         result = _structure(out_tree, jac, groups, single)
         if self.has_aux:
@@ -141,7 +141,7 @@ class _Jacrev(_Jacobian):
 
     prefix = "jacrev"
 
-    def _jacobian(self, tr, vmap, of_diff, primals, in_leaves, node, frame):
+    def _jacobian(self, tr, of_diff, primals, in_leaves, node, frame):
         # The output's structure and types, from a lambda that is never
         # called (the optimizer removes it).
         shape = _Reified(tr, of_diff, primals, (), node, frame)
@@ -173,7 +173,7 @@ class _Jacfwd(_Jacobian):
 
     prefix = "jacfwd"
 
-    def _jacobian(self, tr, vmap, of_diff, primals, in_leaves, node, frame):
+    def _jacobian(self, tr, of_diff, primals, in_leaves, node, frame):
         n = sum(_size(x.shape) for x in in_leaves)
         basis = _basis(tr, in_leaves, n)
         state = {}
