@@ -66,6 +66,32 @@ static Val offsetIndices(Emitter &e, Val indices, int64_t stride) {
   return clamped + e.make<adj::MulOp>(iota, scalar(stride));
 }
 
+namespace {
+/// A batched tensor [S, A..., N, B...] indexed along N (its per-example
+/// `axis`): `front` is it with N moved next to the batch, [S, N, A...,
+/// B...] (by `perm`), and `folded` that with the two merged, [S * N, A...,
+/// B...], so each example owns rows [s * n, (s + 1) * n).
+struct Folded {
+  Val front, folded;
+  SmallVector<int64_t> perm;
+  int64_t n;
+};
+} // namespace
+
+static Folded foldIndexedAxis(Emitter &e, Val t, int64_t axis, int64_t size) {
+  int64_t rank = t.type().getRank();
+  SmallVector<int64_t> perm{0, axis + 1};
+  for (int64_t i = 1; i < rank; ++i)
+    if (i != axis + 1)
+      perm.push_back(i);
+  Val front = e.transpose(t, perm);
+  int64_t n = front.shape()[1];
+  SmallVector<int64_t> folded{size * n};
+  llvm::append_range(folded, front.shape().drop_front(2));
+  return {front, e.reshape(front, folded), perm, n};
+}
+
+
 static Result batchGather(Emitter &e, Operation *op, Operands operands,
                           int64_t size) {
   auto gather = cast<adj::GatherOp>(op);
@@ -85,19 +111,10 @@ static Result batchGather(Emitter &e, Operation *op, Operands operands,
   }
   // Both batched: bring the indexed axis next to the batch, fold the two,
   // and offset each example's indices into its own rows.
-  Val t = e.val(table.value);
-  int64_t rank = t.type().getRank();
-  SmallVector<int64_t> perm{0, axis + 1};
-  for (int64_t i = 1; i < rank; ++i)
-    if (i != axis + 1)
-      perm.push_back(i);
-  Val front = e.transpose(t, perm);
-  int64_t n = front.shape()[1];
-  SmallVector<int64_t> folded{size * n};
-  llvm::append_range(folded, front.shape().drop_front(2));
-  Val idx = offsetIndices(e, e.val(indices.value), n);
+  Folded f = foldIndexedAxis(e, e.val(table.value), axis, size);
+  Val idx = offsetIndices(e, e.val(indices.value), f.n);
   // [S, I..., A..., B...]: move A... back before I....
-  Val r = e.gather(e.reshape(front, folded), idx, 0);
+  Val r = e.gather(f.folded, idx, 0);
   int64_t numI = tensorOf(indices.value).getRank() - 1;
   SmallVector<int64_t> back{0};
   for (int64_t i = 0; i < axis; ++i)
@@ -131,15 +148,7 @@ static Result batchScatter(Emitter &e, Operation *op, Operands operands,
   // target ([S, A..., N, B...] -> [S * N, A..., B...] after moving N next
   // to S) and of the updates ([S, A..., I..., B...] -> [S, I..., A...,
   // B...]), offsetting the indices per example.
-  int64_t rank = target.type().getRank();
-  SmallVector<int64_t> perm{0, axis + 1};
-  for (int64_t i = 1; i < rank; ++i)
-    if (i != axis + 1)
-      perm.push_back(i);
-  Val front = e.transpose(target, perm);
-  int64_t n = front.shape()[1];
-  SmallVector<int64_t> folded{size * n};
-  llvm::append_range(folded, front.shape().drop_front(2));
+  Folded f = foldIndexedAxis(e, target, axis, size);
   int64_t numI = tensorOf(indices.value).getRank() - 1;
   SmallVector<int64_t> updPerm{0};
   for (int64_t i = 0; i < numI; ++i)
@@ -149,10 +158,10 @@ static Result batchScatter(Emitter &e, Operation *op, Operands operands,
   for (int64_t i = 1 + axis + numI; i < updates.type().getRank(); ++i)
     updPerm.push_back(i);
   Val upd = e.transpose(updates, updPerm);
-  Val idx = offsetIndices(e, e.val(indices.value), n);
-  Val r = emit(e.reshape(front, folded), idx, upd, 0);
-  Val unfolded = e.reshape(r, front.shape());
-  return SmallVector<Batched>{{e.transpose(unfolded, inverse(perm)), true}};
+  Val idx = offsetIndices(e, e.val(indices.value), f.n);
+  Val r = emit(f.folded, idx, upd, 0);
+  Val unfolded = e.reshape(r, f.front.shape());
+  return SmallVector<Batched>{{e.transpose(unfolded, inverse(f.perm)), true}};
 }
 
 void adjoint::ad::batching::addMovementBatchRules(BatchRuleMap &map) {
