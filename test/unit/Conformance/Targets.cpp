@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -24,6 +25,16 @@
 
 using namespace adjoint;
 using namespace adjoint::conformance;
+
+namespace {
+/// The CUDA toolkit the compile-only checks use: the one the build found,
+/// unless ADJOINT_CUDA_TOOLKIT names another (on a GPU machine the suite is
+/// carried to, the build machine's folder does not exist).
+std::string cudaToolkit() {
+  const char *fromEnv = std::getenv("ADJOINT_CUDA_TOOLKIT");
+  return fromEnv && *fromEnv ? fromEnv : ADJOINT_TEST_CUDA_TOOLKIT;
+}
+} // namespace
 
 const std::vector<Target> &conformance::presentTargets() {
   static const std::vector<Target> targets = [] {
@@ -58,15 +69,28 @@ const std::vector<Target> &conformance::presentTargets() {
 const std::vector<Target> &conformance::compileOnlyTargets() {
   static const std::vector<Target> targets = [] {
     std::vector<Target> compileOnly;
-    if (std::string(ADJOINT_TEST_CUDA_TOOLKIT).empty())
-      std::fprintf(stderr, "conformance: cuda not compiled: the build "
-                           "has no CUDA toolkit (ADJOINT_CUDA_TOOLKIT)\n");
-    else
+    // The folders are the build machine's; where the suite runs elsewhere
+    // (carried to a GPU machine) they may be absent, and what cannot be
+    // compiled there was compiled where the suite was built.
+    auto present = [](const char *what, const std::string &folder,
+                      const char *setting) {
+      if (folder.empty()) {
+        std::fprintf(stderr, "conformance: %s not compiled: the build has "
+                             "no %s\n", what, setting);
+        return false;
+      }
+      if (!llvm::sys::fs::is_directory(folder)) {
+        std::fprintf(stderr, "conformance: %s not compiled: %s is not on "
+                             "this machine\n", what, folder.c_str());
+        return false;
+      }
+      return true;
+    };
+    if (present("cuda", cudaToolkit(),
+                "CUDA toolkit (ADJOINT_CUDA_TOOLKIT)"))
       compileOnly.push_back(Target::parse("cuda"));
-    if (std::string(ADJOINT_TEST_ROCM_PATH).empty())
-      std::fprintf(stderr, "conformance: hip not compiled: the build has "
-                           "no ROCm folder (ADJOINT_ROCM_PATH)\n");
-    else
+    if (present("hip", ADJOINT_TEST_ROCM_PATH,
+                "ROCm folder (ADJOINT_ROCM_PATH)"))
       for (const char *chip : {"gfx90a", "gfx942", "gfx1100"})
         compileOnly.push_back(Target::parse(std::string("hip:") + chip));
     return compileOnly;
@@ -164,7 +188,7 @@ void checkCompilesForCuda(const api::Module &module,
     INFO("kernel module " << kernels.name);
     std::vector<KernelResources> resources;
     try {
-      resources = resourceUsage(ADJOINT_TEST_CUDA_TOOLKIT, kernels.bytes);
+      resources = resourceUsage(cudaToolkit(), kernels.bytes);
     } catch (const Error &e) {
       FAIL(e.what());
     }
@@ -199,7 +223,7 @@ void checkCompilesWithoutLibdevice(const api::Module &module,
                                    const CompileOptions &options) {
   INFO("@" << function << " compiled for " << target.str()
            << " without libdevice");
-  std::string folder = toolkitWithoutLibdevice(ADJOINT_TEST_CUDA_TOOLKIT);
+  std::string folder = toolkitWithoutLibdevice(cudaToolkit());
   const char *previous = std::getenv("ADJOINT_CUDA_TOOLKIT");
   std::string saved = previous ? previous : "";
   ::setenv("ADJOINT_CUDA_TOOLKIT", folder.c_str(), 1);
@@ -227,7 +251,7 @@ void checkCompilesWithoutLibdevice(const api::Module &module,
     INFO("kernel module " << kernels.name);
     std::vector<KernelResources> resources;
     try {
-      resources = resourceUsage(ADJOINT_TEST_CUDA_TOOLKIT, kernels.bytes);
+      resources = resourceUsage(cudaToolkit(), kernels.bytes);
     } catch (const Error &e) {
       FAIL(e.what());
     }
