@@ -1,16 +1,20 @@
-//===- KernelsMatmul.cpp - GEMM kernels on Eigen and the thread pool ------===//
+//===- KernelsMatmul.cpp - GEMM kernels on oneDNN, Eigen and the pool -----===//
 //
-// Eigen's GEMM packs and blocks for the host's caches and vector units; this
-// file maps strided views onto Eigen matrices without copying (row-major
-// when the column stride is 1, column-major when the row stride is 1, which
-// covers transposed views) and splits large products into row or column
-// blocks of the output, one per thread of the global pool, as XLA's CPU
-// runtime splits Eigen contractions.
+// f32 products of more than a few thousand flops run on oneDNN's sgemm when
+// libdnnl is installed (CPU/OneDnn.h: 1.0-2.7x Eigen's throughput here),
+// everything else on Eigen's GEMM, which packs and blocks for the host's
+// caches and vector units. Strided views are passed without copying
+// (row-major when the column stride is 1, column-major when the row stride
+// is 1, which covers transposed views), and large products are split into
+// row or column blocks of the output, one per thread of the global pool, as
+// XLA's CPU runtime splits Eigen contractions.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/Kernels.h"
 #include "adjoint/Runtime/ThreadPool.h"
+
+#include "CPU/OneDnn.h"
 
 // This file is built with -march=native, the interpreter (linked into the
 // same programs) without: both instantiate the same Eigen GEMM templates,
@@ -22,6 +26,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -48,6 +53,32 @@ constexpr int64_t kMinParallelDepth = 32;
 constexpr int64_t kMaxNarrowColumns = 32;
 /// The smallest block of output rows or columns worth a thread.
 constexpr int64_t kMinBlock = 16;
+/// The smallest product oneDNN computes: below 32^3, its fixed cost per call
+/// (~0.2 us) makes Eigen faster (16^3: 53 vs 33 GFLOP/s on one core).
+constexpr double kMinOneDnnFlops = 2.0 * 32 * 32 * 32;
+
+/// Whether oneDNN computes `c (+)= a * b`: f32 (oneDNN has no f64 GEMM),
+/// not tiny, and not a column-major (transposed) B with a longer inner
+/// dimension than C has columns, where Eigen is 1.1-1.4x faster (16x4096 @
+/// (256x4096)^T). ADJOINT_CPU_GEMM=eigen turns oneDNN off.
+template <typename T>
+bool preferOneDnn(const MatrixView<const T> &a, const MatrixView<const T> &b,
+                  const MatrixView<T> &c) {
+  if constexpr (!std::is_same_v<T, float>) {
+    return false;
+  } else {
+    static const bool disabled = [] {
+      const char *choice = std::getenv("ADJOINT_CPU_GEMM");
+      return choice && std::strcmp(choice, "eigen") == 0;
+    }();
+    if (disabled || 2.0 * c.rows * c.cols * a.cols < kMinOneDnnFlops)
+      return false;
+    bool bColumnMajor = b.rowStride == 1 && b.colStride != 1 && b.cols > 1;
+    if (bColumnMajor && b.rows > b.cols)
+      return false;
+    return cpu::oneDnnAvailable();
+  }
+}
 
 /// Calls `fn` with `v` as an Eigen map (const or not, following `T`) and
 /// returns true, or returns false when neither stride is 1. A size-1
@@ -128,10 +159,14 @@ bool gemmEigen(const MatrixView<const T> &a, const MatrixView<const T> &b,
   return done;
 }
 
-/// One product on the calling thread.
+/// One product on the calling thread, on oneDNN when `oneDnn` (and it
+/// takes the layouts), else on Eigen.
 template <typename T>
 void gemmSerial(const MatrixView<const T> &a, const MatrixView<const T> &b,
-                const MatrixView<T> &c, bool accumulate) {
+                const MatrixView<T> &c, bool accumulate, bool oneDnn) {
+  if constexpr (std::is_same_v<T, float>)
+    if (oneDnn && cpu::oneDnnGemm(a, b, c, accumulate))
+      return;
   // Eigen is several times slower writing a row-major product of a
   // column-major (transposed) A when the product is narrower than tall
   // (h^T @ dy in a backward pass: 512x256 times 256x10): compute it
@@ -220,6 +255,7 @@ void adjoint::rt::gemm(const MatrixView<const T> &a,
                        bool accumulate, bool parallel) {
   if (c.rows == 0 || c.cols == 0)
     return;
+  bool oneDnn = preferOneDnn(a, b, c);
   double flops = 2.0 * c.rows * c.cols * a.cols;
   int64_t threads = parallel ? kernelThreads() : 1;
   // Split the larger output dimension: each block is then a full GEMM of
@@ -233,12 +269,13 @@ void adjoint::rt::gemm(const MatrixView<const T> &a,
   int64_t tasks = std::min({threads, (extent + kMinBlock - 1) / kMinBlock,
                             static_cast<int64_t>(flops / kMinFlopsPerTask)});
   if (tasks <= 1) {
-    gemmSerial(a, b, c, accumulate);
+    gemmSerial(a, b, c, accumulate, oneDnn);
     return;
   }
   int64_t grain = (extent + tasks - 1) / tasks;
-  // Blocks of columns are strided even when C is not: clear C whole.
-  if (!accumulate && c.colStride == 1 && c.rowStride == c.cols &&
+  // Blocks of columns are strided even when C is not: clear C whole for
+  // Eigen (oneDNN overwrites strided blocks as fast).
+  if (!oneDnn && !accumulate && c.colStride == 1 && c.rowStride == c.cols &&
       a.cols > 0) {
     std::memset(c.data, 0, sizeof(T) * c.rows * c.cols);
     accumulate = true;
@@ -246,13 +283,13 @@ void adjoint::rt::gemm(const MatrixView<const T> &a,
   auto block = [&](int64_t begin, int64_t end) {
     if (splitRows)
       gemmSerial(rowBlock(a, begin, end), b, rowBlock(c, begin, end),
-                 accumulate);
+                 accumulate, oneDnn);
     else
       gemmSerial(a, colBlock(b, begin, end), colBlock(c, begin, end),
-                 accumulate);
+                 accumulate, oneDnn);
   };
   if (!kernelParallelFor(extent, grain, block))
-    gemmSerial(a, b, c, accumulate);
+    gemmSerial(a, b, c, accumulate, oneDnn);
 }
 
 unsigned adjoint::rt::kernelThreads() {
