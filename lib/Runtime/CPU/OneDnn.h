@@ -1,4 +1,4 @@
-//===- OneDnn.h - oneDNN's f32 GEMM through dlopen ---------------*- C++ -*-===//
+//===- OneDnn.h - oneDNN's f32 GEMM through dlopen --------------*- C++ -*-===//
 //
 // oneDNN's dnnl_sgemm JIT-generates AVX-512/AVX2 micro-kernels for the host
 // and, unlike Eigen's GEMM, specializes small and skinny products (m = 16
