@@ -49,7 +49,8 @@ using ColMajorMatrix =
 constexpr double kMinFlopsPerTask = 1e6;
 /// The shortest inner dimension worth splitting a product over threads.
 constexpr int64_t kMinParallelDepth = 32;
-/// The widest product computed column-major and transposed into place.
+/// The widest (or, with a transposed B, shortest) product computed
+/// column-major and transposed into place.
 constexpr int64_t kMaxNarrowColumns = 32;
 /// The smallest block of output rows or columns worth a thread.
 constexpr int64_t kMinBlock = 16;
@@ -59,8 +60,10 @@ constexpr double kMinOneDnnFlops = 2.0 * 32 * 32 * 32;
 
 /// Whether oneDNN computes `c (+)= a * b`: f32 (oneDNN has no f64 GEMM),
 /// not tiny, and not a column-major (transposed) B with a longer inner
-/// dimension than C has columns, where Eigen is 1.1-1.4x faster (16x4096 @
-/// (256x4096)^T). ADJOINT_CPU_GEMM=eigen turns oneDNN off.
+/// dimension than C has columns and more than a few rows of C, where Eigen
+/// is 1.1x faster (64x4096 @ (256x4096)^T; with fewer rows computeTransposed
+/// makes oneDNN 1.8x faster than Eigen). ADJOINT_CPU_GEMM=eigen turns oneDNN
+/// off.
 template <typename T>
 bool preferOneDnn(const MatrixView<const T> &a, const MatrixView<const T> &b,
                   const MatrixView<T> &c) {
@@ -74,7 +77,7 @@ bool preferOneDnn(const MatrixView<const T> &a, const MatrixView<const T> &b,
     if (disabled || 2.0 * c.rows * c.cols * a.cols < kMinOneDnnFlops)
       return false;
     bool bColumnMajor = b.rowStride == 1 && b.colStride != 1 && b.cols > 1;
-    if (bColumnMajor && b.rows > b.cols)
+    if (bColumnMajor && b.rows > b.cols && c.rows > kMaxNarrowColumns)
       return false;
     return cpu::oneDnnAvailable();
   }
@@ -159,26 +162,49 @@ bool gemmEigen(const MatrixView<const T> &a, const MatrixView<const T> &b,
   return done;
 }
 
+/// `c (+)= a * b` on oneDNN when `oneDnn` (and it takes the layouts), else
+/// on Eigen; false as gemmEigen.
+template <typename T>
+bool gemmLibrary(const MatrixView<const T> &a, const MatrixView<const T> &b,
+                 const MatrixView<T> &c, bool accumulate, bool oneDnn) {
+  if constexpr (std::is_same_v<T, float>)
+    if (oneDnn && cpu::oneDnnGemm(a, b, c, accumulate))
+      return true;
+  return gemmEigen(a, b, c, accumulate);
+}
+
+/// Whether a row-major `c` is computed faster column-major, then transposed
+/// into place. Only narrow products take this path: the transposing copy is
+/// strided.
+template <typename T>
+bool computeTransposed(const MatrixView<const T> &a,
+                       const MatrixView<const T> &b, const MatrixView<T> &c,
+                       bool oneDnn) {
+  if (c.colStride != 1 || c.cols <= 1)
+    return false;
+  // A column-major (transposed) A and a product narrower than tall (h^T @
+  // dy in a backward pass: 512x256 times 256x10): Eigen is 2.5x, oneDNN
+  // 1.5x slower writing it row-major.
+  bool aColumnMajor = a.rowStride == 1 && a.colStride != 1 && a.rows > 1;
+  if (aColumnMajor && c.cols <= kMaxNarrowColumns && c.cols < c.rows)
+    return true;
+  // A column-major B, a few rows and a longer inner dimension than C has
+  // columns (dg @ W^T in an LSTM's backward pass: 16x1024 times 1024x256):
+  // oneDNN is 2x slower writing it row-major.
+  bool bColumnMajor = b.rowStride == 1 && b.colStride != 1 && b.cols > 1;
+  return oneDnn && bColumnMajor && c.rows <= kMaxNarrowColumns &&
+         a.cols > c.cols;
+}
+
 /// One product on the calling thread, on oneDNN when `oneDnn` (and it
-/// takes the layouts), else on Eigen.
+/// takes the layouts), else on Eigen, else by the loops.
 template <typename T>
 void gemmSerial(const MatrixView<const T> &a, const MatrixView<const T> &b,
                 const MatrixView<T> &c, bool accumulate, bool oneDnn) {
-  if constexpr (std::is_same_v<T, float>)
-    if (oneDnn && cpu::oneDnnGemm(a, b, c, accumulate))
-      return;
-  // Eigen is several times slower writing a row-major product of a
-  // column-major (transposed) A when the product is narrower than tall
-  // (h^T @ dy in a backward pass: 512x256 times 256x10): compute it
-  // column-major and transpose the small result into place.
-  // Only narrow products take this path: the transposing copy is strided.
-  bool aColumnMajor = a.rowStride == 1 && a.colStride != 1 && a.rows > 1;
-  bool cRowMajor = c.colStride == 1 && c.cols > 1;
-  if (aColumnMajor && cRowMajor && c.cols <= kMaxNarrowColumns &&
-      c.cols < c.rows) {
+  if (computeTransposed(a, b, c, oneDnn)) {
     std::unique_ptr<T[]> buffer(new (std::nothrow) T[c.rows * c.cols]);
     MatrixView<T> t{buffer.get(), c.rows, c.cols, 1, c.rows};
-    if (buffer && gemmEigen(a, b, t, /*accumulate=*/false)) {
+    if (buffer && gemmLibrary(a, b, t, /*accumulate=*/false, oneDnn)) {
       for (int64_t i = 0; i < c.rows; ++i) {
         T *row = c.data + i * c.rowStride;
         for (int64_t j = 0; j < c.cols; ++j)
@@ -187,7 +213,7 @@ void gemmSerial(const MatrixView<const T> &a, const MatrixView<const T> &b,
       return;
     }
   }
-  if (!gemmEigen(a, b, c, accumulate))
+  if (!gemmLibrary(a, b, c, accumulate, oneDnn))
     gemmLoops(a, b, c, accumulate);
 }
 
