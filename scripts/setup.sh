@@ -12,6 +12,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libclang-rt-22-dev libfuzzer-22-dev
   libeigen3-dev catch2
+  libdnnl2
   python3-dev python3-pip pybind11-dev python3-numpy python3-pytest
   python3-venv
   ocl-icd-libopencl1 opencl-c-headers spirv-tools clinfo

@@ -1,16 +1,20 @@
-//===- KernelsMatmul.cpp - GEMM kernels on Eigen and the thread pool ------===//
+//===- KernelsMatmul.cpp - GEMM kernels on oneDNN, Eigen and the pool -----===//
 //
-// Eigen's GEMM packs and blocks for the host's caches and vector units; this
-// file maps strided views onto Eigen matrices without copying (row-major
-// when the column stride is 1, column-major when the row stride is 1, which
-// covers transposed views) and splits large products into row or column
-// blocks of the output, one per thread of the global pool, as XLA's CPU
-// runtime splits Eigen contractions.
+// f32 products of more than a few thousand flops run on oneDNN's sgemm when
+// libdnnl is installed (CPU/OneDnn.h: 1.0-2.7x Eigen's throughput here),
+// everything else on Eigen's GEMM, which packs and blocks for the host's
+// caches and vector units. Strided views are passed without copying
+// (row-major when the column stride is 1, column-major when the row stride
+// is 1, which covers transposed views), and large products are split into
+// row or column blocks of the output, one per thread of the global pool, as
+// XLA's CPU runtime splits Eigen contractions.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/Kernels.h"
 #include "adjoint/Runtime/ThreadPool.h"
+
+#include "CPU/OneDnn.h"
 
 // This file is built with -march=native, the interpreter (linked into the
 // same programs) without: both instantiate the same Eigen GEMM templates,
@@ -22,6 +26,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -44,10 +49,39 @@ using ColMajorMatrix =
 constexpr double kMinFlopsPerTask = 1e6;
 /// The shortest inner dimension worth splitting a product over threads.
 constexpr int64_t kMinParallelDepth = 32;
-/// The widest product computed column-major and transposed into place.
+/// The widest (or, with a transposed B, shortest) product computed
+/// column-major and transposed into place.
 constexpr int64_t kMaxNarrowColumns = 32;
 /// The smallest block of output rows or columns worth a thread.
 constexpr int64_t kMinBlock = 16;
+/// The smallest product oneDNN computes: below 32^3, its fixed cost per call
+/// (~0.2 us) makes Eigen faster (16^3: 53 vs 33 GFLOP/s on one core).
+constexpr double kMinOneDnnFlops = 2.0 * 32 * 32 * 32;
+
+/// Whether oneDNN computes `c (+)= a * b`: f32 (oneDNN has no f64 GEMM),
+/// not tiny, and not a column-major (transposed) B with a longer inner
+/// dimension than C has columns and more than a few rows of C, where Eigen
+/// is 1.1x faster (64x4096 @ (256x4096)^T; with fewer rows computeTransposed
+/// makes oneDNN 1.8x faster than Eigen). ADJOINT_CPU_GEMM=eigen turns oneDNN
+/// off.
+template <typename T>
+bool preferOneDnn(const MatrixView<const T> &a, const MatrixView<const T> &b,
+                  const MatrixView<T> &c) {
+  if constexpr (!std::is_same_v<T, float>) {
+    return false;
+  } else {
+    static const bool disabled = [] {
+      const char *choice = std::getenv("ADJOINT_CPU_GEMM");
+      return choice && std::strcmp(choice, "eigen") == 0;
+    }();
+    if (disabled || 2.0 * c.rows * c.cols * a.cols < kMinOneDnnFlops)
+      return false;
+    bool bColumnMajor = b.rowStride == 1 && b.colStride != 1 && b.cols > 1;
+    if (bColumnMajor && b.rows > b.cols && c.rows > kMaxNarrowColumns)
+      return false;
+    return cpu::oneDnnAvailable();
+  }
+}
 
 /// Calls `fn` with `v` as an Eigen map (const or not, following `T`) and
 /// returns true, or returns false when neither stride is 1. A size-1
@@ -128,22 +162,49 @@ bool gemmEigen(const MatrixView<const T> &a, const MatrixView<const T> &b,
   return done;
 }
 
-/// One product on the calling thread.
+/// `c (+)= a * b` on oneDNN when `oneDnn` (and it takes the layouts), else
+/// on Eigen; false as gemmEigen.
+template <typename T>
+bool gemmLibrary(const MatrixView<const T> &a, const MatrixView<const T> &b,
+                 const MatrixView<T> &c, bool accumulate, bool oneDnn) {
+  if constexpr (std::is_same_v<T, float>)
+    if (oneDnn && cpu::oneDnnGemm(a, b, c, accumulate))
+      return true;
+  return gemmEigen(a, b, c, accumulate);
+}
+
+/// Whether a row-major `c` is computed faster column-major, then transposed
+/// into place. Only narrow products take this path: the transposing copy is
+/// strided.
+template <typename T>
+bool computeTransposed(const MatrixView<const T> &a,
+                       const MatrixView<const T> &b, const MatrixView<T> &c,
+                       bool oneDnn) {
+  if (c.colStride != 1 || c.cols <= 1)
+    return false;
+  // A column-major (transposed) A and a product narrower than tall (h^T @
+  // dy in a backward pass: 512x256 times 256x10): Eigen is 2.5x, oneDNN
+  // 1.5x slower writing it row-major.
+  bool aColumnMajor = a.rowStride == 1 && a.colStride != 1 && a.rows > 1;
+  if (aColumnMajor && c.cols <= kMaxNarrowColumns && c.cols < c.rows)
+    return true;
+  // A column-major B, a few rows and a longer inner dimension than C has
+  // columns (dg @ W^T in an LSTM's backward pass: 16x1024 times 1024x256):
+  // oneDNN is 2x slower writing it row-major.
+  bool bColumnMajor = b.rowStride == 1 && b.colStride != 1 && b.cols > 1;
+  return oneDnn && bColumnMajor && c.rows <= kMaxNarrowColumns &&
+         a.cols > c.cols;
+}
+
+/// One product on the calling thread, on oneDNN when `oneDnn` (and it
+/// takes the layouts), else on Eigen, else by the loops.
 template <typename T>
 void gemmSerial(const MatrixView<const T> &a, const MatrixView<const T> &b,
-                const MatrixView<T> &c, bool accumulate) {
-  // Eigen is several times slower writing a row-major product of a
-  // column-major (transposed) A when the product is narrower than tall
-  // (h^T @ dy in a backward pass: 512x256 times 256x10): compute it
-  // column-major and transpose the small result into place.
-  // Only narrow products take this path: the transposing copy is strided.
-  bool aColumnMajor = a.rowStride == 1 && a.colStride != 1 && a.rows > 1;
-  bool cRowMajor = c.colStride == 1 && c.cols > 1;
-  if (aColumnMajor && cRowMajor && c.cols <= kMaxNarrowColumns &&
-      c.cols < c.rows) {
+                const MatrixView<T> &c, bool accumulate, bool oneDnn) {
+  if (computeTransposed(a, b, c, oneDnn)) {
     std::unique_ptr<T[]> buffer(new (std::nothrow) T[c.rows * c.cols]);
     MatrixView<T> t{buffer.get(), c.rows, c.cols, 1, c.rows};
-    if (buffer && gemmEigen(a, b, t, /*accumulate=*/false)) {
+    if (buffer && gemmLibrary(a, b, t, /*accumulate=*/false, oneDnn)) {
       for (int64_t i = 0; i < c.rows; ++i) {
         T *row = c.data + i * c.rowStride;
         for (int64_t j = 0; j < c.cols; ++j)
@@ -152,7 +213,7 @@ void gemmSerial(const MatrixView<const T> &a, const MatrixView<const T> &b,
       return;
     }
   }
-  if (!gemmEigen(a, b, c, accumulate))
+  if (!gemmLibrary(a, b, c, accumulate, oneDnn))
     gemmLoops(a, b, c, accumulate);
 }
 
@@ -220,6 +281,7 @@ void adjoint::rt::gemm(const MatrixView<const T> &a,
                        bool accumulate, bool parallel) {
   if (c.rows == 0 || c.cols == 0)
     return;
+  bool oneDnn = preferOneDnn(a, b, c);
   double flops = 2.0 * c.rows * c.cols * a.cols;
   int64_t threads = parallel ? kernelThreads() : 1;
   // Split the larger output dimension: each block is then a full GEMM of
@@ -233,12 +295,13 @@ void adjoint::rt::gemm(const MatrixView<const T> &a,
   int64_t tasks = std::min({threads, (extent + kMinBlock - 1) / kMinBlock,
                             static_cast<int64_t>(flops / kMinFlopsPerTask)});
   if (tasks <= 1) {
-    gemmSerial(a, b, c, accumulate);
+    gemmSerial(a, b, c, accumulate, oneDnn);
     return;
   }
   int64_t grain = (extent + tasks - 1) / tasks;
-  // Blocks of columns are strided even when C is not: clear C whole.
-  if (!accumulate && c.colStride == 1 && c.rowStride == c.cols &&
+  // Blocks of columns are strided even when C is not: clear C whole for
+  // Eigen (oneDNN overwrites strided blocks as fast).
+  if (!oneDnn && !accumulate && c.colStride == 1 && c.rowStride == c.cols &&
       a.cols > 0) {
     std::memset(c.data, 0, sizeof(T) * c.rows * c.cols);
     accumulate = true;
@@ -246,13 +309,13 @@ void adjoint::rt::gemm(const MatrixView<const T> &a,
   auto block = [&](int64_t begin, int64_t end) {
     if (splitRows)
       gemmSerial(rowBlock(a, begin, end), b, rowBlock(c, begin, end),
-                 accumulate);
+                 accumulate, oneDnn);
     else
       gemmSerial(a, colBlock(b, begin, end), colBlock(c, begin, end),
-                 accumulate);
+                 accumulate, oneDnn);
   };
   if (!kernelParallelFor(extent, grain, block))
-    gemmSerial(a, b, c, accumulate);
+    gemmSerial(a, b, c, accumulate, oneDnn);
 }
 
 unsigned adjoint::rt::kernelThreads() {

@@ -2,8 +2,8 @@
 //
 // -adj-cpu-linalg-to-kernels replaces linalg.matmul, linalg.batch_matmul and
 // linalg.conv_2d_nchw_fchw on f32/f64 memrefs by calls of these entry points,
-// as XLA's CPU backend calls Eigen: the products run on Eigen's GEMM, split
-// over the runtime's thread pool. Compiled code passes MLIR memref
+// as XLA's CPU backend calls Eigen: the products run on oneDNN's or Eigen's
+// GEMM, split over the runtime's thread pool. Compiled code passes MLIR memref
 // descriptors by pointer (the `_mlir_ciface_` convention of
 // llvm.emit_c_interface), so one entry point serves every shape and every
 // strided view: a transposed operand is a view with swapped strides.
@@ -46,9 +46,10 @@ struct MatrixView {
   int64_t rowStride, colStride;
 };
 
-/// `c (+)= a * b` on Eigen's GEMM. With `parallel`, large products are split
-/// into blocks of rows or columns of `c` on the global thread pool. The
-/// shapes must agree (a: m x k, b: k x n, c: m x n).
+/// `c (+)= a * b` on oneDNN's sgemm (f32, where libdnnl is installed) or
+/// Eigen's GEMM (KernelsMatmul.cpp says which). With `parallel`, large
+/// products are split into blocks of rows or columns of `c` on the global
+/// thread pool. The shapes must agree (a: m x k, b: k x n, c: m x n).
 template <typename T>
 void gemm(const MatrixView<const T> &a, const MatrixView<const T> &b,
           const MatrixView<T> &c, bool accumulate, bool parallel = true);

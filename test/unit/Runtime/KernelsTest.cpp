@@ -48,8 +48,9 @@ MemRefDescriptor<T, Rank> descriptor(T *data, std::array<int64_t, Rank> sizes,
   return d;
 }
 
-/// How a test stores an [r, c] matrix: row-major with `pad` extra elements
-/// per row, column-major (a transposed view), or with both strides > 1.
+/// How a test stores an [r, c] matrix: row-major with 3 extra elements per
+/// row, column-major (a transposed view) with 2 extra per column, or with
+/// both strides > 1.
 enum class Layout { RowMajor, ColMajor, Strided };
 
 template <typename T> struct Stored {
@@ -70,7 +71,7 @@ Stored<T> store(int64_t rows, int64_t cols, Layout layout, unsigned seed) {
     break;
   case Layout::ColMajor:
     s.rowStride = 1;
-    s.colStride = rows;
+    s.colStride = rows + 2;
     break;
   case Layout::Strided:
     s.rowStride = 2 * cols;
@@ -81,36 +82,54 @@ Stored<T> store(int64_t rows, int64_t cols, Layout layout, unsigned seed) {
   return s;
 }
 
-/// Runs the matmul entry point on [m, k] x [k, n] and compares with the
-/// definition.
+/// The definition of (a @ b)[i, j] in double, with the sum of the terms'
+/// magnitudes (the scale of the rounding error).
+template <typename T>
+std::pair<double, double> dot(const Stored<T> &a, const Stored<T> &b,
+                              int64_t i, int64_t j) {
+  double sum = 0.0, scale = 1.0;
+  for (int64_t p = 0; p < a.cols; ++p) {
+    sum += double(a.at(i, p)) * double(b.at(p, j));
+    scale += std::abs(double(a.at(i, p)) * double(b.at(p, j)));
+  }
+  return {sum, scale};
+}
+
+/// Runs the matmul entry point on [m, k] x [k, n] into C stored as `lc` and
+/// compares with the definition. An overwritten C starts as NaN (it must
+/// not be read); elements of C's storage outside the view stay untouched.
 template <typename T>
 void checkMatmul(int64_t m, int64_t k, int64_t n, Layout la, Layout lb,
-                 bool accumulate) {
+                 bool accumulate, Layout lc = Layout::RowMajor) {
   INFO("m=" << m << " k=" << k << " n=" << n << " layouts " << int(la) << ","
-            << int(lb) << " accumulate=" << accumulate);
+            << int(lb) << "," << int(lc) << " accumulate=" << accumulate);
   Stored<T> a = store<T>(m, k, la, 1), b = store<T>(k, n, lb, 2);
-  // C has padded rows; the padding must stay untouched.
-  int64_t ldc = n + 5;
-  std::vector<T> c = randomVector<T>(m * ldc, 3), before = c;
+  Stored<T> c = store<T>(m, n, lc, 3);
+  if (!accumulate)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        c.data[i * c.rowStride + j * c.colStride] = std::nan("");
+  std::vector<T> before = c.data;
   auto da = descriptor<T, 2>(a.data.data(), {m, k}, {a.rowStride, a.colStride});
   auto db = descriptor<T, 2>(b.data.data(), {k, n}, {b.rowStride, b.colStride});
-  auto dc = descriptor<T, 2>(c.data(), {m, n}, {ldc, 1});
+  auto dc = descriptor<T, 2>(c.data.data(), {m, n}, {c.rowStride, c.colStride});
   if constexpr (std::is_same_v<T, float>)
     _mlir_ciface_adj_kernel_matmul_f32(&da, &db, &dc, accumulate);
   else
     _mlir_ciface_adj_kernel_matmul_f64(&da, &db, &dc, accumulate);
-  for (int64_t i = 0; i < m; ++i) {
+  std::vector<bool> inView(c.data.size(), false);
+  for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      double sum = accumulate ? before[i * ldc + j] : 0.0, scale = 1.0;
-      for (int64_t p = 0; p < k; ++p) {
-        sum += double(a.at(i, p)) * double(b.at(p, j));
-        scale += std::abs(double(a.at(i, p)) * double(b.at(p, j)));
-      }
-      REQUIRE(std::abs(c[i * ldc + j] - sum) <= tolerance<T>() * scale);
+      int64_t at = i * c.rowStride + j * c.colStride;
+      inView[at] = true;
+      auto [sum, scale] = dot(a, b, i, j);
+      if (accumulate)
+        sum += double(before[at]);
+      REQUIRE(std::abs(c.data[at] - sum) <= tolerance<T>() * scale);
     }
-    for (int64_t j = n; j < ldc; ++j)
-      REQUIRE(c[i * ldc + j] == before[i * ldc + j]);
-  }
+  for (size_t at = 0; at < c.data.size(); ++at)
+    if (!inView[at])
+      REQUIRE(c.data[at] == before[at]);
 }
 
 /// Runs the convolution entry point on an input of [n, c, h, w] and
@@ -196,6 +215,91 @@ TEMPLATE_TEST_CASE("matmul kernel: shapes split over threads and the "
   checkMatmul<TestType>(4, 0, 3, Layout::RowMajor, Layout::RowMajor, true);
   checkMatmul<TestType>(4, 0, 3, Layout::RowMajor, Layout::RowMajor, false);
   checkMatmul<TestType>(0, 5, 3, Layout::RowMajor, Layout::RowMajor, false);
+}
+
+TEMPLATE_TEST_CASE("matmul kernel: products above oneDNN's threshold in "
+                   "every layout of A, B and C",
+                   "[kernels]", float, double) {
+  // 40x50x60 is 240 kflop: f32 runs on oneDNN where libdnnl is installed
+  // (a column-major C as its transpose), f64 on Eigen; views with both
+  // strides > 1 fall back to Eigen or the loops.
+  const Layout layouts[] = {Layout::RowMajor, Layout::ColMajor,
+                            Layout::Strided};
+  for (Layout la : layouts)
+    for (Layout lb : layouts)
+      for (Layout lc : layouts)
+        for (bool accumulate : {false, true})
+          checkMatmul<TestType>(40, 50, 60, la, lb, accumulate, lc);
+}
+
+TEMPLATE_TEST_CASE("matmul kernel: skinny, single-row, single-column and "
+                   "empty products",
+                   "[kernels]", float, double) {
+  for (bool accumulate : {false, true}) {
+    // A transposed B with a longer inner dimension than C's columns (Eigen)
+    // and a shorter one (oneDNN).
+    checkMatmul<TestType>(16, 256, 100, Layout::RowMajor, Layout::ColMajor,
+                          accumulate);
+    checkMatmul<TestType>(16, 40, 300, Layout::RowMajor, Layout::ColMajor,
+                          accumulate);
+    // A transposed A (h^T @ dy) with 16 rows of C.
+    checkMatmul<TestType>(16, 300, 64, Layout::ColMajor, Layout::RowMajor,
+                          accumulate);
+    // One row, one column, an inner dimension of 1: the size-1 dimension's
+    // stride must not decide the leading dimension.
+    checkMatmul<TestType>(1, 300, 400, Layout::ColMajor, Layout::RowMajor,
+                          accumulate, Layout::ColMajor);
+    checkMatmul<TestType>(300, 400, 1, Layout::RowMajor, Layout::ColMajor,
+                          accumulate);
+    checkMatmul<TestType>(200, 1, 300, Layout::ColMajor, Layout::RowMajor,
+                          accumulate, Layout::ColMajor);
+  }
+  // An empty inner dimension: zeros over NaN, or C as it was.
+  checkMatmul<TestType>(64, 0, 64, Layout::RowMajor, Layout::RowMajor, false);
+  checkMatmul<TestType>(64, 0, 64, Layout::RowMajor, Layout::RowMajor, true);
+  checkMatmul<TestType>(64, 0, 64, Layout::ColMajor, Layout::RowMajor, false,
+                        Layout::ColMajor);
+}
+
+TEMPLATE_TEST_CASE("batch matmul kernel: a batch stride of 0 broadcasts one "
+                   "operand",
+                   "[kernels]", float, double) {
+  const int64_t batches = 3, m = 40, k = 50, n = 60;
+  // A: one [m, k] matrix or a batch of them. B: stored [n, k] (one or a
+  // batch) and read as [k, n], transposed.
+  std::vector<TestType> aOne = randomVector<TestType>(m * k, 9);
+  std::vector<TestType> aMany = randomVector<TestType>(batches * m * k, 10);
+  std::vector<TestType> bOne = randomVector<TestType>(n * k, 11);
+  std::vector<TestType> bMany = randomVector<TestType>(batches * n * k, 12);
+  for (bool broadcastA : {true, false}) {
+    INFO("broadcast " << (broadcastA ? "A" : "B"));
+    TestType *a = broadcastA ? aOne.data() : aMany.data();
+    TestType *b = broadcastA ? bMany.data() : bOne.data();
+    int64_t aBatchStride = broadcastA ? 0 : m * k;
+    int64_t bBatchStride = broadcastA ? n * k : 0;
+    std::vector<TestType> c(batches * m * n, std::nan(""));
+    auto da = descriptor<TestType, 3>(a, {batches, m, k}, {aBatchStride, k, 1});
+    auto db = descriptor<TestType, 3>(b, {batches, k, n}, {bBatchStride, 1, k});
+    auto dc = descriptor<TestType, 3>(c.data(), {batches, m, n},
+                                      {m * n, n, 1});
+    if constexpr (std::is_same_v<TestType, float>)
+      _mlir_ciface_adj_kernel_batch_matmul_f32(&da, &db, &dc, 0);
+    else
+      _mlir_ciface_adj_kernel_batch_matmul_f64(&da, &db, &dc, 0);
+    for (int64_t g = 0; g < batches; ++g)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double sum = 0, scale = 1;
+          for (int64_t p = 0; p < k; ++p) {
+            double x = double(a[g * aBatchStride + i * k + p]);
+            double y = double(b[g * bBatchStride + j * k + p]);
+            sum += x * y;
+            scale += std::abs(x * y);
+          }
+          REQUIRE(std::abs(c[(g * m + i) * n + j] - sum) <=
+                  tolerance<TestType>() * scale);
+        }
+  }
 }
 
 TEST_CASE("batch matmul kernel with a transposed operand", "[kernels]") {
