@@ -138,14 +138,15 @@ ADJ_INLINE_COPIES inline void zeroRun(T *__restrict dst, int64_t count) {
     dst[k] = T(0);
 }
 
-/// Patches of images [b, e) as [C*KH*KW, images * OH*OW], row-major: row
-/// (c, i, j) holds in[n, c, y*sh + i*dh - top, x*sw + j*dw - left] at
-/// column (n, y, x).
+/// Rows of channels [cBegin, cEnd) of the patches of images [b, e), stored
+/// as [C*KH*KW, images * OH*OW], row-major: row (c, i, j) holds
+/// in[n, c, y*sh + i*dh - top, x*sw + j*dw - left] at column (n, y, x).
 template <typename T>
 ADJ_INLINE_COPIES void channelMajor(const Geometry<T> g, int64_t b, int64_t e,
+                                    int64_t cBegin, int64_t cEnd,
                                     T *__restrict patches) {
   int64_t columns = (e - b) * g.oh * g.ow;
-  for (int64_t c = 0; c < g.c; ++c)
+  for (int64_t c = cBegin; c < cEnd; ++c)
     for (int64_t i = 0; i < g.kh; ++i)
       for (int64_t j = 0; j < g.kw; ++j) {
         T *row = patches + ((c * g.kh + i) * g.kw + j) * columns;
@@ -166,15 +167,16 @@ ADJ_INLINE_COPIES void channelMajor(const Geometry<T> g, int64_t b, int64_t e,
 }
 
 /// Patches of images [b, e) as [images * OH*OW, C*KH*KW], row-major: row
-/// (n, y, x) is the receptive field of output pixel (y, x) of image n.
+/// (n, y, x) is the receptive field of output pixel (y, x) of image n; the
+/// block's rows start at image `first`.
 template <typename T>
 ADJ_INLINE_COPIES void pixelMajor(const Geometry<T> g, int64_t b, int64_t e,
-                                  T *__restrict patches) {
+                                  int64_t first, T *__restrict patches) {
   int64_t depth = g.c * g.kh * g.kw;
   for (int64_t n = b; n < e; ++n)
     for (int64_t y = 0; y < g.oh; ++y)
       for (int64_t x = 0; x < g.ow; ++x) {
-        T *field = patches + (((n - b) * g.oh + y) * g.ow + x) * depth;
+        T *field = patches + (((n - first) * g.oh + y) * g.ow + x) * depth;
         int64_t left = x * g.sw - g.left;
         Run run(left, g.dw, g.kw, g.w);
         for (int64_t c = 0; c < g.c; ++c)
@@ -231,6 +233,17 @@ public:
     perBlock = std::min(
         perBlock, std::max<int64_t>(1, kMaxPatchElements /
                                            (s.depth() * s.pixels())));
+    // Equal blocks, as many as a multiple of the threads where each still
+    // has kMinColumnsPerTask columns (32 images of a 3x3 filter gradient:
+    // two blocks of 16, not 29 and 3).
+    int64_t blocks = (s.n + perBlock - 1) / perBlock;
+    int64_t threads = kernelThreads();
+    if (threads > 1 && blocks % threads != 0) {
+      int64_t more = std::min(s.n, (blocks + threads - 1) / threads * threads);
+      if ((s.n + more - 1) / more * s.pixels() >= kMinColumnsPerTask)
+        blocks = more;
+    }
+    perBlock = (s.n + blocks - 1) / blocks;
     forImages(perBlock, [&](int64_t b, int64_t e, bool parallel) {
       for (int64_t n = b; n < e; n += perBlock)
         block(n, std::min(n + perBlock, e), parallel);
@@ -303,13 +316,24 @@ private:
                   s.kh,      s.kw,        s.oh,        s.ow,
                   p.strideH, p.strideW,   p.dilationH, p.dilationW,
                   p.padTop,  p.padLeft};
-    if (s.ow >= s.kw) {
-      channelMajor(g, b, e, patches);
+    // One block at a time (its GEMM split over the threads): its patches
+    // are split too, by channel or by image.
+    bool channels = s.ow >= s.kw;
+    auto copy = [&](int64_t begin, int64_t end) {
+      if (channels)
+        channelMajor(g, b, e, begin, end, patches);
+      else
+        pixelMajor(g, b + begin, b + end, b, patches);
+    };
+    int64_t extent = channels ? s.c : e - b;
+    int64_t threads = parallel ? kernelThreads() : 1;
+    if (threads <= 1 || extent < threads ||
+        !kernelParallelFor(extent, (extent + threads - 1) / threads, copy))
+      copy(0, extent);
+    if (channels)
       product(b, e, {patches, s.depth(), columns, columns, 1}, parallel);
-    } else {
-      pixelMajor(g, b, e, patches);
+    else
       product(b, e, {patches, s.depth(), columns, 1, s.depth()}, parallel);
-    }
   }
 
   /// out[b..e) (+)= weights * x, x being [C*KH*KW, (e - b) * OH*OW]. One

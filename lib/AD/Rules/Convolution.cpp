@@ -49,9 +49,13 @@ static Val convInputGrad(Emitter &e, Val dy, Val w, RankedTensorType inputType,
   int64_t c = in[1], o = ws[0], cg = ws[1], kh = ws[2], kw = ws[3];
   int64_t og = o / groups;
   // The transposed filter: [O, C/g, KH, KW] -> [C, O/g, KH, KW], flipped.
+  // Flipping both spatial axes reverses their row-major flattening: one
+  // gather, one pass over the filter instead of two.
   Val f = w;
   if (!symmetric)
-    f = e.gather(e.gather(f, reversed(e, kh), 2), reversed(e, kw), 3);
+    f = e.reshape(e.gather(e.reshape(f, {o, cg, kh * kw}),
+                           reversed(e, kh * kw), 2),
+                  {o, cg, kh, kw});
   f = e.reshape(f, {groups, og, cg, kh, kw});
   f = e.reshape(e.transpose(f, {0, 2, 1, 3, 4}), {c, og, kh, kw});
   // Dilated by the stride, dy has OH * sh rows (trailing zeros included);
@@ -82,17 +86,34 @@ static Val convFilterGrad(Emitter &e, Val x, Val dy,
                           ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
                           ArrayRef<int64_t> dilation, int64_t groups) {
   ArrayRef<int64_t> xs = x.shape(), ws = filterType.getShape();
-  int64_t n = xs[0], h = xs[2], w = xs[3];
+  ArrayRef<int64_t> ys = dy.shape();
   int64_t o = ws[0], cg = ws[1], kh = ws[2], kw = ws[3];
+  // Rows and columns past the last window the forward conv placed (when the
+  // stride does not divide the padded extent) would give outputs beyond
+  // KH x KW: take them off the bottom and right padding, or off x itself
+  // where the padding is narrower, so that the convolution computes
+  // exactly the filter's extent.
+  auto slack = [&](int64_t extent, int64_t low, int64_t high, int64_t k,
+                   int64_t out, int64_t s, int64_t d) {
+    return extent + low + high - ((k - 1) * d + (out - 1) * s + 1);
+  };
+  int64_t bottom = padding[1] - slack(xs[2], padding[0], padding[1], kh,
+                                      ys[2], stride[0], dilation[0]);
+  int64_t right = padding[3] - slack(xs[3], padding[2], padding[3], kw,
+                                     ys[3], stride[1], dilation[1]);
+  x = e.padOrCrop(x, {0, 0, 0, 0},
+                  {0, 0, std::min<int64_t>(bottom, 0),
+                   std::min<int64_t>(right, 0)});
+  int64_t n = xs[0], h = x.shape()[2], w = x.shape()[3];
+  SmallVector<int64_t> pads = {padding[0], std::max<int64_t>(bottom, 0),
+                               padding[2], std::max<int64_t>(right, 0)};
   // x as [C/g, g * N, H, W]: the "batch" is the channel within a group and
   // the "channels" are (group, sample), so that grouping by g pairs each
   // group's inputs with its outputs. dy as [O, N, OH, OW] is the "filter".
   Val xt = e.reshape(x, {n, groups, cg, h, w});
   xt = e.reshape(e.transpose(xt, {2, 1, 0, 3, 4}), {cg, groups * n, h, w});
   Val dyt = e.transpose(dy, {1, 0, 2, 3});
-  Val r = e.conv2d(xt, dyt, dilation, padding, stride, groups);
-  // Rows past the last window the forward conv placed give extra outputs.
-  r = e.slice(r, {0, 0, 0, 0}, {cg, o, kh, kw});
+  Val r = e.conv2d(xt, dyt, dilation, pads, stride, groups);
   return e.transpose(r, {1, 0, 2, 3});
 }
 
