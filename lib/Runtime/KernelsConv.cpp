@@ -123,6 +123,13 @@ ADJ_INLINE_COPIES inline void copyRun(T *__restrict dst,
     T *__restrict to = dst + r.lo;
     for (int64_t k = 0; k < r.hi - r.lo; ++k)
       to[k] = src[k];
+  } else if (step * stride == 2) {
+    // Stride 2 (the stem, strided 3x3 and their gradients' dilation): a
+    // constant step vectorizes as wide loads and shuffles.
+    const T *__restrict src = row + (start + r.lo * step) * stride;
+    T *__restrict to = dst + r.lo;
+    for (int64_t k = 0; k < r.hi - r.lo; ++k)
+      to[k] = src[2 * k];
   } else {
 #pragma clang loop vectorize(disable)
     for (int64_t k = r.lo; k < r.hi; ++k)
@@ -191,6 +198,36 @@ ADJ_INLINE_COPIES void pixelMajor(const Geometry<T> g, int64_t b, int64_t e,
             copyRun(dst, src, left, g.dw, g.kw, g.s3, run);
           }
       }
+}
+
+/// out[n, f, y, x] (+)= result[f, (n - b) * OH*OW + y * OW + x] for the
+/// images n of [b, e): a block's product spread over its images.
+template <typename T>
+ADJ_INLINE_COPIES void spread(const T *__restrict result, int64_t columns,
+                              T *__restrict out, const int64_t *os, int64_t b,
+                              int64_t e, int64_t filters, int64_t oh,
+                              int64_t ow, bool accumulate) {
+  int64_t s0 = os[0], s1 = os[1], s2 = os[2], s3 = os[3];
+  // Rows back to back are one run (a 3x3 filter gradient: 9, not 3 x 3).
+  int64_t rows = oh, run = ow;
+  if (s3 == 1 && s2 == ow) {
+    rows = 1;
+    run = oh * ow;
+  }
+  for (int64_t n = b; n < e; ++n)
+    for (int64_t f = 0; f < filters; ++f) {
+      const T *src = result + f * columns + (n - b) * oh * ow;
+      for (int64_t y = 0; y < rows; ++y) {
+        T *dst = out + n * s0 + f * s1 + y * s2;
+        const T *from = src + y * run;
+        if (accumulate)
+          for (int64_t x = 0; x < run; ++x)
+            dst[x * s3] += from[x];
+        else
+          for (int64_t x = 0; x < run; ++x)
+            dst[x * s3] = from[x];
+      }
+    }
 }
 
 template <typename T>
@@ -356,20 +393,8 @@ private:
     }
     gemm<T>(weights, x, {result, s.f, x.cols, x.cols, 1},
             /*accumulate=*/false, parallel);
-    for (int64_t n = b; n < e; ++n)
-      for (int64_t f = 0; f < s.f; ++f) {
-        const T *src = result + f * x.cols + (n - b) * s.pixels();
-        for (int64_t y = 0; y < s.oh; ++y) {
-          T *dst = out.data() + n * os[0] + f * os[1] + y * os[2];
-          const T *row = src + y * s.ow;
-          if (accumulate)
-            for (int64_t x = 0; x < s.ow; ++x)
-              dst[x * os[3]] += row[x];
-          else
-            for (int64_t x = 0; x < s.ow; ++x)
-              dst[x * os[3]] = row[x];
-        }
-      }
+    spread(result, x.cols, out.data(), out.strides, b, e, s.f, s.oh, s.ow,
+           accumulate);
   }
 
   void zeroImage(int64_t n) {
