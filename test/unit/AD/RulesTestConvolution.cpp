@@ -153,6 +153,14 @@ TEST_CASE("rules: max_pool2d") {
   check({.source = Pool{"max_pool2d", {1, 1, 6, 5}, {3, 2}, {2, 1},
                         {1, 0, 0, 1}}
                        .source()});
+  // ResNet's 3x3/2 pool padded by 1 on an even size; stride 3 over a
+  // 2-wide window leaves a phase that no window element reaches.
+  check({.source = Pool{"max_pool2d", {2, 2, 8, 8}, {3, 3}, {2, 2},
+                        {1, 1, 1, 1}}
+                       .source()});
+  check({.source = Pool{"max_pool2d", {1, 2, 8, 7}, {2, 2}, {3, 3},
+                        {0, 1, 1, 0}}
+                       .source()});
 }
 
 TEST_CASE("rules: conv2d and pooling chained") {
