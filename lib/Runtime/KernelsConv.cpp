@@ -21,8 +21,14 @@
 #include "adjoint/Runtime/Kernels.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 using namespace adjoint::rt;
 
@@ -109,6 +115,33 @@ struct Geometry {
 // scalar (gathers are slower on the machines measured).
 #define ADJ_INLINE_COPIES __attribute__((no_builtin("memcpy", "memset", "memmove")))
 
+#if defined(__AVX512F__)
+/// A contiguous run on AVX-512: each vector of the run is one masked load
+/// (zeros in the lanes outside [r.lo, r.hi)) and one masked store, whatever
+/// the run's length; the loops below would copy a 15-element run (3x3
+/// windows over 16-wide rows with padding 1) one element at a time.
+/// `first` is the address of input element `start` as an integer: it lies
+/// before the row when the run begins in the padding, where no lane reads.
+template <typename T>
+inline void maskedRun(T *dst, uintptr_t first, int64_t count, Run r) {
+  constexpr int64_t lanes = 64 / sizeof(T);
+  for (int64_t k = 0; k < count; k += lanes) {
+    int64_t n = std::min(lanes, count - k);
+    int64_t a = std::clamp<int64_t>(r.lo - k, 0, n);
+    int64_t b = std::clamp<int64_t>(r.hi - k, a, n);
+    uint32_t valid = ((uint32_t(1) << b) - 1) & ~((uint32_t(1) << a) - 1);
+    uint32_t all = (uint32_t(1) << n) - 1;
+    const void *src = reinterpret_cast<const void *>(first + k * sizeof(T));
+    if constexpr (std::is_same_v<T, float>)
+      _mm512_mask_storeu_ps(dst + k, __mmask16(all),
+                            _mm512_maskz_loadu_ps(__mmask16(valid), src));
+    else
+      _mm512_mask_storeu_pd(dst + k, __mmask8(all),
+                            _mm512_maskz_loadu_pd(__mmask8(valid), src));
+  }
+}
+#endif
+
 /// dst[k] = row[(start + k * step) * stride] for k in [r.lo, r.hi), zero
 /// for the other k < count.
 template <typename T>
@@ -116,6 +149,15 @@ ADJ_INLINE_COPIES inline void copyRun(T *__restrict dst,
                                       const T *__restrict row, int64_t start,
                                       int64_t step, int64_t count,
                                       int64_t stride, Run r) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (step * stride == 1) {
+      maskedRun(dst, reinterpret_cast<uintptr_t>(row) + start * sizeof(T),
+                count, r);
+      return;
+    }
+  }
+#endif
   for (int64_t k = 0; k < r.lo; ++k)
     dst[k] = T(0);
   if (step * stride == 1) {
