@@ -82,14 +82,18 @@ bool kernelParallelFor(int64_t extent, int64_t grain, Fn &body) noexcept {
   }
 }
 
-/// Stride and dilation of a 2-D convolution (padding is already in the
-/// input).
+/// Stride, dilation and zero padding of a 2-D convolution. The padding is
+/// read, not stored: input rows and columns outside the tensor are zeros,
+/// so `padTop`/`padLeft` shift the windows and the output's size implies
+/// the bottom and right padding.
 struct ConvParams {
   int64_t strideH, strideW, dilationH, dilationW;
+  int64_t padTop = 0, padLeft = 0;
 };
 
-/// out[n, f, y, x] (+)= sum_{c, i, j} in[n, c, y*sh + i*dh, x*sw + j*dw] *
-/// filter[f, c, i, j]: linalg.conv_2d_nchw_fchw's definition.
+/// out[n, f, y, x] (+)= sum_{c, i, j} in[n, c, y*sh + i*dh - top,
+/// x*sw + j*dw - left] * filter[f, c, i, j], with zeros outside `input`:
+/// linalg.conv_2d_nchw_fchw's definition on the zero-padded input.
 template <typename T>
 void conv2dNchwFchw(const MemRefDescriptor<const T, 4> &input,
                     const MemRefDescriptor<const T, 4> &filter,
@@ -129,14 +133,14 @@ void _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f32(
     adjoint::rt::MemRefDescriptor<float, 4> *input,
     adjoint::rt::MemRefDescriptor<float, 4> *filter,
     adjoint::rt::MemRefDescriptor<float, 4> *output, int64_t strideH,
-    int64_t strideW, int64_t dilationH, int64_t dilationW,
-    int64_t accumulate);
+    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t padTop,
+    int64_t padLeft, int64_t accumulate);
 void _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f64(
     adjoint::rt::MemRefDescriptor<double, 4> *input,
     adjoint::rt::MemRefDescriptor<double, 4> *filter,
     adjoint::rt::MemRefDescriptor<double, 4> *output, int64_t strideH,
-    int64_t strideW, int64_t dilationH, int64_t dilationW,
-    int64_t accumulate);
+    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t padTop,
+    int64_t padLeft, int64_t accumulate);
 }
 
 #endif // ADJOINT_RUNTIME_KERNELS_H

@@ -86,6 +86,20 @@ TEST_CASE("rules: conv2d with stride 2 and unread rows and columns") {
                        .source()});
 }
 
+TEST_CASE("rules: conv2d whose unread rows are not all padding") {
+  // ResNet's strided 1x1 projection: the last row and column of x are never
+  // read, and there is no padding to take them from (the filter gradient
+  // crops x itself).
+  check({.source = Conv{.x = {2, 2, 8, 8}, .w = {3, 2, 1, 1}, .stride = {2, 2}}
+                       .source()});
+  // The 7x7/2 stem padded by 3 on an even size: one padding row unread.
+  check({.source = Conv{.x = {1, 2, 10, 10},
+                        .w = {2, 2, 7, 7},
+                        .stride = {2, 2},
+                        .padding = {3, 3, 3, 3}}
+                       .source()});
+}
+
 TEST_CASE("rules: conv2d with dilation 2") {
   check({.source = Conv{.x = {1, 2, 7, 7},
                         .w = {2, 2, 2, 3},
@@ -138,6 +152,14 @@ TEST_CASE("rules: max_pool2d") {
                        .source()});
   check({.source = Pool{"max_pool2d", {1, 1, 6, 5}, {3, 2}, {2, 1},
                         {1, 0, 0, 1}}
+                       .source()});
+  // ResNet's 3x3/2 pool padded by 1 on an even size; stride 3 over a
+  // 2-wide window leaves a phase that no window element reaches.
+  check({.source = Pool{"max_pool2d", {2, 2, 8, 8}, {3, 3}, {2, 2},
+                        {1, 1, 1, 1}}
+                       .source()});
+  check({.source = Pool{"max_pool2d", {1, 2, 8, 7}, {2, 2}, {3, 3},
+                        {0, 1, 1, 0}}
                        .source()});
 }
 

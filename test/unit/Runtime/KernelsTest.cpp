@@ -5,9 +5,10 @@
 // definitions computed in double: every layout the GEMM path takes (row- or
 // column-major operands, padded rows, transposed views), the fallback for
 // other strides, products large enough to be split over threads, overwrite
-// and accumulate, and each convolution scheme (per-image im2col, 1x1
-// without a copy, the batched patch-major GEMM for small outputs, the loop
-// fallback) with strides and dilations.
+// and accumulate, and each convolution scheme (one image per GEMM in
+// place, 1x1 without a copy, blocks of images scattered into place,
+// channel- and pixel-major patches, a packed filter) with strides,
+// dilations and zero padding read in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,57 +133,87 @@ void checkMatmul(int64_t m, int64_t k, int64_t n, Layout la, Layout lb,
       REQUIRE(c.data[at] == before[at]);
 }
 
-/// Runs the convolution entry point on an input of [n, c, h, w] and
-/// compares with the definition.
+/// One convolution problem: sizes, window, padding, and how the operands
+/// are stored.
+struct ConvCase {
+  int64_t n, c, h, w, f, kh, kw;
+  ConvParams p;
+  /// Bottom and right padding (top and left are in `p`).
+  int64_t padBottom = 0, padRight = 0;
+  /// The filter is the [F, C, KH, KW] corner of a wider one (packed).
+  bool contiguousFilter = true;
+  /// The input is stored [C, N, H, W] and read through swapped strides.
+  bool transposedInput = false;
+  /// The output's rows are wider than OW (scattered, not written in place).
+  bool paddedOutputRows = false;
+};
+
+/// Runs the convolution entry point on `k` and compares with the definition
+/// on the zero-padded input, computed in double.
 template <typename T>
-void checkConv(int64_t n, int64_t c, int64_t h, int64_t w, int64_t f,
-               int64_t kh, int64_t kw, ConvParams p, bool accumulate,
-               bool contiguousFilter = true) {
-  int64_t oh = (h - (kh - 1) * p.dilationH - 1) / p.strideH + 1;
-  int64_t ow = (w - (kw - 1) * p.dilationW - 1) / p.strideW + 1;
+void checkConv(const ConvCase &k, bool accumulate) {
+  const ConvParams &p = k.p;
+  int64_t n = k.n, c = k.c, h = k.h, w = k.w, f = k.f, kh = k.kh, kw = k.kw;
+  int64_t oh = (h + p.padTop + k.padBottom - (kh - 1) * p.dilationH - 1) /
+                   p.strideH + 1;
+  int64_t ow = (w + p.padLeft + k.padRight - (kw - 1) * p.dilationW - 1) /
+                   p.strideW + 1;
   INFO("n=" << n << " c=" << c << " " << h << "x" << w << " f=" << f
             << " k=" << kh << "x" << kw << " stride " << p.strideH << ","
             << p.strideW << " dilation " << p.dilationH << ","
-            << p.dilationW << " accumulate=" << accumulate);
+            << p.dilationW << " padding " << p.padTop << "," << k.padBottom
+            << "," << p.padLeft << "," << k.padRight
+            << " accumulate=" << accumulate);
   std::vector<T> in = randomVector<T>(n * c * h * w, 4);
-  // A non-contiguous filter is the [F, C, KH, KW] corner of a wider one.
-  int64_t fw = contiguousFilter ? kw : kw + 1;
+  int64_t fw = k.contiguousFilter ? kw : kw + 1;
   std::vector<T> filt = randomVector<T>(f * c * kh * fw, 5);
-  std::vector<T> out = randomVector<T>(n * f * oh * ow, 6), before = out;
-  auto di = descriptor<T, 4>(in.data(), {n, c, h, w},
-                             {c * h * w, h * w, w, 1});
+  int64_t ldo = k.paddedOutputRows ? ow + 2 : ow;
+  std::vector<T> out = randomVector<T>(n * f * oh * ldo, 6), before = out;
+  // Element (b, ch, y, x) of the input.
+  int64_t sn = k.transposedInput ? h * w : c * h * w;
+  int64_t sc = k.transposedInput ? n * h * w : h * w;
+  auto input = [&](int64_t b, int64_t ch, int64_t y, int64_t x) {
+    return in[b * sn + ch * sc + y * w + x];
+  };
+  auto di = descriptor<T, 4>(in.data(), {n, c, h, w}, {sn, sc, w, 1});
   auto df = descriptor<T, 4>(filt.data(), {f, c, kh, kw},
                              {c * kh * fw, kh * fw, fw, 1});
   auto dout = descriptor<T, 4>(out.data(), {n, f, oh, ow},
-                               {f * oh * ow, oh * ow, ow, 1});
+                               {f * oh * ldo, oh * ldo, ldo, 1});
   if constexpr (std::is_same_v<T, float>)
     _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f32(
         &di, &df, &dout, p.strideH, p.strideW, p.dilationH, p.dilationW,
-        accumulate);
+        p.padTop, p.padLeft, accumulate);
   else
     _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f64(
         &di, &df, &dout, p.strideH, p.strideW, p.dilationH, p.dilationW,
-        accumulate);
+        p.padTop, p.padLeft, accumulate);
   for (int64_t b = 0; b < n; ++b)
     for (int64_t o = 0; o < f; ++o)
-      for (int64_t y = 0; y < oh; ++y)
+      for (int64_t y = 0; y < oh; ++y) {
         for (int64_t x = 0; x < ow; ++x) {
-          int64_t idx = ((b * f + o) * oh + y) * ow + x;
+          int64_t idx = ((b * f + o) * oh + y) * ldo + x;
           double sum = accumulate ? before[idx] : 0.0, scale = 1.0;
           for (int64_t ch = 0; ch < c; ++ch)
             for (int64_t i = 0; i < kh; ++i)
               for (int64_t j = 0; j < kw; ++j) {
-                double v =
-                    double(in[((b * c + ch) * h + y * p.strideH +
-                               i * p.dilationH) *
-                                  w +
-                              x * p.strideW + j * p.dilationW]) *
-                    double(filt[((o * c + ch) * kh + i) * fw + j]);
+                int64_t iy = y * p.strideH + i * p.dilationH - p.padTop;
+                int64_t ix = x * p.strideW + j * p.dilationW - p.padLeft;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+                  continue;
+                double v = double(input(b, ch, iy, ix)) *
+                           double(filt[((o * c + ch) * kh + i) * fw + j]);
                 sum += v;
                 scale += std::abs(v);
               }
           REQUIRE(std::abs(out[idx] - sum) <= tolerance<T>() * scale);
         }
+        // The gap between output rows stays untouched.
+        for (int64_t x = ow; x < ldo; ++x) {
+          int64_t idx = ((b * f + o) * oh + y) * ldo + x;
+          REQUIRE(out[idx] == before[idx]);
+        }
+      }
 }
 
 } // namespace
@@ -325,19 +356,65 @@ TEST_CASE("batch matmul kernel with a transposed operand", "[kernels]") {
 TEMPLATE_TEST_CASE("conv2d kernel: every scheme, strides and dilations",
                    "[kernels]", float, double) {
   for (bool accumulate : {false, true}) {
-    // Per-image im2col + GEMM (>= 64 output pixels), whole images per
-    // thread and, with 3 images, each GEMM split instead.
-    checkConv<TestType>(4, 3, 12, 12, 8, 3, 3, {1, 1, 1, 1}, accumulate);
-    checkConv<TestType>(3, 5, 20, 18, 6, 3, 2, {1, 1, 1, 1}, accumulate);
-    // 1x1 with unit stride: the input is the GEMM operand, no copy.
-    checkConv<TestType>(2, 4, 9, 9, 5, 1, 1, {1, 1, 1, 1}, accumulate);
-    // Batched patch-major GEMM (small outputs: a filter gradient's shape).
-    checkConv<TestType>(3, 4, 10, 10, 6, 8, 8, {1, 1, 1, 1}, accumulate);
-    // Strides and dilations in both schemes.
-    checkConv<TestType>(2, 3, 40, 36, 4, 3, 3, {2, 1, 1, 2}, accumulate);
-    checkConv<TestType>(2, 3, 11, 13, 4, 3, 2, {2, 3, 2, 1}, accumulate);
-    // A filter that is not contiguous: the loops.
-    checkConv<TestType>(2, 2, 7, 7, 3, 3, 3, {1, 2, 1, 1}, accumulate,
-                        /*contiguousFilter=*/false);
+    // One image per block, in place (>= 256 output pixels), whole images
+    // per thread; with 3 images each GEMM is split instead.
+    checkConv<TestType>({4, 3, 18, 18, 8, 3, 3, {1, 1, 1, 1}}, accumulate);
+    checkConv<TestType>({3, 5, 20, 18, 6, 3, 2, {1, 1, 1, 1}}, accumulate);
+    // 1x1 with unit stride on wide images: the input is the GEMM operand.
+    checkConv<TestType>({2, 4, 17, 17, 5, 1, 1, {1, 1, 1, 1}}, accumulate);
+    // Several images per block, scattered into place (small outputs).
+    checkConv<TestType>({5, 4, 6, 6, 6, 3, 3, {1, 1, 1, 1}}, accumulate);
+    checkConv<TestType>({3, 4, 9, 9, 5, 1, 1, {1, 1, 1, 1}}, accumulate);
+    // Windows wider than the output: patches stored pixel-major (the shape
+    // of a filter gradient, whose "filter" is the output sensitivity).
+    checkConv<TestType>({3, 4, 10, 10, 6, 8, 8, {1, 1, 1, 1}}, accumulate);
+    checkConv<TestType>({5, 6, 12, 12, 7, 6, 6, {1, 1, 2, 2, 1, 1}, 1, 1},
+                        accumulate);
+    // Strides and dilations.
+    checkConv<TestType>({2, 3, 40, 36, 4, 3, 3, {2, 1, 1, 2}}, accumulate);
+    checkConv<TestType>({2, 3, 11, 13, 4, 3, 2, {2, 3, 2, 1}}, accumulate);
+  }
+}
+
+TEMPLATE_TEST_CASE("conv2d kernel: zero padding read in place",
+                   "[kernels]", float, double) {
+  for (bool accumulate : {false, true}) {
+    // ResNet's shapes: 3x3 padding 1 at strides 1 and 2, the 7x7/2 stem
+    // with padding 3, 1x1/2 projections without padding.
+    checkConv<TestType>({2, 3, 16, 16, 4, 3, 3, {1, 1, 1, 1, 1, 1}, 1, 1},
+                        accumulate);
+    checkConv<TestType>({3, 4, 9, 9, 5, 3, 3, {2, 2, 1, 1, 1, 1}, 1, 1},
+                        accumulate);
+    checkConv<TestType>({2, 3, 21, 21, 4, 7, 7, {2, 2, 1, 1, 3, 3}, 2, 2},
+                        accumulate);
+    checkConv<TestType>({2, 6, 7, 7, 3, 1, 1, {2, 2, 1, 1}}, accumulate);
+    // Batch 1, odd and uneven padding; windows wholly in the padding.
+    checkConv<TestType>({1, 2, 5, 7, 3, 3, 3, {1, 2, 1, 1, 0, 2}, 2, 1},
+                        accumulate);
+    checkConv<TestType>({1, 2, 3, 3, 2, 7, 7, {1, 1, 1, 1, 3, 3}, 3, 3},
+                        accumulate);
+    // Padding with dilation and pixel-major patches.
+    checkConv<TestType>({2, 3, 8, 8, 2, 5, 5, {1, 1, 2, 2, 2, 2}, 2, 2},
+                        accumulate);
+  }
+}
+
+TEMPLATE_TEST_CASE("conv2d kernel: strided operands", "[kernels]", float,
+                   double) {
+  for (bool accumulate : {false, true}) {
+    // A filter that is not contiguous: packed first.
+    checkConv<TestType>({2, 2, 7, 7, 3, 3, 3, {1, 2, 1, 1}, 0, 0, false},
+                        accumulate);
+    // A transposed input (the filter gradient's [C, N, H, W] view).
+    checkConv<TestType>({3, 4, 9, 9, 5, 3, 3, {1, 1, 1, 1, 1, 1}, 1, 1, true,
+                         true},
+                        accumulate);
+    // Output rows with gaps: the product is scattered into them.
+    checkConv<TestType>({2, 3, 18, 18, 4, 3, 3, {1, 1, 1, 1, 1, 1}, 1, 1,
+                         true, false, true},
+                        accumulate);
+    checkConv<TestType>({4, 3, 6, 6, 4, 3, 3, {1, 1, 1, 1}, 0, 0, true,
+                         false, true},
+                        accumulate);
   }
 }

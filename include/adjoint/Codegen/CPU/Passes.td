@@ -24,8 +24,12 @@ def LinalgToKernels : Pass<"adj-cpu-linalg-to-kernels", "::mlir::ModuleOp"> {
     op, where `A'` is a memref.transpose view of A when A's indexing map is
     transposed (no copy), and `acc` is 0 when a zero linalg.fill of C right
     before the op was dropped, 1 otherwise.
-    Batched products and NCHW/FCHW convolutions (any stride and dilation,
-    padding already applied by tensor.pad) get their own entry points. The
+    Batched products and NCHW/FCHW convolutions (any stride and dilation)
+    get their own entry points. A convolution input that is the zero-filled
+    buffer bufferization makes of a zero tensor.pad (the input copied into
+    its interior, read by the convolution alone) is replaced by the
+    unpadded input and its top/left padding: the kernel reads the padding
+    as zeros, and the fill and the copy go. The
     callees are private declarations with `llvm.emit_c_interface`, so their
     C symbols are `_mlir_ciface_adj_kernel_*` taking memref descriptors.
     Other element types and other linalg ops are left alone (they become

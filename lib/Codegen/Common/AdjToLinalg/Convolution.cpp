@@ -135,8 +135,42 @@ struct Conv2DPattern : OpConversionPattern<adj::Conv2DOp> {
   }
 };
 
-/// Max pooling pads with -inf and takes linalg.pooling_nchw_max (whose
-/// maximumf propagates NaN, as the interpreter does); average pooling pads
+/// The largest window max pooling takes as one elementwise op.
+constexpr int64_t kMaxUnrolledWindow = 16;
+
+/// max over the window elements (i, j), each a strided slice of the padded
+/// input with the result's shape: one elementwise op that fusion and the
+/// vectorizer handle like any other, with the running maximum in a register
+/// (linalg.pooling_nchw_max becomes a loop nest that loads and stores the
+/// output once per window element).
+Value maxOfWindowElements(OpBuilder &b, Location loc, Value input,
+                          const Window &w, RankedTensorType resultType) {
+  ArrayRef<int64_t> shape = resultType.getShape();
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < w.kh; ++i)
+    for (int64_t j = 0; j < w.kw; ++j)
+      elements.push_back(tensor::ExtractSliceOp::create(
+          b, loc, resultType, input,
+          ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0),
+                                 b.getIndexAttr(i), b.getIndexAttr(j)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(shape[0]),
+                                 b.getIndexAttr(shape[1]),
+                                 b.getIndexAttr(shape[2]),
+                                 b.getIndexAttr(shape[3])},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                                 b.getIndexAttr(w.sh), b.getIndexAttr(w.sw)}));
+  return buildElementwise(b, loc, resultType, elements,
+                          [](OpBuilder &b, Location l, ValueRange a) {
+                            Value m = a[0];
+                            for (Value v : a.drop_front())
+                              m = arith::MaximumFOp::create(b, l, m, v);
+                            return m;
+                          });
+}
+
+/// Max pooling pads with -inf and takes the maximum of the window elements
+/// (small windows) or linalg.pooling_nchw_max (maximumf propagates NaN in
+/// both, as the interpreter does); average pooling pads
 /// with zeros, sums with linalg.pooling_nchw_sum and divides by the full
 /// window size (count_include_pad).
 template <typename Op, bool isMax>
@@ -158,6 +192,11 @@ struct PoolPattern : OpConversionPattern<Op> {
                                : rewriter.getZeroAttr(element);
     Value input =
         padSpatial(rewriter, loc, adaptor.getInput(), w, oh, ow, padValue);
+    if (isMax && w.kh * w.kw <= kMaxUnrolledWindow) {
+      rewriter.replaceOp(op, maxOfWindowElements(rewriter, loc, input, w,
+                                                 resultType));
+      return success();
+    }
     Value initValue = arith::ConstantOp::create(
         rewriter, loc,
         isMax ? TypedAttr(negativeInfinity(rewriter, acc))

@@ -68,19 +68,92 @@ func.func @batch(%a: memref<3x4x8xf32>, %b: memref<3x2x8xf32>, %c: memref<3x4x2x
 
 // -----
 
-// Stride and dilation travel as i64 scalars (H then W), then accumulate.
+// Stride, dilation and top/left padding travel as i64 scalars (H then W),
+// then accumulate.
 // CHECK-LABEL: func.func @conv
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
-// CHECK: call @adj_kernel_conv2d_nchw_fchw_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[C2]], %[[C1]], %[[C1]], %[[C3]], %[[C0]]) : (memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>,
+// CHECK: call @adj_kernel_conv2d_nchw_fchw_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[C2]], %[[C1]], %[[C1]], %[[C3]], %[[C0]], %[[C0]], %[[C0]]) : (memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>,
 // CHECK-NOT: linalg.conv
 func.func @conv(%x: memref<2x3x9x9xf32>, %w: memref<4x3x3x3xf32>, %y: memref<2x4x4x3xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<2x4x4x3xf32>)
   linalg.conv_2d_nchw_fchw {dilations = dense<[1, 3]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
       ins(%x, %w : memref<2x3x9x9xf32>, memref<4x3x3x3xf32>) outs(%y : memref<2x4x4x3xf32>)
+  return
+}
+
+// -----
+
+// A zero tensor.pad as bufferization leaves it (a zero-filled buffer, the
+// input copied into its interior) is read by the kernel in place: the
+// buffer, its fill and the copy go, the kernel gets the unpadded input and
+// the top/left padding (1, 2), and the input's deallocation, placed after
+// the copy (its last use until now), moves after the call.
+// CHECK-LABEL: func.func @conv_padded
+// CHECK-SAME: (%[[X:.*]]: memref<2x3x8x8xf32>,
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: %[[S:.*]] = memref.cast %[[X]] : memref<2x3x8x8xf32> to memref<?x?x?x?xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: call @adj_kernel_conv2d_nchw_fchw_f32(%[[S]], %{{.*}}, %{{.*}}, %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C2]], %[[C0]])
+// CHECK-NEXT: memref.dealloc %[[X]]
+// CHECK-NEXT: return
+func.func @conv_padded(%x: memref<2x3x8x8xf32>, %w: memref<4x3x3x3xf32>, %y: memref<2x4x8x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x3x10x12xf32>
+  linalg.map outs(%p : memref<2x3x10x12xf32>)
+    (%init: f32) {
+      linalg.yield %zero : f32
+    }
+  %in = memref.subview %p[0, 0, 1, 2] [2, 3, 8, 8] [1, 1, 1, 1] : memref<2x3x10x12xf32> to memref<2x3x8x8xf32, strided<[360, 120, 12, 1], offset: 14>>
+  memref.copy %x, %in : memref<2x3x8x8xf32> to memref<2x3x8x8xf32, strided<[360, 120, 12, 1], offset: 14>>
+  memref.dealloc %x : memref<2x3x8x8xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x4x8x10xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : memref<2x3x10x12xf32>, memref<4x3x3x3xf32>) outs(%y : memref<2x4x8x10xf32>)
+  memref.dealloc %p : memref<2x3x10x12xf32>
+  return
+}
+
+// -----
+
+// The padded buffer stays when the padding is not zero, when something else
+// reads the buffer, or when the input may be written between the copy and
+// the convolution: the kernel then reads the buffer with padding 0.
+// CHECK-LABEL: func.func @conv_padding_kept
+// CHECK-COUNT-3: memref.copy
+// CHECK-NOT: linalg.conv
+func.func @conv_padding_kept(%x: memref<1x1x4x4xf32>, %w: memref<1x1x3x3xf32>, %y: memref<1x1x4x4xf32>, %z: memref<1x1x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  // Padded with ones.
+  %a = memref.alloc() : memref<1x1x6x6xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<1x1x6x6xf32>)
+  %ai = memref.subview %a[0, 0, 1, 1] [1, 1, 4, 4] [1, 1, 1, 1] : memref<1x1x6x6xf32> to memref<1x1x4x4xf32, strided<[36, 36, 6, 1], offset: 7>>
+  memref.copy %x, %ai : memref<1x1x4x4xf32> to memref<1x1x4x4xf32, strided<[36, 36, 6, 1], offset: 7>>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%a, %w : memref<1x1x6x6xf32>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x4x4xf32>)
+  // Also copied elsewhere.
+  %b = memref.alloc() : memref<1x1x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%b : memref<1x1x6x6xf32>)
+  %bi = memref.subview %b[0, 0, 1, 1] [1, 1, 4, 4] [1, 1, 1, 1] : memref<1x1x6x6xf32> to memref<1x1x4x4xf32, strided<[36, 36, 6, 1], offset: 7>>
+  memref.copy %x, %bi : memref<1x1x4x4xf32> to memref<1x1x4x4xf32, strided<[36, 36, 6, 1], offset: 7>>
+  memref.copy %b, %z : memref<1x1x6x6xf32> to memref<1x1x6x6xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%b, %w : memref<1x1x6x6xf32>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x4x4xf32>)
+  // The input is overwritten after the copy.
+  %c = memref.alloc() : memref<1x1x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x1x6x6xf32>)
+  %ci = memref.subview %c[0, 0, 1, 1] [1, 1, 4, 4] [1, 1, 1, 1] : memref<1x1x6x6xf32> to memref<1x1x4x4xf32, strided<[36, 36, 6, 1], offset: 7>>
+  memref.copy %x, %ci : memref<1x1x4x4xf32> to memref<1x1x4x4xf32, strided<[36, 36, 6, 1], offset: 7>>
+  linalg.fill ins(%one : f32) outs(%x : memref<1x1x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%c, %w : memref<1x1x6x6xf32>, memref<1x1x3x3xf32>) outs(%y : memref<1x1x4x4xf32>)
   return
 }
 

@@ -1,6 +1,7 @@
 // conv2d becomes a named linalg convolution on an input padded with zeros
 // (tensor.pad, only as far as a window reaches); pooling becomes
-// linalg.pooling_nchw_max/sum on an input padded with -inf/zeros.
+// linalg.pooling_nchw_max/sum on an input padded with -inf/zeros, small max
+// windows an elementwise maximum of strided slices.
 // RUN: ir-opt %s -adj-to-linalg | FileCheck %s
 
 // groups = 1 keeps the named conv_2d_nchw_fchw for -adj-cpu-linalg-to-kernels.
@@ -56,19 +57,39 @@ adj.func @conv_f16(%x: tensor<1x1x3x3xf16>, %w: tensor<1x1x2x2xf16>) -> tensor<1
   adj.return %y : tensor<1x1x2x2xf16>
 }
 
-// Max pooling pads with -inf and starts from -inf; the second input of the
-// pooling op only carries the window shape.
+// Max pooling pads with -inf and, for a window of at most 16 elements, takes
+// the maximum of the window elements: strided slices of the padded input
+// (rows 2 apart here) read by one elementwise op.
 // CHECK-LABEL: func.func @max_pool(
 // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 0] high[0, 0, 1, 1]
 // CHECK: tensor.yield %[[NEG]] : f32
-// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x3x4xf32>)
-// CHECK: %[[K:.*]] = tensor.empty() : tensor<3x2xf32>
-// CHECK: %[[R:.*]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%[[P]], %[[K]] : tensor<1x2x7x5xf32>, tensor<3x2xf32>) outs(%[[F]] : tensor<1x2x3x4xf32>)
+// CHECK: %[[E0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 2, 3, 4] [1, 1, 2, 1] : tensor<1x2x7x5xf32> to tensor<1x2x3x4xf32>
+// CHECK: %[[E1:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 1] [1, 2, 3, 4] [1, 1, 2, 1]
+// CHECK: tensor.extract_slice %[[P]][0, 0, 1, 0]
+// CHECK: tensor.extract_slice %[[P]][0, 0, 1, 1]
+// CHECK: tensor.extract_slice %[[P]][0, 0, 2, 0]
+// CHECK: %[[E5:.*]] = tensor.extract_slice %[[P]][0, 0, 2, 1] [1, 2, 3, 4] [1, 1, 2, 1]
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[E0]], %[[E1]], %{{.*}}, %{{.*}}, %{{.*}}, %[[E5]] :
+// CHECK-COUNT-5: arith.maximumf
+// CHECK-NOT: arith.maximumf
 // CHECK: return %[[R]]
 adj.func @max_pool(%x: tensor<1x2x5x4xf32>) -> tensor<1x2x3x4xf32> {
   %y = adj.max_pool2d %x kernel = [3, 2] stride = [2, 1] padding = [1, 1, 0, 1] : tensor<1x2x5x4xf32>
   adj.return %y : tensor<1x2x3x4xf32>
+}
+
+// A larger window keeps linalg.pooling_nchw_max, starting from -inf; its
+// second input only carries the window shape.
+// CHECK-LABEL: func.func @max_pool_wide(
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[NEG]] : f32) outs(%{{.*}} : tensor<1x2x2x2xf32>)
+// CHECK: %[[K:.*]] = tensor.empty() : tensor<5x4xf32>
+// CHECK: %[[R:.*]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 3]> : tensor<2xi64>} ins(%arg0, %[[K]] : tensor<1x2x7x7xf32>, tensor<5x4xf32>) outs(%[[F]] : tensor<1x2x2x2xf32>)
+// CHECK: return %[[R]]
+adj.func @max_pool_wide(%x: tensor<1x2x7x7xf32>) -> tensor<1x2x2x2xf32> {
+  %y = adj.max_pool2d %x kernel = [5, 4] stride = [2, 3] padding = [0, 0, 0, 0] : tensor<1x2x7x7xf32>
+  adj.return %y : tensor<1x2x2x2xf32>
 }
 
 // Average pooling sums over a zero-padded input (in f32 for bf16) and
