@@ -1,6 +1,6 @@
 //===- CountedLoops.cpp - Trip counts of adj.for and counted adj.while ----===//
 
-#include "CountedLoops.h"
+#include "adjoint/Dialect/Adj/Transforms/CountedLoops.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Support/CheckedSize.h"

@@ -31,7 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CountedLoops.h"
+#include "adjoint/Dialect/Adj/Transforms/CountedLoops.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CountedLoops.h"
+#include "adjoint/Dialect/Adj/Transforms/CountedLoops.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
@@ -37,8 +37,21 @@ bool holdsFunction(Type type) {
 }
 
 /// Whether `loop` carries tensors and one function, its backpropagator
-/// chain: the shape -adj-reverse-loops turns into a reverse loop.
+/// chain, and is neither nested in a loop nor contains one that carries a
+/// function: the shape -adj-reverse-loops turns into a reverse loop (a
+/// nested loop's chain is called in the outer loop's backpropagator, out of
+/// its reach).
 bool carriesOnlyChain(ForOp loop) {
+  if (loop->getParentOfType<ForOp>() || loop->getParentOfType<WhileOp>())
+    return false;
+  bool nested = false;
+  loop.getBody().walk([&](Operation *op) {
+    if (isa<ForOp, WhileOp>(op) &&
+        llvm::any_of(op->getResultTypes(), holdsFunction))
+      nested = true;
+  });
+  if (nested)
+    return false;
   unsigned functions = 0;
   for (Type type : loop.getResultTypes()) {
     if (isa<FnType>(type))

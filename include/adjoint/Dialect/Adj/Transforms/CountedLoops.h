@@ -1,14 +1,14 @@
 //===- CountedLoops.h - Trip counts of adj.for and counted adj.while -*- C++ -*-===//
 //
-// Internal to lib/Dialect/Adj/Transforms: -adj-unroll and -adj-reverse-loops
-// both need to know how many times a loop runs when that is known at
-// compile time. The front end writes `while t < n: ...; t = t + 1` as often
+// -adj-unroll, -adj-reverse-loops and the gradient checker (which expects
+// first-order code after -adj-optimize for such loops) need to know how many
+// times a loop runs when that is known at compile time. The front end writes `while t < n: ...; t = t + 1` as often
 // as `for t in range(n)`, so both loop kinds are recognized.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ADJOINT_LIB_DIALECT_ADJ_TRANSFORMS_COUNTEDLOOPS_H
-#define ADJOINT_LIB_DIALECT_ADJ_TRANSFORMS_COUNTEDLOOPS_H
+#ifndef ADJOINT_DIALECT_ADJ_TRANSFORMS_COUNTEDLOOPS_H
+#define ADJOINT_DIALECT_ADJ_TRANSFORMS_COUNTEDLOOPS_H
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -31,4 +31,4 @@ std::optional<uint64_t> staticTripCount(mlir::Operation *loop);
 
 } // namespace adjoint::adj
 
-#endif // ADJOINT_LIB_DIALECT_ADJ_TRANSFORMS_COUNTEDLOOPS_H
+#endif // ADJOINT_DIALECT_ADJ_TRANSFORMS_COUNTEDLOOPS_H
