@@ -23,7 +23,7 @@
 //   adj.func @Fs(r..., %prev, d...) {
 //     ... this trip's backward code, giving d' and x_k ...
 //     %p = adj.call %prev(d'...)
-//     adj.return %p#0..n-1, add(%p#n+k, x_k)...  }
+//     adj.return %p#0..n-1, add(%p#n+k, x_k)...  }  // or scatter_add(%p#n+k, ...)
 //
 // Anything else (a dynamic trip count, a residual that is not a statically
 // shaped tensor, a chain that is used twice or escapes) is left alone: the
@@ -53,13 +53,6 @@ using namespace adjoint::adj;
 
 namespace {
 
-/// How one free-value sensitivity of @Fs is built from the earlier trips'
-/// one: passed through, or `earlier + x` (adj.add or adj.grad_add).
-struct Accumulation {
-  Operation *sum = nullptr; // null: passed through
-  Value term;               // x, a value of @Fs independent of the call
-};
-
 /// A loop whose carried backpropagator chain can become a reverse loop.
 struct Chain {
   Operation *loop;
@@ -75,7 +68,6 @@ struct Chain {
   unsigned chainCapture;       // the chain's position among them
   CallOp use;            // the single call of the loop's chain result
   CallOp inner;          // @Fs's call of the earlier trips
-  SmallVector<Accumulation> sums;
   // Captures computed inside the loop, each stacked once, in order.
   llvm::MapVector<Value, unsigned> stacked;
 };
@@ -120,9 +112,26 @@ bool freeResultsIgnoreArguments(FuncOp identity, unsigned numCaptures,
       [&](Value v) { return dependent.contains(v); });
 }
 
+/// Whether `op` adds one term to `earlier`: `earlier + x`, `x + earlier`
+/// (adj.add or adj.grad_add, of one type: no broadcast) or
+/// `scatter_add(earlier, i, u)`.
+bool accumulates(Operation *op, Value earlier) {
+  if (op->getNumResults() != 1 ||
+      op->getResult(0).getType() != earlier.getType())
+    return false;
+  if (isa<AddOp, GradAddOp>(op))
+    return op->getOperand(0) != op->getOperand(1) &&
+           op->getOperand(0).getType() == op->getOperand(1).getType();
+  if (auto scatter = dyn_cast<ScatterAddOp>(op))
+    return scatter.getTarget() == earlier && scatter.getIndices() != earlier &&
+           scatter.getUpdates() != earlier;
+  return false;
+}
+
 /// Checks @Fs: one call of the chain capture whose first `n` results are
-/// returned as they are and whose others are returned as they are or added
-/// to a value computed without the call. Fills chain.inner and chain.sums.
+/// returned as they are and whose others are returned as they are or with
+/// one term added (see accumulates), and used nowhere else. Sets
+/// chain.inner.
 bool matchStep(Chain &chain, unsigned n) {
   Block &block = chain.step.getBody().front();
   Value previous = block.getArgument(chain.chainCapture);
@@ -143,21 +152,12 @@ bool matchStep(Chain &chain, unsigned n) {
     Value earlier = inner.getResult(k), returned = ret->getOperand(k);
     if (!earlier.hasOneUse())
       return false;
-    Accumulation acc;
-    if (returned != earlier) {
-      Operation *sum = returned.getDefiningOp();
-      if (!sum || !isa<AddOp, GradAddOp>(sum) || !returned.hasOneUse() ||
-          sum->getOperand(0) == sum->getOperand(1))
-        return false;
-      acc.sum = sum;
-      acc.term = sum->getOperand(0) == earlier ? sum->getOperand(1)
-                                               : sum->getOperand(0);
-      if ((sum->getOperand(0) != earlier && sum->getOperand(1) != earlier) ||
-          acc.term.getType() != returned.getType() ||
-          earlier.getType() != returned.getType())
-        return false;
-    }
-    chain.sums.push_back(acc);
+    if (returned == earlier)
+      continue;
+    Operation *sum = returned.getDefiningOp();
+    if (!sum || !returned.hasOneUse() ||
+        *earlier.getUsers().begin() != sum || !accumulates(sum, earlier))
+      return false;
   }
   chain.inner = inner;
   return true;
@@ -399,29 +399,19 @@ void emitReverseLoop(Chain &chain, Operation *forward) {
   unsigned numCaptures = chain.captures.size();
   map.map(step.getArguments().drop_front(numCaptures),
           block->getArguments().slice(1, n));
-  llvm::DenseSet<Operation *> skip{chain.inner};
-  for (const Accumulation &acc : chain.sums)
-    if (acc.sum)
-      skip.insert(acc.sum);
+  // The earlier trips' free-value sensitivities are the accumulators: the
+  // ops that add this trip's terms to them are copied as they are.
+  map.map(chain.inner.getResults().drop_front(n),
+          block->getArguments().drop_front(1 + n));
   for (Operation &op : step.without_terminator())
-    if (!skip.contains(&op))
+    if (&op != chain.inner.getOperation())
       rb.clone(op, map);
 
   SmallVector<Value> next;
   for (Value v : chain.inner.getArgs())
     next.push_back(map.lookupOrDefault(v));
-  for (auto [k, acc] : llvm::enumerate(chain.sums)) {
-    Value earlier = block->getArgument(1 + n + k);
-    Value term = acc.sum ? map.lookupOrDefault(acc.term) : Value();
-    if (!acc.sum)
-      next.push_back(earlier);
-    else if (isa<AddOp>(acc.sum))
-      next.push_back(
-          AddOp::create(rb, loc, earlier.getType(), earlier, term));
-    else
-      next.push_back(
-          GradAddOp::create(rb, loc, earlier.getType(), earlier, term));
-  }
+  for (Value v : step.getTerminator()->getOperands().drop_front(n))
+    next.push_back(map.lookupOrDefault(v));
   YieldOp::create(rb, loc, next);
 
   b.setInsertionPointAfter(reverse);

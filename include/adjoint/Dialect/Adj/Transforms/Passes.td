@@ -90,7 +90,8 @@ def SimplifyAlgebra : Pass<"adj-simplify-algebra", "::mlir::ModuleOp"> {
                 "and redundant shape ops";
   let description = [{
     `x + 0 => x`, `x * 1 => x`, `x ** 1 => x`, `x * 0 => 0`,
-    `grad_add(a, b) => add(a, b)`
+    `grad_add(a, b) => add(a, b)`,
+    `a + scatter_add(0, i, u) => scatter_add(a, i, u)`
     on tensors (per element on tuples), `zeros_like(x) => fill 0`,
     `transpose(transpose(x, p), q) => transpose(x, p.q)`,
     `reshape(reshape(x)) => reshape(x)`, broadcasts of scalar constants
