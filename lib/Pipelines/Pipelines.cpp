@@ -70,6 +70,8 @@ void adjoint::buildTensorPipeline(OpPassManager &pm) {
   pm.addPass(createAdjToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Before fusion, which would fold the sum into other elementwise work.
+  pm.addPass(createAccumulateMatmul());
   // After canonicalize and CSE: it cleans up after itself, and a CSE after
   // it would merge the zero fills it gives each consumer back into one
   // shared fill.
