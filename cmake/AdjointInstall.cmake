@@ -38,6 +38,7 @@ set(ADJOINT_INSTALLED_LIBRARIES
   AdjointIntelCodegen AdjointNVIDIACodegen AdjointAMDCodegen AdjointInterpreter
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
   AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
+  AdjointAccumulateMatmul
   AdjointRuntime AdjointSupport AdjointTarget)
 foreach(lib ${ADJOINT_INSTALLED_LIBRARIES})
   # Adjoint::Compile, Adjoint::Runtime, ... rather than Adjoint::AdjointX.

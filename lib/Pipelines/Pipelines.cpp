@@ -46,6 +46,15 @@ void adjoint::buildOptimizePipeline(OpPassManager &pm) {
   // Whatever still builds closures (recursive code) gets explicit
   // environments.
   pm.addPass(adj::createClosureConvert());
+  // Loops whose backpropagator is still a closure chain: residuals stacked,
+  // one reverse loop. The cleanup removes the chain's now unused functions
+  // and folds the accumulators' zero starts.
+  pm.addPass(adj::createReverseLoops());
+  pm.addPass(adj::createSimplifyAlgebra());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(adj::createRemoveDeadValues());
+  pm.addPass(createSymbolDCEPass());
 }
 
 namespace {
@@ -61,6 +70,8 @@ void adjoint::buildTensorPipeline(OpPassManager &pm) {
   pm.addPass(createAdjToLinalg());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Before fusion, which would fold the sum into other elementwise work.
+  pm.addPass(createAccumulateMatmul());
   // After canonicalize and CSE: it cleans up after itself, and a CSE after
   // it would merge the zero fills it gives each consumer back into one
   // shared fill.

@@ -6,14 +6,12 @@ next-token loss at every step, averaged over the B*T tokens; the gradient
 is backpropagation through time by adjoint's AD. Tokens are time-major:
 `x`/`y` [T, B] int64, `y` is `x` shifted by one.
 
-The time loop is a `while t < seq` on a tensor counter (adj.while): it stays
-a loop through AD and optimization (its backpropagator is a chain of
-closures at run time) and compiles in seconds at every size. With the size
-key `unroll=True` it is `for t in range(seq)` instead: an adj.for that the
-optimizer unrolls once differentiated (constant bounds, at most 256 trips),
-which runs faster per step (tiny: 0.4 ms against 1.0) but whose straight-line
-code compiles in time superlinear in seq: minutes at seq 16 (docs/
-benchmarks.md, "lstm")."""
+The time loop is a `while t < seq` on a tensor counter (adj.while): a
+counted loop, whose backward pass -adj-reverse-loops turns into one reverse
+loop over stacked residuals, so it compiles in about a second at every size.
+With the size key `unroll=True` it is `for t in range(seq)` instead: an
+adj.for, unrolled by the optimizer only up to 8 trips (tiny) and otherwise
+reversed the same way (docs/benchmarks.md, "lstm")."""
 
 import numpy as np
 
@@ -95,12 +93,12 @@ class LSTM(Workload):
             state = tuple((zero, zero) for _ in range(layers))
             total = anp.zeros_like(p["b_out"][0])
             if unroll:
-                # adj.for, unrolled by the optimizer once differentiated.
+                # adj.for: unrolled up to 8 trips, else a reverse loop.
                 for t in range(seq):
                     state, total = time_step(p, ws, b, e, t, state, total)
             else:
-                # adj.while: stays a loop (backpropagator closures at run
-                # time).
+                # adj.while counting to seq: a reverse loop once
+                # differentiated.
                 t = anp.zeros_like(b["x"][0, 0])
                 while t < seq:
                     state, total = time_step(p, ws, b, e, t, state, total)

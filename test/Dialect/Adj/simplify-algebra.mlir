@@ -145,3 +145,27 @@ adj.func @powers(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>, tensor<2
   %r = adj.pow %x, %two : tensor<2xf32>, tensor<f32>
   adj.return %p, %q, %r : tensor<2xf32>, tensor<3x2xf32>, tensor<2xf32>
 }
+
+// An accumulator plus a scatter into zeros is a scatter into the
+// accumulator (either order); a scatter into a non-zero target, or one
+// whose sum broadcasts, stays.
+// CHECK-LABEL: adj.func @add_into_scatter(
+// CHECK-SAME:      %[[A:[^:]*]]: tensor<4x2xf32>, %[[I:[^:]*]]: tensor<3xi64>, %[[U:[^:]*]]: tensor<3x2xf32>, %[[B:[^:]*]]: tensor<2xf32>)
+// CHECK-NEXT:    %[[Z:.*]] = adj.fill 0.000000e+00 : tensor<4x2xf32>
+// CHECK-NEXT:    %[[Z2:.*]] = adj.scatter_add %[[Z]][%[[I]]], %[[U]] axis = 0
+// CHECK-NEXT:    %[[S1:.*]] = adj.scatter_add %[[A]][%[[I]]], %[[U]] axis = 0
+// CHECK-NEXT:    %[[S2:.*]] = adj.scatter_add %[[A]][%[[I]]], %[[U]] axis = 0
+// CHECK-NEXT:    %[[T:.*]] = adj.scatter_add %[[A]][%[[I]]], %[[U]] axis = 0
+// CHECK-NEXT:    %[[S3:.*]] = adj.add %[[A]], %[[T]]
+// CHECK-NEXT:    %[[S4:.*]] = adj.add %[[Z2]], %[[B]]
+// CHECK-NEXT:    adj.return %[[S1]], %[[S2]], %[[S3]], %[[S4]] :
+adj.func @add_into_scatter(%a: tensor<4x2xf32>, %i: tensor<3xi64>, %u: tensor<3x2xf32>, %b: tensor<2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>) {
+  %z = adj.fill 0.0 : tensor<4x2xf32>
+  %s = adj.scatter_add %z[%i], %u axis = 0 : tensor<4x2xf32>, tensor<3xi64>, tensor<3x2xf32>
+  %r1 = adj.add %a, %s : tensor<4x2xf32>, tensor<4x2xf32>
+  %r2 = adj.add %s, %a : tensor<4x2xf32>, tensor<4x2xf32>
+  %t = adj.scatter_add %a[%i], %u axis = 0 : tensor<4x2xf32>, tensor<3xi64>, tensor<3x2xf32>
+  %r3 = adj.add %a, %t : tensor<4x2xf32>, tensor<4x2xf32>
+  %r4 = adj.add %s, %b : tensor<4x2xf32>, tensor<2xf32>
+  adj.return %r1, %r2, %r3, %r4 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>
+}

@@ -560,6 +560,92 @@ TEST_CASE("nested loops", "[ad][conformance][loops]") {
   CHECK_GRAD(gc.grad("main", "f", {f64(0.9), f64({3}, {0.5, -1.0, 1.5})}));
 }
 
+// Loops of more than 8 trips are not unrolled: -adj-reverse-loops stacks
+// their residuals and runs their backward pass as one reverse loop.
+// GradCheck requires first-order code after -adj-optimize for these
+// (constant trip counts), so each test also checks that the pass fired.
+
+TEST_CASE("adj.for with many trips as a reverse loop",
+          "[ad][conformance][loops][reverse-loops]") {
+  Module m;
+  Function f = m.function("f", {S, F64({2})}, [&](Value x, Value y) {
+    Values r = for_(0, 12, 1, {x, y}, [&](Value i, Value a, Value b) {
+      Value fi = cast(i, DType::F64);
+      Value a2 = sin(a * x) * 0.9 + sum(b * sin(fi * 0.3));
+      Value b2 = b * cos(a) * 0.8 + fi * 0.05;
+      return Values{a2, b2};
+    });
+    return r[0] + sum(r[1] * r[1]);
+  });
+  gradDriver(m, f, "main");
+  GradCheck gc(m);
+  REQUIRE_TRANSFORMED(gc);
+  CHECK_GRAD(gc.grad("main", "f", {f64(0.9), f64({2}, {0.6, -0.4})}));
+  CHECK_GRAD(gc.grad("main", "f", {f64(-1.2), f64({2}, {1.1, 0.3})}));
+}
+
+TEST_CASE("a counted adj.while with zero, one and many trips",
+          "[ad][conformance][loops][reverse-loops]") {
+  for (int64_t trips : {0, 1, 2, 20}) {
+    Module m;
+    Function f = m.function("f", {S, S}, [&](Value x, Value y) {
+      Value one = scalar(m, 1, DType::I64);
+      Value bound = scalar(m, static_cast<double>(trips), DType::I64);
+      Values r = while_(
+          {scalar(m, 0, DType::I64), x, y},
+          [&](Value i, Value a, Value b) { return i < bound; },
+          [&](Value i, Value a, Value b) {
+            Value fi = cast(i, DType::F64);
+            return Values{i + one, tanh(a * y) + b * 0.5,
+                          b * cos(a) + fi * x * 0.1};
+          });
+      return r[1] * x + r[2];
+    });
+    gradDriver(m, f, "main");
+    GradCheck gc(m);
+    REQUIRE_TRANSFORMED(gc);
+    INFO("trips " << trips);
+    CHECK_GRAD(gc.grad("main", "f", {f64(0.7), f64(0.4)}));
+    CHECK_GRAD(gc.grad("main", "f", {f64(-0.5), f64(1.3)}));
+  }
+}
+
+TEST_CASE("nested loops of many trips",
+          "[ad][conformance][loops][reverse-loops]") {
+  Module m;
+  Function f = m.function("f", {S, F64({3})}, [&](Value x, Value v) {
+    Value r = for_(0, 10, 1, {v}, [&](Value i, Value acc) {
+      Value inner = for_(0, 9, 1, {acc}, [&](Value j, Value a) {
+        return tanh(a * x) * 0.9 + a * 0.1;
+      });
+      return inner * 0.5 + v * 0.5;
+    });
+    return sum(r);
+  });
+  gradDriver(m, f, "main");
+  GradCheck gc(m);
+  REQUIRE_TRANSFORMED(gc);
+  CHECK_GRAD(gc.grad("main", "f", {f64(0.9), f64({3}, {0.5, -1.0, 1.5})}));
+}
+
+TEST_CASE("a loop of many trips in a function called twice",
+          "[ad][conformance][loops][reverse-loops]") {
+  Module m;
+  Function g = m.function("g", {S, S}, [&](Value x, Value w) {
+    return for_(0, 16, 1, {x}, [&](Value i, Value acc) {
+      return sin(acc * w) + acc * 0.5;
+    })[0];
+  });
+  Function f = m.function("f", {S, S}, [&](Value x, Value w) {
+    Value first = g(x, w)[0];
+    return g(first * w, x)[0];
+  });
+  gradDriver(m, f, "main");
+  GradCheck gc(m);
+  REQUIRE_TRANSFORMED(gc);
+  CHECK_GRAD(gc.grad("main", "f", {f64(0.8), f64(1.1)}));
+}
+
 //===----------------------------------------------------------------------===//
 // Tuples
 //===----------------------------------------------------------------------===//

@@ -263,6 +263,24 @@ TEST_CASE("the second derivative through a loop",
   CHECK_GRAD(gc.grad("d2", Ref::derived("d1"), args));
 }
 
+TEST_CASE("the second derivative through a loop of many trips",
+          "[ad][conformance][higher-order-ad][loops][reverse-loops]") {
+  Module m;
+  Function f = m.function("f", {S, S}, [&](Value x, Value y) {
+    Value r = for_(0, 12, 1, {y}, [&](Value i, Value acc) {
+      return sin(acc * x) * 0.8 + acc * y * 0.3;
+    });
+    return r;
+  });
+  Function d1 = gradDriver(m, f, "d1", {.wrt = std::vector<int64_t>{0}});
+  gradDriver(m, d1, "d2");
+  GradCheck gc(m);
+  REQUIRE_TRANSFORMED(gc);
+  RValues args = {f64(0.7), f64(0.9)};
+  CHECK_GRAD(gc.grad("d1", "f", args, {.wrt = std::vector<int64_t>{0}}));
+  CHECK_GRAD(gc.grad("d2", Ref::derived("d1"), args));
+}
+
 TEST_CASE("the second derivative through closures and recursion",
           "[ad][conformance][higher-order-ad][recursion]") {
   Module m;

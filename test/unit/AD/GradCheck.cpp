@@ -6,6 +6,7 @@
 #include "adjoint/API/Builder.h"
 #include "adjoint/API/Compile.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Dialect/Adj/Transforms/CountedLoops.h"
 #include "adjoint/InitAll.h"
 #include "adjoint/Pipelines/Pipelines.h"
 #include "adjoint/Support/DiagnosticCapture.h"
@@ -453,12 +454,13 @@ void GradCheck::init(const std::string &source) {
 
 /// Whether the optimizer can make `module`'s code first order: no function
 /// refers to itself (directly or through others) and every loop is an
-/// adj.for with constant bounds.
+/// adj.for with constant bounds or an adj.while that counts to a constant
+/// (-adj-unroll or -adj-reverse-loops removes its closures).
 static bool firstOrderExpected(mlir::ModuleOp module) {
   llvm::StringMap<llvm::StringSet<>> refs;
   bool loopsKnown = true;
   module.walk([&](mlir::Operation *op) {
-    if (isa<adj::WhileOp>(op))
+    if (isa<adj::WhileOp>(op) && !adj::staticTripCount(op))
       loopsKnown = false;
     if (auto loop = dyn_cast<adj::ForOp>(op))
       for (mlir::Value bound :

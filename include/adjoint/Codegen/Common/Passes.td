@@ -147,6 +147,37 @@ def FuseElementwise : Pass<"adj-fuse-elementwise", "::mlir::ModuleOp"> {
   ];
 }
 
+def AccumulateMatmul : Pass<"adj-accumulate-matmul", "::mlir::ModuleOp"> {
+  let summary = "Sums a matrix product into its addend: x + matmul(a, b) "
+                "=> matmul(a, b) with init x";
+  let description = [{
+    `add(x, matmul(a, b, init = 0)) => matmul(a, b, init = x)` for
+    linalg.matmul and linalg.batch_matmul whose product has no other use,
+    with x, the product and the sum of one type, and x defined before the
+    product.
+
+    Before:
+    ```mlir
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>)
+    %p = linalg.matmul ins(%a, %b : ...) outs(%z : tensor<4x8xf32>)
+    %s = linalg.generic {identity maps, parallel} ins(%x, %p) outs(%e2) {
+      arith.addf }
+    ```
+    After:
+    ```mlir
+    %s = linalg.matmul ins(%a, %b : ...) outs(%x : tensor<4x8xf32>)
+    ```
+
+    Why: a gradient accumulated over a loop's trips (the weights of a
+    recurrent network) is `acc + a @ b` each trip. Computed into a
+    zero-filled temporary and then added, it costs three passes over a
+    weight-sized matrix (and a copy of the shared zero fill) per trip; the
+    library kernels accumulate into their output, and one-shot
+    bufferization writes a loop-carried accumulator in place.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ReadonlyArguments : Pass<"adj-readonly-arguments", "::mlir::ModuleOp"> {
   let summary = "Marks the tensor arguments of public functions "
                 "non-writable for bufferization";

@@ -118,6 +118,29 @@ struct AddZero : OpRewritePattern<AddOp> {
   }
 };
 
+/// a + scatter_add(0, idx, u) => scatter_add(a, idx, u) (either order): the
+/// sensitivity of a gathered table, accumulated over a loop's trips,
+/// touches only the gathered rows instead of the whole table each trip.
+struct AddIntoScatter : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [scattered, other] : {std::pair(op.getRhs(), op.getLhs()),
+                                    std::pair(op.getLhs(), op.getRhs())}) {
+      auto scatter = scattered.getDefiningOp<ScatterAddOp>();
+      if (!scatter || !isConstantZero(scatter.getTarget()) ||
+          scatter.getType() != op.getType() || other.getType() != op.getType())
+        continue;
+      rewriter.replaceOpWithNewOp<ScatterAddOp>(
+          op, op.getType(), other, scatter.getIndices(), scatter.getUpdates(),
+          scatter.getAxisAttr());
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// x * 1 => x, 1 * x => x, x * 0 => 0 and 0 * x => 0 (see the IEEE caveat
 /// above).
 struct MulOneOrZero : OpRewritePattern<MulOp> {
@@ -241,7 +264,8 @@ struct SimplifyAlgebra
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<ZerosLikeToZero, LowerGradAdd>(ctx);
-    patterns.add<AddZero, DropRightIdentity<SubOp, isConstantZero>,
+    patterns.add<AddZero, AddIntoScatter,
+                 DropRightIdentity<SubOp, isConstantZero>,
                  MulOneOrZero, DropRightIdentity<DivOp, isConstantOne>,
                  DropRightIdentity<PowOp, isConstantOne>, NegNeg>(ctx);
     // cast to the same type => x is adj.cast's folder, applied by the driver.

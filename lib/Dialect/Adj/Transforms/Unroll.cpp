@@ -9,12 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "adjoint/Dialect/Adj/Transforms/CountedLoops.h"
+
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 
 namespace adjoint::adj {
 #define GEN_PASS_DEF_UNROLL
@@ -35,12 +36,30 @@ bool holdsFunction(Type type) {
   return false;
 }
 
-/// The value of a rank-0 integer constant.
-std::optional<int64_t> constantInt(Value v) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
-    return std::nullopt;
-  return (*attr.begin()).getSExtValue();
+/// Whether `loop` carries tensors and one function, its backpropagator
+/// chain, and is neither nested in a loop nor contains one that carries a
+/// function: the shape -adj-reverse-loops turns into a reverse loop (a
+/// nested loop's chain is called in the outer loop's backpropagator, out of
+/// its reach).
+bool carriesOnlyChain(ForOp loop) {
+  if (loop->getParentOfType<ForOp>() || loop->getParentOfType<WhileOp>())
+    return false;
+  bool nested = false;
+  loop.getBody().walk([&](Operation *op) {
+    if (isa<ForOp, WhileOp>(op) &&
+        llvm::any_of(op->getResultTypes(), holdsFunction))
+      nested = true;
+  });
+  if (nested)
+    return false;
+  unsigned functions = 0;
+  for (Type type : loop.getResultTypes()) {
+    if (isa<FnType>(type))
+      ++functions;
+    else if (!isa<TensorType>(type))
+      return false;
+  }
+  return functions == 1;
 }
 
 struct Unroll : adjoint::adj::impl::UnrollBase<Unroll> {
@@ -71,7 +90,7 @@ struct Unroll : adjoint::adj::impl::UnrollBase<Unroll> {
       return false;
     uint64_t trips = *adjoint::checkedTripCount(*lb, *ub, *step);
     uint64_t ustep = static_cast<uint64_t>(*step);
-    if (trips > maxTrips)
+    if (trips > maxTrips || (trips > maxChainTrips && carriesOnlyChain(loop)))
       return false;
     OpBuilder b(loop);
     Block &body = loop.getBody().front();

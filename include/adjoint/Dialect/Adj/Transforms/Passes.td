@@ -90,7 +90,8 @@ def SimplifyAlgebra : Pass<"adj-simplify-algebra", "::mlir::ModuleOp"> {
                 "and redundant shape ops";
   let description = [{
     `x + 0 => x`, `x * 1 => x`, `x ** 1 => x`, `x * 0 => 0`,
-    `grad_add(a, b) => add(a, b)`
+    `grad_add(a, b) => add(a, b)`,
+    `a + scatter_add(0, i, u) => scatter_add(a, i, u)`
     on tensors (per element on tuples), `zeros_like(x) => fill 0`,
     `transpose(transpose(x, p), q) => transpose(x, p.q)`,
     `reshape(reshape(x)) => reshape(x)`, broadcasts of scalar constants
@@ -210,11 +211,61 @@ def Unroll : Pass<"adj-unroll", "::mlir::ModuleOp"> {
     of its iterations; only unrolled can the optimizer turn that chain of
     closures into straight-line code. Loops that carry only tensors are left
     alone (they lower to `scf` loops), as are loops with more than
-    `max-trips` iterations.
+    `max-trips` iterations, and loops with more than `max-chain-trips` that
+    -adj-reverse-loops turns into a reverse loop (unrolled, their compile
+    time grows with the trip count).
   }];
   let options = [
     Option<"maxTrips", "max-trips", "unsigned", /*default=*/"256",
            "Largest trip count that is unrolled">,
+    Option<"maxChainTrips", "max-chain-trips", "unsigned", /*default=*/"8",
+           "Largest trip count unrolled for a loop whose only function "
+           "value is its backpropagator chain and whose other carried values "
+           "are tensors (longer ones are left to -adj-reverse-loops)">,
+  ];
+}
+
+def ReverseLoops : Pass<"adj-reverse-loops", "::mlir::ModuleOp"> {
+  let summary = "Turns a counted loop's backpropagator chain into stacked "
+                "residuals and one reverse loop";
+  let description = [{
+    `loop N times { r_i = ...; chain = closure @Fs(r_i, chain) }; chain(d)`
+    `=> loop N times { stack[i] = r_i }; for i = N-1 .. 0 { d, F = Fs'(stack[i], d, F) }`
+
+    Before (after closure conversion):
+    ```mlir
+    %l:2 = adj.for %c0 to %c16 step %c1 : ...
+             iter_args(%x0, %id : tensor<f32>, !adj.fn<...>) -> ... {
+    ^bb0(%i: tensor<i64>, %x: tensor<f32>, %k: !adj.fn<...>):
+      %y = adj.sin %x : tensor<f32>
+      %b = adj.closure @step(%x, %k) : (...) -> !adj.fn<...>
+      adj.yield %y, %b : tensor<f32>, !adj.fn<...>
+    }
+    %d:2 = adj.call %l#1(%dy) : !adj.fn<...>
+    ```
+    After: the loop carries a row counter and a `tensor<16xf32>` stack that
+    each trip writes `%x` into (`adj.scatter set`); the call becomes an
+    `adj.for` over rows 15 down to 0 that reads the row (`adj.gather`), runs
+    `@step`'s code without its call of the earlier chain, and carries the
+    sensitivities that call took plus one accumulator per free-value
+    sensitivity (`acc + x` where `@step` returned `earlier + x`).
+
+    Why: -adj-grad differentiates a loop by carrying the closure of the
+    iterations so far. At run time every trip boxes its residuals on the
+    heap and the backward pass recurses once per trip, each level holding
+    full-size weight gradients (gigabytes for an LSTM over 64 steps), while
+    unrolling instead makes compile time grow with the trip count. With a
+    known trip count the chain is a stack: written in place going forward,
+    read in reverse, gradients accumulated in place. Loops whose trip count
+    is not known at compile time, whose residuals are not statically shaped
+    tensors, or whose chain is used other than by one call after the loop
+    keep their closure chain, as do loops whose stacks would take more than
+    `max-stack-bytes`.
+  }];
+  let options = [
+    Option<"maxStackBytes", "max-stack-bytes", "uint64_t",
+           /*default=*/"uint64_t(1) << 32",
+           "Largest total size of a loop's residual stacks, in bytes">,
   ];
 }
 
