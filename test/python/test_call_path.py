@@ -78,3 +78,72 @@ def test_inputs_are_never_written_and_results_outlive_the_next_call():
         np.testing.assert_allclose(first[k], 0.5 * before[k])
         np.testing.assert_allclose(second[k], 0.25 * before[k])
         np.testing.assert_allclose(third[k], 0.75 * before[k])
+
+
+def test_the_quick_path_misses_on_any_change_of_signature():
+    @adjoint.jit
+    def f(p, s):
+        return {k: v * s for k, v in p.items()}, s + 1
+
+    a = np.arange(3, dtype=np.float32)
+    calls = [
+        ({"x": a}, 2.0),                          # builds
+        ({"x": a + 1}, 3.0),                      # same signature
+        ({"x": a.astype(np.float64)}, 2.0),       # dtype
+        ({"x": np.arange(4, dtype=np.float32)}, 2.0),  # shape
+        ({"y": a}, 2.0),                          # dict keys
+        ({"x": a, "y": a}, 2.0),                  # structure
+        ({"x": a}, 2),                            # Python int, not float
+        ({"x": a}, True),                         # bool
+        ({"x": a}, np.float64(2.0)),              # numpy scalar: an array
+        ({"x": a}, np.float32(2.0)),
+    ]
+    builds = []
+    for p, s in calls:
+        out, t = f(p, s)
+        for k, v in p.items():
+            np.testing.assert_allclose(out[k], v * s)
+            # Python numbers are weakly typed, numpy scalars are arrays.
+            assert out[k].dtype == np.result_type(v, s)
+        np.testing.assert_allclose(t, s + 1)
+        builds.append(f.builds)
+    assert builds == [1, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+    # Every signature seen is found again without a build.
+    for p, s in calls:
+        f(p, s)
+    assert f.builds == 9
+
+
+def test_tuples_lists_and_subclasses_keep_their_types():
+    import collections
+
+    @adjoint.jit
+    def f(t):
+        return t
+
+    a, b = np.ones(2, np.float32), np.zeros(2, np.float32)
+    assert type(f((a, [b]))) is tuple
+    assert type(f((a, [b]))[1]) is list
+    assert type(f([a, (b,)])) is list
+    # Not on the quick path (exact types only): flattened as their bases.
+    pair = collections.namedtuple("pair", "x y")
+    assert type(f(pair(a, b))) is tuple
+    out = f(collections.OrderedDict(y=b, x=a))
+    np.testing.assert_array_equal(out["x"], a)
+    np.testing.assert_array_equal(out["y"], b)
+
+
+def test_static_and_device_arguments_take_the_full_path():
+    @adjoint.jit(static_argnums=(1,))
+    def f(x, n):
+        return x * n
+
+    x = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(f(x, 2), 2 * x)
+    np.testing.assert_array_equal(f(x, 3), 3 * x)
+    assert f.builds == 2
+    g = adjoint.jit(lambda x: x + 1)
+    t = adjoint.Tensor.from_numpy(x)
+    np.testing.assert_array_equal(adjoint.to_numpy(g(t)), x + 1)
+    np.testing.assert_array_equal(g(x), x + 1)
+    assert g.builds == 1
