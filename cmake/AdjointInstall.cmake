@@ -37,6 +37,7 @@ set(ADJOINT_INSTALLED_LIBRARIES
   AdjointFuseElementwise AdjointGPUCodegen AdjointInitAll
   AdjointIntelCodegen AdjointNVIDIACodegen AdjointAMDCodegen AdjointInterpreter
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
+  AdjointHoistInvariantLoads
   AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
   AdjointAccumulateMatmul
   AdjointRuntime AdjointSupport AdjointTarget)

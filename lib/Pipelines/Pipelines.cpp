@@ -100,6 +100,9 @@ void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
   // fused elementwise loop runs as fast as a -march=native C++ loop).
   pm.addPass(cpu::createLinalgToKernels());
   addPipelineText(pm, "convert-linalg-to-parallel-loops");
+  // Gathers load their index in the innermost loop, where LLVM cannot
+  // hoist it (docs/cpu-backend.md).
+  pm.addNestedPass<func::FuncOp>(cpu::createHoistInvariantLoads());
   pm.addPass(createApproximateMath());
   pm.addPass(cpu::createParallelToRuntime());
   // After the pool's chunks are out: what remains of a step is hundreds of

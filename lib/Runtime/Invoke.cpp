@@ -432,16 +432,26 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
       return status;
   InvokeStats local;
 
-  // Input descriptors: aligned caller memory is passed as is (compiled
-  // code never writes its inputs), anything else is copied once.
+  // Input descriptors, back to back in one vector. Host memory aligned to
+  // its element is passed as is (compiled code never writes its inputs and
+  // assumes no more alignment than the element's: see Invoke.h); device
+  // memory must be aligned to kBufferAlignment (the device pools' blocks
+  // are; a view imported through DLPack at a byte offset may not be).
+  // Anything else is copied once, on its own device.
   std::vector<Tensor> copies;
-  std::vector<std::vector<int64_t>> descriptors(inputs.size());
+  copies.reserve(inputs.size());
+  size_t inputWords = 0;
+  for (const Tensor &input : inputs)
+    inputWords += 3 + 2 * input.shape().size();
+  std::vector<int64_t> descriptors(inputWords);
+  std::vector<void *> args(1 + inputs.size());
+  size_t word = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Tensor *input = &inputs[i];
-    // Pool blocks are aligned (device blocks to 256 bytes); borrowed host
-    // memory and device memory imported through DLPack (a view at a byte
-    // offset) may not be, and is copied on its own device.
-    if (!isBufferAligned(input->data())) {
+    auto address = reinterpret_cast<uintptr_t>(input->data());
+    bool usable = gpuDevice ? isBufferAligned(input->data())
+                            : address % dtypeSize(input->dtype()) == 0;
+    if (!usable) {
       try {
         copies.push_back(input->clone());
       } catch (const Error &e) {
@@ -450,28 +460,27 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
       input = &copies.back();
       ++local.inputsCopied;
     }
-    std::vector<int64_t> &desc = descriptors[i];
-    auto ptr = static_cast<int64_t>(reinterpret_cast<intptr_t>(input->data()));
-    desc = {ptr, ptr, 0};
+    int64_t *desc = descriptors.data() + word;
+    args[1 + i] = desc;
     const std::vector<int64_t> &shape = input->shape();
-    desc.insert(desc.end(), shape.begin(), shape.end());
-    std::vector<int64_t> strides(shape.size());
+    size_t rank = shape.size();
+    word += 3 + 2 * rank;
+    auto ptr = static_cast<int64_t>(reinterpret_cast<intptr_t>(input->data()));
+    desc[0] = desc[1] = ptr;
+    desc[2] = 0;
     int64_t stride = 1;
-    for (size_t d = shape.size(); d-- > 0;) {
-      strides[d] = stride;
+    for (size_t d = rank; d-- > 0;) {
+      desc[3 + d] = shape[d];
+      desc[3 + rank + d] = stride;
       stride *= shape[d];
     }
-    desc.insert(desc.end(), strides.begin(), strides.end());
   }
 
   size_t resultWords = 0;
   for (const TensorSpec &spec : signature.outputs)
     resultWords += 3 + 2 * spec.shape.size();
   std::vector<int64_t> results(resultWords + 1, 0);
-  std::vector<void *> args(1 + inputs.size());
   args[0] = results.data();
-  for (size_t i = 0; i < inputs.size(); ++i)
-    args[1 + i] = descriptors[i].data();
 
   CallContext call;
   call.device = gpuDevice;
@@ -523,7 +532,7 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
   // Outputs: a block of this call becomes caller-owned (one owner per
   // block, however many outputs view it); other memory is copied.
   std::unordered_map<void *, std::shared_ptr<void>> owners;
-  size_t word = 0;
+  word = 0;
   for (size_t i = 0; i < signature.outputs.size(); ++i) {
     const TensorSpec &spec = signature.outputs[i];
     const int64_t *desc = results.data() + word;

@@ -136,6 +136,9 @@ class JitFunction:
         self.__wrapped__ = fn
         self.builds = 0
         self._cache = {}
+        #: The quick path's cache: _quick_key -> (executable, output
+        #: builder, weak leaves to convert, device).
+        self._quick = {}
 
     # Signatures ------------------------------------------------------------
 
@@ -226,7 +229,25 @@ class JitFunction:
         return entry, self._arrays(leaves, float_dtype), device
 
     def __call__(self, *args):
+        # The quick path: arguments made of numpy arrays, numpy scalars and
+        # Python numbers in dicts, tuples and lists (what training steps
+        # pass), looked up by one key built in a single walk.
+        leaves = []
+        key = None if self.static_argnums else _quick_key(args, leaves)
+        if key is not None:
+            key = (key, _precision.get_matmul_precision())
+            entry = self._quick.get(key)
+            if entry is not None:
+                exe, build, weak, device = entry
+                if weak:
+                    for i, dtype in weak:
+                        leaves[i] = _np.asarray(leaves[i], dtype)
+                return build(_results(exe(*leaves, device=device)))
         (exe, tree), arrays, device = self._compiled(args)
+        if key is not None:
+            weak = tuple((i, a.dtype) for i, a in enumerate(arrays)
+                         if type(leaves[i]) in (bool, int, float))
+            self._quick[key] = (exe, _builder(tree), weak, device)
         return _unflatten(tree, _results(exe(*arrays, device=device)))
 
     def __repr__(self):
@@ -246,6 +267,75 @@ def jit(fn=None, *, static_argnums=(), device=None):
             fn.device == (None if device is None else _device(device)):
         return fn
     return JitFunction(fn, static_argnums, device)
+
+
+def _quick_key(x, leaves):
+    """A key for `x` that determines its whole signature (structure, dict
+    keys, dtypes and shapes, the kinds of Python numbers) when every leaf is
+    a numpy array, a numpy scalar or a Python number in dicts, tuples and
+    lists, appending the leaves as the compiled function takes them (numpy
+    scalars as arrays); None for anything else (device arrays, static
+    values, subclasses), which takes the full path. Exact types only: a
+    namedtuple or an OrderedDict is flattened like its base there, but
+    rebuilt differently."""
+    t = type(x)
+    if t is _np.ndarray:
+        leaves.append(x)
+        return x.dtype, x.shape
+    if t is dict:
+        keys = tuple(sorted(x))
+        parts = [dict, keys]
+        for k in keys:
+            part = _quick_key(x[k], leaves)
+            if part is None:
+                return None
+            parts.append(part)
+        return tuple(parts)
+    if t is tuple or t is list:
+        parts = [t]
+        for e in x:
+            part = _quick_key(e, leaves)
+            if part is None:
+                return None
+            parts.append(part)
+        return tuple(parts)
+    if t is bool or t is int or t is float:
+        leaves.append(x)
+        return t
+    if isinstance(x, _np.generic) and x.dtype in _NP_TO_ADJ:
+        a = _np.asarray(x)
+        leaves.append(a)
+        return a.dtype, ()
+    return None
+
+
+def _builder(tree):
+    """A function from a flat list of leaves to the pytree `tree` (from
+    _trees._flatten) describes: _unflatten specialized once per tree, so
+    that a call rebuilds its results without walking the description."""
+    count = [0]
+
+    def make(t):
+        if t is None:
+            i = count[0]
+            count[0] += 1
+            return lambda r: r[i]
+        if t[:1] == ("dict",):
+            keys, children = t[1], t[2:]
+            if all(c is None for c in children):
+                start = count[0]
+                count[0] += len(keys)
+                end = count[0]
+                return lambda r: dict(zip(keys, r[start:end]))
+            makers = [make(c) for c in children]
+            return lambda r: {k: m(r) for k, m in zip(keys, makers)}
+        if t[:1] == ("list",):
+            makers = [make(c) for c in t[1:]]
+            return lambda r: [m(r) for m in makers]
+        makers = [make(c) for c in t]
+        return lambda r: tuple(m(r) for m in makers)
+
+    return make(tree)
 
 
 def _device(spec):

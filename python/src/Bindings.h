@@ -60,6 +60,10 @@ api::detail::BodyFn bodyFromPython(py::function fn);
 /// with a supported dtype; otherwise throws adjoint::Error. The caller keeps
 /// `array` alive while the tensor is in use.
 rt::Tensor borrowArray(const py::array &array);
+/// Whether `object` is a numpy array that borrowArray takes as it is for an
+/// input of `dtype` (C-contiguous, that dtype in native byte order): the
+/// quick check of the call path, which converts anything else.
+bool borrowsAs(const py::handle &object, DType dtype);
 /// A numpy array over `tensor`'s memory (no copy); the array's base object
 /// keeps the tensor's storage alive.
 py::array adoptTensor(const rt::Tensor &tensor);

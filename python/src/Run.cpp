@@ -56,7 +56,14 @@ py::object runExecutable(const Executable &exe, const py::args &args,
                 std::to_string(args.size()));
   std::vector<py::object> keepAlive;
   std::vector<rt::Tensor> inputs;
+  inputs.reserve(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
+    // The common case first, without a Python call: a numpy array that is
+    // already what the signature wants (args keeps it alive).
+    if (borrowsAs(args[i], sig.inputs[i].dtype)) {
+      inputs.push_back(borrowArray(py::reinterpret_borrow<py::array>(args[i])));
+      continue;
+    }
     if (py::isinstance<rt::Tensor>(args[i])) {
       inputs.push_back(args[i].cast<rt::Tensor>());
       continue;

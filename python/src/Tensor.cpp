@@ -16,6 +16,7 @@
 
 #include <pybind11/stl.h>
 
+#include <bit>
 #include <cstring>
 #include <utility>
 
@@ -35,8 +36,43 @@ std::vector<py::ssize_t> rowMajorStrides(const rt::Tensor &t) {
   return strides;
 }
 
+/// numpy's type number of float16 (pybind11 2.10 names none).
+constexpr int kNumpyHalf = 23;
+
+/// The runtime dtype of a builtin numpy dtype in native byte order, read
+/// from the descriptor's kind, byteorder and type_num fields, which numpy 1
+/// and 2 lay out alike (the item size moved), so without a Python call:
+/// this runs for every argument of every call. False for any other dtype.
+bool builtinDType(const py::dtype &dt, DType &out) {
+  using api = py::detail::npy_api;
+  char order = dt.byteorder();
+  bool little = std::endian::native == std::endian::little;
+  if (!(order == '=' || order == '|' || order == (little ? '<' : '>')))
+    return false;
+  int num = dt.num();
+  switch (dt.kind()) {
+  case 'b':
+    out = DType::I1;
+    return num == api::NPY_BOOL_;
+  case 'f':
+    out = num == api::NPY_FLOAT_    ? DType::F32
+          : num == api::NPY_DOUBLE_ ? DType::F64
+                                    : DType::F16;
+    return num == api::NPY_FLOAT_ || num == api::NPY_DOUBLE_ ||
+           num == kNumpyHalf;
+  case 'i':
+    out = num == api::NPY_INT32_ ? DType::I32 : DType::I64;
+    return num == api::NPY_INT32_ || num == api::NPY_INT64_ ||
+           (num == api::NPY_LONGLONG_ && sizeof(long long) == 8);
+  default:
+    return false;
+  }
+}
+
 /// The runtime dtype of a numpy dtype; false when there is none.
 bool runtimeDType(const py::dtype &dt, DType &out) {
+  if (builtinDType(dt, out))
+    return true;
   // Read through Python attributes: pybind11 2.10's dtype accessors assume
   // numpy 1's descriptor layout, which numpy 2 changed.
   char kind = dt.attr("kind").cast<std::string>()[0];
@@ -293,6 +329,15 @@ py::dtype adjoint::python::numpyDType(DType dtype) {
     break;
   }
   throw Error("numpy has no bf16 dtype; cast the result to f32 first");
+}
+
+bool adjoint::python::borrowsAs(const py::handle &object, DType dtype) {
+  if (!py::isinstance<py::array>(object))
+    return false;
+  auto array = py::reinterpret_borrow<py::array>(object);
+  DType actual;
+  return (array.flags() & py::array::c_style) &&
+         builtinDType(array.dtype(), actual) && actual == dtype;
 }
 
 rt::Tensor adjoint::python::borrowArray(const py::array &array) {

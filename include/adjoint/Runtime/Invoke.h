@@ -57,7 +57,8 @@ std::string signatureSymbol(const std::string &function);
 
 /// What one invoke() did, for tests and benchmarks.
 struct InvokeStats {
-  /// Inputs copied because they were not 64-byte aligned.
+  /// Inputs copied because their memory was misaligned: host memory not
+  /// aligned to its element, device memory not to kBufferAlignment.
   unsigned inputsCopied = 0;
   /// Outputs copied because compiled code returned memory it did not
   /// allocate in this call.
@@ -71,9 +72,14 @@ struct InvokeStats {
 Status validateInputs(const Signature &signature,
                       const std::vector<Tensor> &inputs);
 
-/// Calls `entry` with `inputs` (zero-copy where 64-byte aligned) and fills
+/// Calls `entry` with `inputs` and fills
 /// `outputs` with tensors that the caller owns. Never aborts on allocation
 /// failure: returns OutOfMemory with nothing leaked.
+///
+/// Host inputs are passed without a copy when their memory is aligned to
+/// their element (numpy's arrays are; compiled code and the kernels assume
+/// no more alignment of their inputs than that), and copied once into a
+/// 64-byte aligned block otherwise.
 ///
 /// On a GPU `device` (null or the CPU: the host) the entry is GPU host
 /// code: the GpuABI (GpuABI.h) acts on `device` for the call, the inputs

@@ -1,7 +1,9 @@
 //===- Destinations.cpp - Destinations that bufferize in place ------------===//
 //
 // One-shot bufferization allocates a buffer for every tensor.empty `outs`
-// and copies a destination that is still read later. Both helpers here
+// and copies a destination that is still read later (a fill shared by the
+// loops of several scatters, say: one copy of the whole filled buffer per
+// loop, where a fill of its own writes it once without reading). Both helpers here
 // change only which SSA value an op names as its destination; the values
 // computed stay the same.
 //
@@ -10,6 +12,7 @@
 #include "Destinations.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -17,6 +20,18 @@
 using namespace mlir;
 
 namespace {
+
+/// Whether `use` is written in place when it bufferizes: a destination
+/// (`outs`) operand, or the initial value of a tensor an scf.for carries
+/// (the buffer the loop then updates in place, as a scatter's loop does).
+bool isDestination(OpOperand *use) {
+  Operation *owner = use->getOwner();
+  if (auto consumer = dyn_cast<DestinationStyleOpInterface>(owner))
+    return consumer.isDpsInit(use);
+  if (auto loop = dyn_cast<scf::ForOp>(owner))
+    return loop.getTiedLoopRegionIterArg(use) != nullptr;
+  return false;
+}
 
 /// Gives every destination use of `producer`'s result but the first (in
 /// program order) a clone of `producer`, placed right before the consumer.
@@ -30,10 +45,9 @@ void unshare(Operation *producer, OpBuilder &b) {
   });
   std::swap(*first, uses.front());
   for (OpOperand *use : llvm::drop_begin(uses)) {
-    auto consumer = dyn_cast<DestinationStyleOpInterface>(use->getOwner());
-    if (!consumer || !consumer.isDpsInit(use))
+    if (!isDestination(use))
       continue;
-    b.setInsertionPoint(consumer);
+    b.setInsertionPoint(use->getOwner());
     use->set(b.clone(*producer)->getResult(0));
   }
 }

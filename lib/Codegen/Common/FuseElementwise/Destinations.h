@@ -20,7 +20,9 @@ namespace adjoint::fusion {
 /// - A consumer that accumulates into a fill it shares gets a copy of the
 ///   filled buffer from bufferization; with its own fill it writes in
 ///   place, and a matmul kernel then drops the fill and overwrites instead
-///   of accumulating.
+///   of accumulating. An scf.for that carries the fill (a scatter's loop)
+///   counts as such a consumer: dlrm's eight table gradients shared one
+///   zero fill and bufferization copied 25.6 MB into each of seven loops.
 /// - All the ops writing into one shared tensor.empty form one alias set
 ///   for one-shot bufferization, whose analysis is quadratic in its size:
 ///   an LSTM unrolled over 32 time steps spent 14 s there.

@@ -42,3 +42,19 @@ adj.func @own_empties(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
   %b = adj.exp %x : tensor<4x3xf32>
   adj.return %a, %b : tensor<4x3xf32>, tensor<4x3xf32>
 }
+
+// Two scatters into one zero fill (the gradients of two embedding tables):
+// each loop carries the tensor it scatters into in place, so each gets a
+// fill of its own; sharing one, bufferization copied the whole filled
+// buffer into the second loop's (a read and a write where a fill writes).
+// CHECK-LABEL: func.func @scatter_fills
+// CHECK: %[[F1:.*]] = linalg.fill
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[F1]])
+// CHECK: %[[F2:.*]] = linalg.fill
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[F2]])
+adj.func @scatter_fills(%i: tensor<8xi64>, %u: tensor<8x16xf32>, %j: tensor<8xi64>) -> (tensor<100x16xf32>, tensor<100x16xf32>) {
+  %z = adj.fill 0.0 : tensor<100x16xf32>
+  %a = adj.scatter_add %z[%i], %u axis = 0 : tensor<100x16xf32>, tensor<8xi64>, tensor<8x16xf32>
+  %b = adj.scatter_add %z[%j], %u axis = 0 : tensor<100x16xf32>, tensor<8xi64>, tensor<8x16xf32>
+  adj.return %a, %b : tensor<100x16xf32>, tensor<100x16xf32>
+}
