@@ -67,7 +67,9 @@ def ParallelToRuntime : Pass<"adj-cpu-parallel-to-runtime", "::mlir::ModuleOp"> 
 
     Only loops whose nest executes at least `min-work` operations (trip
     counts times body sizes, nested loops multiplied out) move: waking the
-    pool costs tens of microseconds. Loops with reductions (results) stay as they are, and so
+    pool costs tens of microseconds, and the default (about 80 us of
+    vectorized work) is where splitting started to pay on a 2-core VM
+    (docs/cpu-backend.md). Loops with reductions (results) stay as they are, and so
     does every scf.parallel nested in another one (it runs sequentially).
 
     Before:
@@ -88,7 +90,7 @@ def ParallelToRuntime : Pass<"adj-cpu-parallel-to-runtime", "::mlir::ModuleOp"> 
     ```
   }];
   let options = [
-    Option<"minWork", "min-work", "int64_t", /*default=*/"262144",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"2097152",
            "Smallest number of operations one run of a loop nest executes "
            "(trip counts times body sizes) for it to go to the thread pool">,
   ];
