@@ -24,12 +24,10 @@ const OneDnnApi *api() noexcept {
   try {
     auto resolveAll = [](const gpu::DynamicLibrary &library,
                          OneDnnApi &table) {
-      table.omp_get_max_threads =
-          reinterpret_cast<decltype(table.omp_get_max_threads)>(
-              library.symbol("omp_get_max_threads"));
-      table.omp_set_num_threads =
-          reinterpret_cast<decltype(table.omp_set_num_threads)>(
-              library.symbol("omp_set_num_threads"));
+      gpu::resolveOptional(library, "omp_get_max_threads",
+                           &table.omp_get_max_threads);
+      gpu::resolveOptional(library, "omp_set_num_threads",
+                           &table.omp_set_num_threads);
       Status status;
 #define ADJ_ONEDNN_FN(name, params)                                            \
   if (status.ok())                                                             \

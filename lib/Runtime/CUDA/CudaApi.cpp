@@ -13,7 +13,7 @@ Status adjoint::rt::cuda::loadCuda(const CudaApi **api) {
   if (status.ok())                                                             \
     status = gpu::resolve(library, #name, &table.name);
 #define ADJ_CUDA_OPTIONAL_FN(name, params)                                     \
-  table.name = reinterpret_cast<decltype(table.name)>(library.symbol(#name));
+  gpu::resolveOptional(library, #name, &table.name);
 #include "CUDA/CudaApi.def"
     if (!status.ok())
       return status;

@@ -47,6 +47,14 @@ Status resolve(const DynamicLibrary &library, const char *symbol, Fn *slot) {
                        library.soname() + " lacks " + symbol);
 }
 
+/// Resolves `symbol` of `library` into `*slot`, nullptr when it is missing:
+/// an entry point the caller can do without (a newer driver's extra).
+template <typename Fn>
+void resolveOptional(const DynamicLibrary &library, const char *symbol,
+                     Fn *slot) {
+  *slot = reinterpret_cast<Fn>(library.symbol(symbol));
+}
+
 /// The entry-point table of a driver, filled once per process: opens
 /// `soname` and runs `resolveAll(library, table)` on the first call; every
 /// call returns that first status. The library stays open for good.

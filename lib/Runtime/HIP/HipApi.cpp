@@ -17,7 +17,7 @@ Status adjoint::rt::hip::loadHip(const HipApi **api) {
   if (status.ok())                                                             \
     status = gpu::resolve(library, #name, &table.name);
 #define ADJ_HIP_OPTIONAL_FN(name, params)                                      \
-  table.name = reinterpret_cast<decltype(table.name)>(library.symbol(#name));
+  gpu::resolveOptional(library, #name, &table.name);
 #include "HIP/HipApi.def"
     if (!status.ok())
       return status;

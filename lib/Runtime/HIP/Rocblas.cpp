@@ -25,12 +25,10 @@ bool twoHipRuntimes() {
 
 Status adjoint::rt::hip::loadRocblas(const RocblasApi **api) {
   auto resolveAll = [](const gpu::DynamicLibrary &library, RocblasApi &table) {
-    table.rocblas_status_to_string =
-        reinterpret_cast<decltype(table.rocblas_status_to_string)>(
-            library.symbol("rocblas_status_to_string"));
-    table.rocblas_set_atomics_mode =
-        reinterpret_cast<decltype(table.rocblas_set_atomics_mode)>(
-            library.symbol("rocblas_set_atomics_mode"));
+    gpu::resolveOptional(library, "rocblas_status_to_string",
+                         &table.rocblas_status_to_string);
+    gpu::resolveOptional(library, "rocblas_set_atomics_mode",
+                         &table.rocblas_set_atomics_mode);
     Status status;
 #define ADJ_ROCBLAS_FN(name, params)                                           \
   if (status.ok())                                                             \
