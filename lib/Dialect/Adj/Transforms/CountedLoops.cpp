@@ -30,6 +30,13 @@ std::optional<int64_t> adjoint::adj::constantInt(Value value) {
   return (*attr.begin()).getSExtValue();
 }
 
+Value adjoint::adj::constantI64(OpBuilder &b, Location loc, int64_t value) {
+  auto type = RankedTensorType::get({}, b.getI64Type());
+  return ConstantOp::create(
+      b, loc, type,
+      DenseElementsAttr::get(type, b.getI64IntegerAttr(value).getValue()));
+}
+
 namespace {
 
 using namespace adjoint::adj;

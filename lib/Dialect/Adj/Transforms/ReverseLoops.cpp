@@ -23,7 +23,8 @@
 //   adj.func @Fs(r..., %prev, d...) {
 //     ... this trip's backward code, giving d' and x_k ...
 //     %p = adj.call %prev(d'...)
-//     adj.return %p#0..n-1, add(%p#n+k, x_k)...  }  // or scatter_add(%p#n+k, ...)
+//     adj.return %p#0..n-1, add(%p#n+k, x_k)...  }
+//                              // or scatter_add(%p#n+k, ...)
 //
 // Anything else (a dynamic trip count, a residual that is not a statically
 // shaped tensor, a chain that is used twice or escapes) is left alone: the
@@ -259,13 +260,6 @@ std::optional<Chain> matchChain(Operation *loop,
 
 RankedTensorType scalarI64(OpBuilder &b) {
   return RankedTensorType::get({}, b.getI64Type());
-}
-
-Value constantI64(OpBuilder &b, Location loc, int64_t value) {
-  auto type = scalarI64(b);
-  return ConstantOp::create(
-      b, loc, type,
-      DenseElementsAttr::get(type, b.getI64IntegerAttr(value).getValue()));
 }
 
 /// The results of @F0 called with `args`, its body copied at `b`.

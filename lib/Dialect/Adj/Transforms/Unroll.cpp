@@ -94,18 +94,13 @@ struct Unroll : adjoint::adj::impl::UnrollBase<Unroll> {
       return false;
     OpBuilder b(loop);
     Block &body = loop.getBody().front();
-    auto ivType = RankedTensorType::get({}, b.getI64Type());
     SmallVector<Value> carried(loop.getInits());
     for (uint64_t i = 0; i < trips; ++i) {
       IRMapping map;
       // lb + i * step < ub fits in int64_t, but i * step alone may not:
       // compute it modulo 2^64, where the sum comes out exact.
       auto value = static_cast<int64_t>(static_cast<uint64_t>(*lb) + i * ustep);
-      Value iv = ConstantOp::create(
-          b, loop.getLoc(), ivType,
-          DenseElementsAttr::get(ivType,
-                                 b.getI64IntegerAttr(value).getValue()));
-      map.map(body.getArgument(0), iv);
+      map.map(body.getArgument(0), constantI64(b, loop.getLoc(), value));
       map.map(body.getArguments().drop_front(), carried);
       for (Operation &op : body.without_terminator())
         b.clone(op, map);
