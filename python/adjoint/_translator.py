@@ -14,6 +14,8 @@ from ._conditionals import _Conditionals
 from ._dtypes import _Types
 from ._expressions import _Expressions
 from ._functions import _Functions
+from ._iteration import _TracedRange, is_iteration_call, iteration_builtin
+from ._loops import _Loops
 from ._numpy_calls import numpy_name, resolve as resolve_numpy
 from ._source import FrontendError
 from ._statements import _Statements
@@ -67,8 +69,8 @@ class _Frame:
                              getattr(node, "col_offset", None))
 
 
-class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
-                  _Types):
+class _Translator(_Statements, _Loops, _Expressions, _Functions,
+                  _Conditionals, _Types):
     """Translates function bodies into the region being built."""
 
     def __init__(self, module, float_dtype):
@@ -76,6 +78,7 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
         self.float_dtype = float_dtype
         _Functions.__init__(self)
         _Types.__init__(self)
+        _Loops.__init__(self)
 
     # -- values -----------------------------------------------------------
 
@@ -154,7 +157,11 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return self.call_function(call, [fn] + list(args), kwargs, node,
                                       frame)
         if fn is range:
+            if any(isinstance(a, Value) for a in args):
+                return _TracedRange(args)
             return range(*args)
+        if is_iteration_call(fn, args):  # over tensors, ranges (_iteration)
+            return iteration_builtin(fn, args, kwargs)
         if fn is len and len(args) == 1 and isinstance(args[0], Value) \
                 and args[0].type.is_tensor:
             if args[0].rank == 0:
@@ -162,6 +169,7 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return args[0].shape[0]
         if isinstance(fn, Value):
             return fn(*[self.materialize(a) for a in args])
+        self.check_mutation(fn, node, frame)  # ys.append(h) in a loop
         return fn(*args, **kwargs)
 
     def call_numpy(self, fn, args, kwargs, node, frame):
