@@ -141,14 +141,15 @@ class _Loops:
         top = self.regions[-1]
         if top.static:
             raise _Unroll()
-        name = getattr(fn, "__name__", "")
+        name = fn.__name__
+        call = "%s += [...]" % kind.__name__ if name == "__iadd__" else \
+            "%s.%s(...)" % (kind.__name__, name)
         raise frame.error(
-            "%s.%s(...) changes a %s made before %s: Python containers "
+            "%s changes a %s made before %s: Python containers "
             "cannot grow by a number of steps known only when the program "
             "runs (a list, dict or set exists only while building). To "
             "collect per-step outputs, %s"
-            % (kind.__name__, name.strip("_"), kind.__name__, top.what,
-               _HOW), node)
+            % (call, kind.__name__, top.what, _HOW), node)
 
     def refuse_exits(self, stmts, frame):
         """break/continue under a tensor condition: refused."""

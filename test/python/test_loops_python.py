@@ -436,3 +436,29 @@ def test_zip_of_unequal_lengths_and_strict(seqs):
         return sum(r.sum() for r, _ in zip(xs, range(3), strict=True))
     with pytest.raises(adj.FrontendError, match="strict"):
         adj.jit(g)(xs)
+
+
+def test_python_trip_counts_follow_python_when_structures_change():
+    def f(x):
+        for _ in range(3):
+            x = np.concatenate([x, x * 0.5])    # [2] -> [16]
+        r, k = x, 0
+        while k < 2:
+            r = (r, r[:2])
+            k = k + 1
+        return r
+
+    same(f, np.array([1.0, 2.0]))
+
+
+def test_iadd_on_a_list_under_a_tensor_condition_names_the_line():
+    def f(x):
+        ys = [x]
+        if np.sum(x) > 1.0:
+            ys += [x * 2.0]  # marker: iadd
+        return ys[0]
+
+    with pytest.raises(adj.FrontendError, match=r"list \+= \[\.\.\.\]") as e:
+        adj.jit(f)(np.ones(2))
+    assert e.value.lineno == _line_of(f, "marker: iadd")
+    assert "conditional on a tensor" in str(e.value)
