@@ -291,7 +291,9 @@ class ProgramGenerator:
         r = self.rng
         shape = r.choice(SHAPES)
         acc, ys, name = self.fresh(), self.fresh(), self.fresh()
-        trips = r.randint(1, 4)
+        # Sometimes long enough that ys.append(...) stacks in a tensor
+        # carried by an adj.for instead of unrolling (_stacks).
+        trips = r.choice([1, 2, 3, 4, 20])
         lines.append("%s%s = %s" % (indent, acc, self.expr(shape, 2)))
         lines.append("%s%s = []" % (indent, ys))
         lines.append("%sfor t in range(%d):" % (indent, trips))

@@ -25,6 +25,7 @@ from . import _adjoint as _adj
 from ._adjoint import Value
 from ._dtypes import Weak
 from ._source import FrontendError
+from ._stacks import Stacks, _Probed
 from ._iteration import _TracedRange, sequence
 from ._trees import (_assigned, _contains_return, _flatten, _is_data,
                      _results, _unflatten)
@@ -235,29 +236,52 @@ class _Loops:
         targets = [n.id for n in ast.walk(s.target)
                    if isinstance(n, ast.Name)]
         names = self.carried(s, frame, exclude=targets)
-        if not names:
+        stacks = Stacks.of(s, frame, len(seq)) if static else None
+        if not names and stacks is None:
             if static:
                 raise _Unroll()
             self.no_effect(s, frame)
-        loop = _Carried(self, names, frame, s, static)
-        plain = static and getattr(seq, "range", None)
-
-        def run(i, *args):
-            f = loop.frame_of(args)
-            self.assign(s.target, i if plain or not static else seq.item(i),
-                        f)
-            self.block(s.body, f)
-            return loop.yielded(f)
-
+        plain = static and stacks is None and getattr(seq, "range", None)
         if plain:
             bounds = (plain.start, plain.stop, plain.step)
         elif static:
             bounds = (0, len(seq), 1)
         else:
             bounds = tuple(self.materialize(b) for b in traced.args)
-        with self.region(frame, static, "a range loop with tensor bounds"):
-            r = loop.build(lambda inits: _adj.for_(*bounds, inits, run))
-        frame.vars.update(zip(names, loop.results(r)))
+
+        def build(loop_frame, names, bounds):
+            loop = _Carried(self, names, loop_frame, s, static)
+
+            def run(i, *args):
+                f = loop.frame_of(args)
+                self.assign(s.target, i if plain or not static
+                            else seq.item(i), f)
+                if stacks is not None:
+                    stacks.run_body(self, s.body, f, i)
+                else:
+                    self.block(s.body, f)
+                return loop.yielded(f)
+
+            with self.region(frame, static,
+                             "a range loop with tensor bounds"):
+                r = loop.build(lambda inits: _adj.for_(*bounds, inits, run))
+            return dict(zip(names, loop.results(r)))
+
+        loop_frame = frame
+        if stacks is not None:
+            # The probe: adj.for with tensor bounds may carry nothing.
+            stacks.start_probe()
+            try:
+                build(frame, names, [self.materialize(b) for b in bounds])
+            except _Probed:
+                pass
+            loop_frame = frame.child()
+            names = names + stacks.finish_probe(self, loop_frame, len(seq))
+        values = build(loop_frame, names, bounds)
+        if stacks is not None:
+            stacks.fill(frame, values, len(seq))
+        frame.vars.update((n, v) for n, v in values.items() if n in
+                          frame.vars)
         self.block(s.orelse, frame)
 
     def refuse_tensor_trip(self, s, frame, what):

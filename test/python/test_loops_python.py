@@ -462,3 +462,66 @@ def test_iadd_on_a_list_under_a_tensor_condition_names_the_line():
         adj.jit(f)(np.ones(2))
     assert e.value.lineno == _line_of(f, "marker: iadd")
     assert "conditional on a tensor" in str(e.value)
+
+
+# -- long loops: collected lists become stacked tensors ------------------
+
+def long_rnn(xs, w, u):
+    h = np.zeros(w.shape[0])
+    ys, pairs = [], []
+    alias = ys
+    for t, x in enumerate(xs):
+        h = np.tanh(w @ h + u @ x)
+        ys.append(h)
+        pairs.append((h * t, x.sum()))
+    return (np.stack(alias), ys[-1], pairs[7][0], sum(p[1] for p in pairs))
+
+
+def test_long_loops_stack_collected_lists_in_an_adj_for():
+    r = np.random.default_rng(3)
+    xs = r.standard_normal((40, 3))
+    w, u = r.standard_normal((4, 4)) * 0.4, r.standard_normal((4, 3))
+    ir = same(long_rnn, xs, w, u)
+    assert "adj.for" in ir and ir.count("tanh") < 5  # not unrolled
+
+    def loss(xs, w, u):
+        return np.sum(long_rnn(xs, w, u)[0] ** 2)
+
+    def jax_loss(xs, w, u):
+        h, ys = jnp.zeros(4), []
+        for x in xs:
+            h = jnp.tanh(w @ h + u @ x)
+            ys.append(h)
+        return jnp.sum(jnp.stack(ys) ** 2)
+
+    got = adj.jit(adj.grad(loss, argnums=(0, 1, 2)))(xs, w, u)
+    want = jax.grad(jax_loss, argnums=(0, 1, 2))(xs, w, u)
+    for g, wnt in zip(got, want):
+        np.testing.assert_allclose(g, np.asarray(wnt), rtol=1e-10,
+                                   atol=1e-12)
+
+
+def test_long_loops_that_cannot_stack_unroll():
+    def f(xs):
+        ys, zs = [], []
+        for t in range(xs.shape[0]):
+            ys.append(xs[t] * 2.0)             # nothing carried: stacked
+            if t % 3 == 0:
+                zs.append(xs[t])               # under a condition
+        acc = []
+        for x in xs:
+            acc.append(x + (acc[-1] if acc else 0.0))   # reads the list
+        return np.stack(ys), np.stack(zs), np.stack(acc)
+
+    same(f, np.random.default_rng(4).standard_normal((20, 2)))
+
+
+def test_a_long_loop_that_only_appends_is_an_adj_for():
+    def f(xs):
+        ys = []
+        for t in range(xs.shape[0]):
+            ys.append(np.sin(xs[t]) * t)
+        return np.stack(ys)
+
+    assert "adj.for" in same(f, np.random.default_rng(5).standard_normal(
+        (20, 2)))
