@@ -20,6 +20,7 @@ instead. So is a mutation under a tensor condition (_Conditionals).
 """
 
 import ast
+import contextlib
 
 from . import _adjoint as _adj
 from ._adjoint import Value
@@ -31,7 +32,7 @@ from ._trees import (_assigned, _contains_return, _flatten, _is_data,
                      _results, _unflatten)
 
 #: Iterations of a `while` with a Python test that are unrolled at most.
-_MAX_UNROLLED = 100000
+_MAX_UNROLLED = 10000
 
 #: Methods that change a list, dict or set in place.
 _MUTATORS = {
@@ -119,16 +120,13 @@ class _Loops:
     def __init__(self):
         self.regions = []
 
+    @contextlib.contextmanager
     def region(self, frame, static, what):
-        tr = self
-
-        class _Scope:
-            def __enter__(self):
-                tr.regions.append(_Region(frame, static, what))
-
-            def __exit__(self, *exc):
-                tr.regions.pop()
-        return _Scope()
+        self.regions.append(_Region(frame, static, what))
+        try:
+            yield
+        finally:
+            self.regions.pop()
 
     def check_mutation(self, fn, node, frame):
         """Before `fn(...)`: a method that mutates a container made before
@@ -174,7 +172,10 @@ class _Loops:
                     isinstance(node.func, ast.Attribute) and \
                     node.func.attr in mutators and \
                     isinstance(node.func.value, (ast.Name, ast.Subscript)):
-                owner = self.expr(node.func.value, frame)
+                try:  # a container of the branch itself is not checked
+                    owner = self.expr(node.func.value, frame)
+                except (FrontendError, LookupError):
+                    continue
                 with self.region(frame, False, "a conditional on a tensor"):
                     self.check_mutation(getattr(owner, node.func.attr, None),
                                         node, frame)

@@ -525,3 +525,14 @@ def test_a_long_loop_that_only_appends_is_an_adj_for():
 
     assert "adj.for" in same(f, np.random.default_rng(5).standard_normal(
         (20, 2)))
+
+
+def test_a_list_local_to_a_tensor_branch_is_free():
+    def f(x):
+        for t in range(2):
+            if np.sum(x) > 1.0:
+                tmp = []
+                tmp.append(x)
+        return x * 2.0
+
+    same(f, np.ones(2))
