@@ -5,10 +5,12 @@ Each program is the source of a function ``f(x, y)`` over numpy arrays
 loss. It uses only constructs the front end supports: arithmetic and
 comparisons with broadcasting, numpy functions (through ``np``), reductions
 with axes and keepdims, matrix products, tensor-conditioned ``if`` and
-conditional expressions, ``for`` over ``range`` and ``while`` with a tensor
-condition, lists collected in a loop and stacked, ``enumerate``/``zip``/
-``reversed``/dict items, ``break``/``continue`` under Python conditions,
-comprehensions, nested functions and lambdas capturing locals, tuples. The same
+conditional expressions, conditions on shapes and dtypes (tuples and
+numpy dtypes, decided while building), ``for`` over ``range`` and ``while``
+with a tensor condition, lists collected in a loop and stacked,
+``enumerate``/``zip``/``reversed``/dict items, ``break``/``continue`` under
+Python conditions, comprehensions, nested functions and lambdas capturing
+locals, tuples. The same
 source runs as plain Python on numpy arrays, which gives the reference.
 
 Values stay bounded (squashing functions, denominators kept away from zero)
@@ -49,7 +51,8 @@ class ProgramGenerator:
         if depth <= 0 or r.random() < 0.2:
             return self.leaf(shape)
         kind = r.choice(["binary", "binary", "unary", "unary", "reduce",
-                         "where", "matmul", "maximum", "ifexp", "call"])
+                         "where", "matmul", "maximum", "ifexp", "call",
+                         "static"])
         d = depth - 1
         if kind == "binary":
             other = r.choice([s for s in SHAPES if broadcast(shape, s) == shape])
@@ -89,7 +92,31 @@ class ProgramGenerator:
                                         self.threshold())
             return "(%s if %s else %s)" % (self.expr(shape, d), cond,
                                            self.expr(shape, d))
+        if kind == "static":
+            return self.static(shape, d)
         return self.call(shape, d)
+
+    def static(self, shape, d):
+        """A conditional expression on shapes and dtypes, decided while
+        building: shape is a tuple of ints and dtype a numpy dtype, so the
+        comparison is true or false exactly as in numpy (x is float64 of
+        shape (3, 4), y of shape (4,))."""
+        r = self.rng
+        cond = r.choice([
+            "x.shape == (3, 4)", "x.shape == (4, 3)", "y.shape == (4,)",
+            "x.shape[-1] == y.shape[0]", "x.shape[:1] + y.shape == (3, 4)",
+            "len(x.shape) == 2", "x.ndim == y.ndim", "x.size == 12",
+            "x.dtype == np.float64", "x.dtype == np.float32",
+            "y.dtype == x.dtype", "x.dtype.itemsize == 8",
+            "np.shape(y) == (4,)", "x.shape != (3, 4)",
+        ])
+        a = self.expr(shape, d)
+        if shape == MAT and r.random() < 0.5:
+            # A shape computed from shapes: (3, 4) -> (3, 2, 2), its last
+            # two axes swapped, and back.
+            a = "(%s).reshape(x.shape[:-1] + (2, 2)).transpose(0, 2, 1)" \
+                ".reshape(x.shape)" % a
+        return "(%s if %s else %s)" % (a, cond, self.expr(shape, d))
 
     def threshold(self):
         """A comparison's right side. Not 0: a sum that is zero in exact

@@ -42,6 +42,8 @@ __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "get_matmul_precision", "matmul_precision", "vmap", "random"]
 
 _numpy_calls.install(Value)
+from . import _tensor  # noqa: E402
+_tensor.install()
 
 #: The element types, also reachable as adjoint.DType.<name>.
 f64, f32, f16, bf16 = DType.f64, DType.f32, DType.f16, DType.bf16

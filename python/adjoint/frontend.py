@@ -69,12 +69,16 @@ def _leaf(x, static):
     if t is Tensor and not static:
         # A runtime tensor, possibly on a device: passed as it is, so that
         # device arrays stay where they are.
-        if x.dtype not in _NAME_TO_NP:
+        if x.dtype not in _NP_TO_ADJ:
             raise TypeError("adjoint.jit: unsupported argument dtype %s"
                             % x.dtype)
-        return "A", (_NAME_TO_NP[x.dtype], tuple(x.shape)), x
+        return "A", (x.dtype, x.shape), x
     if t is _np.ndarray and not static:  # the common case, kept quick
         if x.dtype not in _NP_TO_ADJ:
+            if x.dtype.newbyteorder("=") in _NP_TO_ADJ:
+                # Swapped bytes (">f4" from FITS, HDF5, netCDF): converted
+                # to native order, as the Executable and device_put do.
+                return _leaf(x.astype(x.dtype.newbyteorder("=")), False)
             raise TypeError("adjoint.jit: unsupported argument dtype %s"
                             % x.dtype)
         return "A", (x.dtype, x.shape), x
@@ -103,8 +107,6 @@ def _weak_array(x, float_dtype):
 
 
 _DTYPE_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
-#: adjoint.Tensor.dtype names ("f32") -> numpy dtypes (bf16 has none).
-_NAME_TO_NP = {adj.name: np for np, adj in _NP_TO_ADJ.items()}
 
 
 class JitFunction:
