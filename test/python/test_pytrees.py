@@ -1,0 +1,326 @@
+"""Pytrees as in JAX: adjoint.tree_util (against jax.tree_util), namedtuple,
+dataclass, OrderedDict, None and registered nodes through jit and the
+transforms, tree utilities inside jitted code, ravel_pytree, and static
+parse trees of ints beside differentiated arguments."""
+
+import collections
+import dataclasses
+import functools
+import typing
+
+import numpy as np
+import pytest
+
+import jax
+import jax.numpy as jnp
+import jax.flatten_util
+import adjoint as adj
+from adjoint import tree_util as tu
+from adjoint.flatten_util import ravel_pytree
+
+jax.config.update("jax_enable_x64", True)
+
+
+class AdamState(typing.NamedTuple):
+    count: typing.Any
+    mu: typing.Any
+    nu: typing.Any
+
+
+class Pair(typing.NamedTuple):
+    a: typing.Any
+    b: typing.Any
+
+
+OtherPair = collections.namedtuple("OtherPair", "a b")
+
+
+@dataclasses.dataclass
+class Params:
+    w: typing.Any
+    b: typing.Any
+
+
+@dataclasses.dataclass(frozen=True)
+class Layer:
+    w: typing.Any
+    act: str = dataclasses.field(default="tanh", metadata={"static": True})
+
+
+jax.tree_util.register_dataclass(Params, data_fields=["w", "b"],
+                                 meta_fields=[])
+jax.tree_util.register_dataclass(Layer, data_fields=["w"],
+                                 meta_fields=["act"])
+
+
+class Box:
+    """A registered node: two children and a hashable label."""
+
+    def __init__(self, x, y, label):
+        self.x, self.y, self.label = x, y, label
+
+
+def _box_flatten(b):
+    return (b.x, b.y), b.label
+
+
+def _box_unflatten(label, children):
+    return Box(children[0], children[1], label)
+
+
+tu.register_pytree_node(Box, _box_flatten, _box_unflatten)
+jax.tree_util.register_pytree_node(Box, _box_flatten, _box_unflatten)
+
+
+@tu.register_pytree_node_class
+@jax.tree_util.register_pytree_node_class
+class Scaled:
+    def __init__(self, value, scale):
+        self.value, self.scale = value, scale
+
+    def tree_flatten(self):
+        return (self.value,), self.scale
+
+    @classmethod
+    def tree_unflatten(cls, scale, children):
+        return cls(children[0], scale)
+
+
+def _same(a, b):
+    """a (adjoint) and b (jax) are the same pytree: equal structure (types,
+    keys, aux data) and equal leaves."""
+    la, ta = jax.tree_util.tree_flatten(a)
+    lb, tb = jax.tree_util.tree_flatten(b)
+    assert ta == tb, (ta, tb)
+    assert len(la) == len(lb)
+    for x, y in zip(la, lb):
+        np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-12)
+
+
+def _trees():
+    dd = collections.defaultdict(list)
+    dd["z"], dd["a"] = 1.0, (2.0, 3.0)
+    return [
+        1.0,
+        (),
+        None,
+        (1.0, [2.0, {"b": 3.0, "a": None}], {}),
+        AdamState(0, {"w": 1.0}, {"w": 2.0}),
+        collections.OrderedDict([("z", 1.0), ("a", [2.0, 3.0])]),
+        dd,
+        Params(w=[1.0, 2.0], b=3.0),
+        Layer(w=(1.0, 2.0), act="relu"),
+        Box(1.0, (2.0, None), "lbl"),
+        [Scaled(4.0, 2), Pair(a=None, b=5.0)],
+    ]
+
+
+# ---------------------------------------------------------------------------
+# adjoint.tree_util from Python, against jax.tree_util
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("tree", _trees(), ids=lambda t: type(t).__name__)
+def test_flatten_leaves_and_structure_match_jax(tree):
+    leaves, treedef = tu.tree_flatten(tree)
+    jleaves, jdef = jax.tree_util.tree_flatten(tree)
+    assert leaves == jleaves
+    assert tu.tree_leaves(tree) == jax.tree_util.tree_leaves(tree)
+    assert treedef.num_leaves == jdef.num_leaves
+    assert treedef.num_nodes == jdef.num_nodes
+    assert len(treedef.children()) == len(jdef.children())
+    rebuilt = treedef.unflatten(leaves)
+    assert type(rebuilt) is type(tree)
+    assert jax.tree_util.tree_structure(rebuilt) == jdef
+    assert type(tu.tree_unflatten(treedef, leaves)) is type(tree)
+    assert tu.tree_structure(tree) == treedef
+    assert hash(tu.tree_structure(tree)) == hash(treedef)
+    # tree_map of several trees.
+    doubled = tu.tree_map(lambda x: 2 * x, tree)
+    _same(doubled, jax.tree_util.tree_map(lambda x: 2 * x, tree))
+    _same(tu.tree_map(lambda x, y: x - y, doubled, tree),
+          jax.tree_util.tree_map(lambda x, y: x - y, doubled, tree))
+    assert tu.tree_reduce(lambda a, b: a + b, tree, 0.5) == \
+        jax.tree_util.tree_reduce(lambda a, b: a + b, tree, 0.5)
+    assert tu.tree_all(tree) == jax.tree_util.tree_all(tree)
+
+
+def test_treedef_equality_repr_and_is_leaf():
+    t1 = tu.tree_structure(Pair(1.0, 2.0))
+    t2 = tu.tree_structure(OtherPair(1.0, 2.0))
+    t3 = tu.tree_structure((1.0, 2.0))
+    assert t1 != t2 and t1 != t3 and t2 != t3
+    assert t1 == tu.tree_structure(Pair(3.0, 4.0))
+    assert tu.tree_structure({"a": 1, "b": 2}) != \
+        tu.tree_structure({"a": 1, "c": 2})
+    assert repr(tu.tree_structure((1, [2, {"k": None}]))) == \
+        "PyTreeDef((*, [*, {'k': None}]))"
+    assert repr(t1) == "PyTreeDef(Pair(a=*, b=*))"
+    assert repr(tu.tree_structure(Layer(1.0))) == \
+        "PyTreeDef(Layer(w=*, act='tanh'))"
+    tree = {"a": (1.0, 2.0), "b": [3.0]}
+    is_tuple = lambda x: isinstance(x, tuple)  # noqa: E731
+    assert tu.tree_leaves(tree, is_leaf=is_tuple) == \
+        jax.tree_util.tree_leaves(tree, is_leaf=is_tuple)
+    size = lambda t: len(t) if isinstance(t, tuple) else -1.0  # noqa: E731
+    _same(tu.tree_map(size, tree, is_leaf=is_tuple),
+          jax.tree_util.tree_map(size, tree, is_leaf=is_tuple))
+    # A prefix tree: its leaves meet whole subtrees of the others.
+    _same(tu.tree_map(lambda s, t: s * sum(t), {"a": 2.0, "b": 3.0}, tree),
+          jax.tree_util.tree_map(lambda s, t: s * sum(t),
+                                 {"a": 2.0, "b": 3.0}, tree))
+
+
+def test_tree_util_errors():
+    with pytest.raises(ValueError, match="structures do not match"):
+        tu.tree_map(lambda x, y: x, (1.0, 2.0), [1.0, 2.0])
+    with pytest.raises(ValueError, match="structures do not match"):
+        tu.tree_map(lambda x, y: x, Pair(1.0, 2.0), OtherPair(1.0, 2.0))
+    with pytest.raises(ValueError, match="2 leaves given"):
+        tu.tree_structure((1.0, 2.0, 3.0)).unflatten([1.0, 2.0])
+    with pytest.raises(ValueError, match="already a pytree node"):
+        tu.register_pytree_node(Box, _box_flatten, _box_unflatten)
+    with pytest.raises(TypeError, match="must be hashable"):
+        tu.tree_flatten(Box(1.0, 2.0, ["unhashable"]))
+
+
+def test_adjoint_tree_namespace_as_jax_tree():
+    tree = {"x": (1.0, 2.0), "y": None}
+    assert adj.tree.leaves(tree) == jax.tree.leaves(tree)
+    _same(adj.tree.map(lambda v: v + 1, tree),
+          jax.tree.map(lambda v: v + 1, tree))
+    leaves, treedef = adj.tree.flatten(tree)
+    assert adj.tree.unflatten(treedef, leaves) == tree
+    assert adj.tree.structure(tree) == treedef
+
+
+# ---------------------------------------------------------------------------
+# Nodes through adjoint.jit: types kept, cache keys
+# ---------------------------------------------------------------------------
+
+def test_jit_results_keep_node_types_on_both_call_paths():
+    @adj.jit
+    def f(t):
+        return tu.tree_map(lambda v: v * 2.0, t)
+
+    x = np.arange(3.0)
+    for tree in _trees()[3:]:
+        want = jax.tree_util.tree_map(lambda v: v * 2.0, tree)
+        for _ in range(2):  # full path, then quick path
+            got = f(tree)
+            _same(got, want)
+            assert type(got) is type(tree)
+    st = AdamState(np.int64(1), {"w": x}, {"w": x * 3})
+    for _ in range(2):
+        out = f(st)
+        assert type(out) is AdamState
+        np.testing.assert_allclose(out.nu["w"], x * 6)
+
+
+def test_cache_key_distinguishes_node_types_of_one_arity():
+    @adj.jit
+    def f(t):
+        return t
+
+    x = np.ones(2)
+    for _ in range(2):
+        assert type(f(Pair(x, x))) is Pair
+        assert type(f(OtherPair(x, x))) is OtherPair
+        assert type(f((x, x))) is tuple
+        assert type(f(Params(x, x))) is Params
+    assert f.builds == 4
+    # Static fields and aux data are part of the key.
+    g = adj.jit(lambda l: adj.tanh(l.w) if l.act == "tanh" else l.w * 0.0)
+    np.testing.assert_allclose(g(Layer(x)), np.tanh(x))
+    np.testing.assert_allclose(g(Layer(x, "zero")), 0 * x)
+    assert type(adj.jit(lambda b: b)(Box(x, x, "p"))) is Box
+    assert adj.jit(lambda b: b)(Box(x, x, "q")).label == "q"
+
+
+def test_none_is_an_empty_node():
+    @adj.jit
+    def f(d):
+        return {"y": d["x"] * 2.0, "nothing": None, "n": d["n"]}
+
+    x = np.arange(3.0)
+    for _ in range(2):
+        out = f({"x": x, "n": None})
+        assert out["nothing"] is None and out["n"] is None
+        np.testing.assert_allclose(out["y"], 2 * x)
+    assert adj.jit(lambda x: None)(x) is None
+    g = adj.grad(lambda p: adj.sum(p["w"] ** 2.0))({"w": x, "frozen": None})
+    assert g["frozen"] is None
+    np.testing.assert_allclose(g["w"], 2 * x)
+
+
+# ---------------------------------------------------------------------------
+# optax-style states built and updated inside jitted code
+# ---------------------------------------------------------------------------
+
+def _adam_reference(params, grads, state, lr=0.1, b1=0.9, b2=0.999,
+                    eps=1e-8):
+    count = state.count + 1
+    mu = {k: b1 * state.mu[k] + (1 - b1) * grads[k] for k in params}
+    nu = {k: b2 * state.nu[k] + (1 - b2) * grads[k] ** 2 for k in params}
+    new = {k: params[k] - lr * (mu[k] / (1 - b1 ** count)) /
+           (np.sqrt(nu[k] / (1 - b2 ** count)) + eps) for k in params}
+    return new, AdamState(count, mu, nu)
+
+
+def _loss(params, x):
+    return adj.sum((x @ params["w"] + params["b"]) ** 2.0)
+
+
+@adj.jit
+def _adam_step(params, state, x, lr=0.1, b1=0.9, b2=0.999, eps=1e-8):
+    grads = adj.grad(_loss)(params, x)
+    count = state.count + 1
+    mu = tu.tree_map(lambda m, g: b1 * m + (1 - b1) * g, state.mu, grads)
+    nu = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g,
+                                state.nu, grads)
+
+    def update(p, m, v):
+        mhat = m / (1 - b1 ** count)
+        return p - lr * mhat / (adj.numpy.sqrt(v / (1 - b2 ** count)) + eps)
+
+    new = jax.tree.map(update, params, mu, nu)
+    return new, state._replace(count=count, mu=mu, nu=nu)
+
+
+def test_optax_style_adam_state_in_a_jitted_step():
+    rng = np.random.default_rng(0)
+    params = {"w": rng.normal(size=(3, 2)), "b": rng.normal(size=2)}
+    x = rng.normal(size=(4, 3))
+    zeros = {k: np.zeros_like(v) for k, v in params.items()}
+    state = AdamState(np.int64(0), zeros, dict(zeros))
+    ref_p, ref_s = params, state
+    for _ in range(3):
+        params, state = _adam_step(params, state, x)
+        grads = {"w": 2 * x.T @ (x @ ref_p["w"] + ref_p["b"]),
+                 "b": 2 * (x @ ref_p["w"] + ref_p["b"]).sum(0)}
+        ref_p, ref_s = _adam_reference(ref_p, grads, ref_s)
+        assert type(state) is AdamState and type(params) is dict
+        assert int(state.count) == int(ref_s.count)
+        for k in params:
+            np.testing.assert_allclose(params[k], ref_p[k], rtol=1e-10)
+            np.testing.assert_allclose(state.mu[k], ref_s.mu[k], rtol=1e-10)
+            np.testing.assert_allclose(state.nu[k], ref_s.nu[k], rtol=1e-10)
+    assert _adam_step.builds == 1
+
+
+def test_nodes_constructed_inside_jitted_code():
+    @adj.jit
+    def f(x, p):
+        st = AdamState(count=0, mu=x * 2.0, nu=Pair(x, None))
+        q = dataclasses.replace(p, w=p.w + x)
+        layer = Layer(w=q.b * 3.0, act="id")
+        return st._replace(count=1), q, layer, Params(w=st.mu, b=p.b)
+
+    x = np.arange(3.0)
+    st, q, layer, p2 = f(x, Params(w=x, b=x + 1))
+    assert type(st) is AdamState and type(st.nu) is Pair
+    assert st.nu.b is None and int(st.count) == 1
+    np.testing.assert_allclose(st.mu, 2 * x)
+    assert type(q) is Params and type(layer) is Layer and layer.act == "id"
+    np.testing.assert_allclose(q.w, 2 * x)
+    np.testing.assert_allclose(layer.w, 3 * (x + 1))
+    np.testing.assert_allclose(p2.w, 2 * x)
