@@ -64,10 +64,15 @@ def ravel_pytree(pytree):
 
 
 def _common(dtypes):
-    """The dtype numpy promotes `dtypes` to (as DType for traced arrays)."""
+    """The dtype of the flat vector, as JAX promotes: the widest float when
+    there is one (float32 with int32 stays float32), else numpy's (as DType
+    for traced arrays)."""
     if all(d == dtypes[0] for d in dtypes):
         return dtypes[0]
-    common = _np.result_type(*[_np_dtype(d) for d in dtypes])
+    nps = [_np_dtype(d) for d in dtypes]
+    floats = [d for d in nps if d.kind == "f"]
+    common = max(floats, key=lambda d: d.itemsize) if floats else \
+        _np.result_type(*nps)
     return _adj_dtype(common) if isinstance(dtypes[0], DType) else common
 
 

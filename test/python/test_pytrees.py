@@ -324,3 +324,311 @@ def test_nodes_constructed_inside_jitted_code():
     np.testing.assert_allclose(q.w, 2 * x)
     np.testing.assert_allclose(layer.w, 3 * (x + 1))
     np.testing.assert_allclose(p2.w, 2 * x)
+
+
+# ---------------------------------------------------------------------------
+# Transforms over nodes, against JAX
+# ---------------------------------------------------------------------------
+
+def _model(p, x):
+    """A loss over Params(w=Layer-like dict, b) with a Pair inside."""
+    h = adj.numpy.tanh(x @ p.w["k"] + p.b.a)
+    return adj.numpy.sum(h * h * p.b.b)
+
+
+def _model_jax(p, x):
+    h = jnp.tanh(x @ p.w["k"] + p.b.a)
+    return jnp.sum(h * h * p.b.b)
+
+
+def _node_params(rng):
+    return Params(w={"k": rng.normal(size=(3, 2))},
+                  b=Pair(rng.normal(size=2), rng.normal(size=2)))
+
+
+def test_grad_and_value_and_grad_keep_node_types():
+    rng = np.random.default_rng(1)
+    p, x = _node_params(rng), rng.normal(size=(4, 3))
+    want = jax.grad(_model_jax)(p, x)
+    for g in (adj.grad(_model)(p, x), adj.jit(adj.grad(_model))(p, x),
+              adj.jit(lambda p, x: adj.grad(_model)(p, x))(p, x)):
+        assert type(g) is Params and type(g.b) is Pair
+        _same(g, want)
+    (v, aux), g = adj.value_and_grad(
+        lambda p, x: (_model(p, x), AdamState(1, p.b, None)),
+        has_aux=True)(p, x)
+    np.testing.assert_allclose(v, _model_jax(p, x), rtol=1e-12)
+    assert type(aux) is AdamState and type(aux.mu) is Pair
+    assert aux.nu is None
+    _same(g, want)
+    # Registered nodes: type and auxiliary data come back.
+    box = Box(np.arange(3.0), np.ones(3), "label")
+    gb = adj.grad(lambda b: adj.numpy.sum(b.x * b.x * b.y))(box)
+    assert type(gb) is Box and gb.label == "label"
+    np.testing.assert_allclose(gb.x, 2 * box.x)
+    np.testing.assert_allclose(gb.y, box.x ** 2)
+
+
+def test_vjp_jvp_vmap_and_jacobians_keep_node_types():
+    rng = np.random.default_rng(2)
+    p, x = _node_params(rng), rng.normal(size=(4, 3))
+
+    def f(p):
+        return Pair(a=adj.numpy.tanh(p.w["k"]) * 2.0, b=p.b.a * p.b.b)
+
+    def fj(p):
+        return Pair(a=jnp.tanh(p.w["k"]) * 2.0, b=p.b.a * p.b.b)
+
+    out, pullback = adj.vjp(f, p)
+    jout, jpullback = jax.vjp(fj, p)
+    assert type(out) is Pair
+    _same(out, jout)
+    ct = Pair(a=np.ones((3, 2)), b=np.arange(2.0))
+    (cp,) = pullback(ct)
+    assert type(cp) is Params
+    _same(cp, jpullback(ct)[0])
+    tangent = jax.tree_util.tree_map(np.ones_like, p)
+    y, ty = adj.jvp(f, (p,), (tangent,))
+    jy, jty = jax.jvp(fj, (p,), (tangent,))
+    assert type(y) is Pair and type(ty) is Pair
+    _same(ty, jty)
+    # vmap over a batch of namedtuple states, with in_axes of the node type.
+    batch = Pair(a=rng.normal(size=(5, 3)), b=rng.normal(size=3))
+    g = adj.vmap(lambda s: Pair(s.a * s.b, adj.numpy.sum(s.a)),
+                 in_axes=(Pair(0, None),))
+    gj = jax.vmap(lambda s: Pair(s.a * s.b, jnp.sum(s.a)),
+                  in_axes=(Pair(0, None),))
+    out = g(batch)
+    assert type(out) is Pair
+    _same(out, gj(batch))
+    for ours, theirs in ((adj.jacrev, jax.jacrev), (adj.jacfwd, jax.jacfwd)):
+        jac = ours(f)(p)
+        assert type(jac) is Pair and type(jac.a) is Params
+        _same(jac, theirs(fj)(p))
+
+
+def test_custom_vjp_over_nodes():
+    @adj.custom_vjp
+    def scale(s):
+        return Pair(s.a * 2.0, s.b)
+
+    def fwd(s):
+        return scale(s), None
+
+    def bwd(_, ct):
+        # A made-up rule: the cotangents of a come back tripled.
+        return (Pair(ct.a * 3.0, ct.b),)
+
+    scale.defvjp(fwd, bwd)
+
+    def loss(s):
+        out = scale(s)
+        return adj.numpy.sum(out.a) + adj.numpy.sum(out.b * out.b)
+
+    s = Pair(np.arange(3.0), np.arange(2.0))
+    for g in (adj.grad(loss)(s), adj.jit(adj.grad(loss))(s)):
+        assert type(g) is Pair
+        np.testing.assert_allclose(g.a, 3 * np.ones(3))
+        np.testing.assert_allclose(g.b, 2 * s.b)
+
+
+# ---------------------------------------------------------------------------
+# Tree utilities called inside jitted code
+# ---------------------------------------------------------------------------
+
+def test_jax_and_adjoint_tree_functions_inside_jit():
+    tree = {"a": np.arange(3.0), "b": (np.ones(2), Pair(np.full(2, 3.0),
+                                                        None))}
+
+    @adj.jit
+    def f(t, s):
+        leaves = jax.tree_util.tree_leaves(t)
+        total = functools.reduce(lambda u, v: u + adj.numpy.sum(v),
+                                 leaves, 0.0)
+
+        def shift(x, y):
+            return x * s + y
+
+        a = jax.tree_util.tree_map(shift, t, t)
+        b = jax.tree.map(lambda x: x + total, t)
+        c = tu.tree_map(lambda x: x.a if isinstance(x, Pair) else -x, t,
+                        is_leaf=lambda x: isinstance(x, Pair))
+        flat, treedef = tu.tree_flatten(t)
+        d = treedef.unflatten([x * 0.0 for x in flat])
+        jflat, jdef = jax.tree_util.tree_flatten(t)
+        e = jax.tree_util.tree_unflatten(jdef, [x + 1.0 for x in jflat])
+        n = tu.tree_reduce(lambda u, v: u + v.shape[0], t, 0)
+        return a, b, c, d, e, total, n
+
+    s = 2.0
+    a, b, c, d, e, total, n = f(tree, s)
+    jt = jax.tree_util.tree_map(jnp.asarray, tree)
+    jtotal = sum(float(np.sum(v)) for v in jax.tree_util.tree_leaves(tree))
+    np.testing.assert_allclose(total, jtotal)
+    assert int(n) == 7
+    _same(a, jax.tree_util.tree_map(lambda x: x * s + x, jt))
+    _same(b, jax.tree_util.tree_map(lambda x: x + jtotal, jt))
+    pick = lambda x: x.a if isinstance(x, Pair) else -x  # noqa: E731
+    _same(c, jax.tree_util.tree_map(
+        pick, jt, is_leaf=lambda x: isinstance(x, Pair)))
+    _same(d, jax.tree_util.tree_map(lambda x: x * 0.0, jt))
+    _same(e, jax.tree_util.tree_map(lambda x: x + 1.0, jt))
+
+
+def test_tree_errors_inside_jit_have_a_location():
+    @adj.jit
+    def f(a, b):
+        return tu.tree_map(lambda x, y: x + y, a, b)
+
+    x = np.ones(2)
+    with pytest.raises(adj.FrontendError,
+                       match=r"test_pytrees.py:\d+.*structures do not "
+                             r"match"):
+        f((x, x), [x, x])
+
+    @adj.jit
+    def g(a):
+        return jax.tree_util.tree_map(lambda v: v.nonexistent, a)
+
+    with pytest.raises(adj.FrontendError, match="nonexistent"):
+        g((x,))
+
+
+# ---------------------------------------------------------------------------
+# ravel_pytree, against jax.flatten_util
+# ---------------------------------------------------------------------------
+
+def test_ravel_pytree_from_python_matches_jax():
+    rng = np.random.default_rng(3)
+    tree = {"w": rng.normal(size=(2, 3)), "b": (rng.normal(size=3), None),
+            "s": Pair(np.float64(1.5), rng.normal(size=(1, 2)))}
+    flat, unravel = ravel_pytree(tree)
+    jflat, junravel = jax.flatten_util.ravel_pytree(tree)
+    np.testing.assert_array_equal(flat, np.asarray(jflat))
+    back = unravel(flat * 2)
+    _same(back, junravel(jflat * 2))
+    assert type(back["s"]) is Pair and back["b"][1] is None
+    # Mixed dtypes: one common dtype, each leaf cast back to its own.
+    mixed = (np.arange(3, dtype=np.float32), np.arange(2, dtype=np.int32))
+    mflat, munravel = ravel_pytree(mixed)
+    jmflat, _ = jax.flatten_util.ravel_pytree(mixed)
+    assert mflat.dtype == jmflat.dtype
+    assert [x.dtype for x in munravel(mflat)] == [np.float32, np.int32]
+    assert ravel_pytree(())[0].shape == (0,)
+    with pytest.raises(ValueError, match="shape"):
+        unravel(np.zeros(3))
+
+
+def test_ravel_pytree_inside_jit_and_under_grad():
+    rng = np.random.default_rng(4)
+    params = {"w": rng.normal(size=(3, 2)), "b": Pair(rng.normal(size=2),
+                                                      np.float64(0.5))}
+    x = rng.normal(size=(4, 3))
+
+    def loss(p, x):
+        return adj.numpy.sum(adj.numpy.tanh(x @ p["w"] + p["b"].a) ** 2.0) \
+            * p["b"].b
+
+    def loss_jax(p, x):
+        return jnp.sum(jnp.tanh(x @ p["w"] + p["b"].a) ** 2.0) * p["b"].b
+
+    @adj.jit
+    def step(p, x):
+        flat, unravel = ravel_pytree(p)
+        g = adj.grad(lambda v: loss(unravel(v), x))(flat)
+        return flat, unravel(flat - 0.1 * g)
+
+    jflat, junravel = jax.flatten_util.ravel_pytree(params)
+    jg = jax.grad(lambda v: loss_jax(junravel(v), x))(jflat)
+    flat, new = step(params, x)
+    np.testing.assert_allclose(flat, jflat, rtol=1e-12)
+    assert type(new["b"]) is Pair
+    _same(new, junravel(jflat - 0.1 * jg))
+    # The host's unravel under a grad called from Python.
+    hflat, hunravel = ravel_pytree(params)
+    g = adj.grad(lambda v, x: loss(hunravel(v), x))(hflat, x)
+    np.testing.assert_allclose(g, jg, rtol=1e-10)
+
+
+# ---------------------------------------------------------------------------
+# Parse trees of ints beside differentiated arguments
+# ---------------------------------------------------------------------------
+
+def _evaluate(p, tree):
+    """A recursive network over a parse tree: a leaf is a row index of the
+    embeddings, a node combines its children."""
+    if isinstance(tree, int):
+        return p["emb"][tree]
+    vecs = [_evaluate(p, t) for t in tree]
+    total = vecs[0]
+    for v in vecs[1:]:
+        total = total + v
+    return adj.numpy.tanh(p["W"] @ total)
+
+
+def _evaluate_jax(p, tree):
+    if isinstance(tree, int):
+        return p["emb"][tree]
+    total = sum(_evaluate_jax(p, t) for t in tree)
+    return jnp.tanh(p["W"] @ total)
+
+
+def _tree_loss(p, tree):
+    return adj.numpy.sum(_evaluate(p, tree) ** 2.0)
+
+
+def _tree_loss_jax(p, tree):
+    return jnp.sum(_evaluate_jax(p, tree) ** 2.0)
+
+
+TREES = [(1, (2, 3), ((4,), 5)), (0, 1), 3, ((0, (1, (2, (3, 4)))),)]
+
+
+def test_parse_tree_argument_of_grad_from_python():
+    rng = np.random.default_rng(5)
+    p = {"emb": rng.normal(size=(6, 3)), "W": rng.normal(size=(3, 3))}
+    vg = adj.value_and_grad(_tree_loss)
+    g0 = adj.grad(_tree_loss, argnums=0)
+    for tree in TREES + TREES:
+        v, g = vg(p, tree)
+        jv, jg = jax.value_and_grad(_tree_loss_jax)(p, tree)
+        np.testing.assert_allclose(v, jv, rtol=1e-10)
+        _same(g, jg)
+        _same(g0(p, tree), jg)
+    # One build per distinct tree: the ints are static, the second round
+    # of calls finds them all.
+    assert vg.jit_function.builds == len(TREES)
+
+
+def test_parse_tree_inside_jit():
+    rng = np.random.default_rng(6)
+    p = {"emb": rng.normal(size=(6, 3)), "W": rng.normal(size=(3, 3))}
+
+    @adj.jit(static_argnums=(1,))
+    def train_step(p, tree):
+        v, g = adj.value_and_grad(_tree_loss)(p, tree)
+        return v, tu.tree_map(lambda a, b: a - 0.1 * b, p, g)
+
+    # Traced ints (the tree as a plain argument): indices are int tensors
+    # and the recursion follows the tuples.
+    @adj.jit
+    def traced(p, tree):
+        def walk(q, t):
+            if isinstance(t, tuple):
+                return adj.numpy.tanh(q["W"] @ sum(walk(q, c) for c in t))
+            return q["emb"][t]
+
+        return adj.value_and_grad(
+            lambda q: adj.numpy.sum(walk(q, tree) ** 2.0))(p)
+
+    for tree in TREES[:2]:
+        v, new = train_step(p, tree)
+        jv, jg = jax.value_and_grad(_tree_loss_jax)(p, tree)
+        np.testing.assert_allclose(v, jv, rtol=1e-10)
+        _same(new, jax.tree_util.tree_map(lambda a, b: a - 0.1 * b, p, jg))
+    for tree in ((1, (2, 3)), (4, (0, 5))):
+        v, g = traced(p, tree)
+        jv, jg = jax.value_and_grad(_tree_loss_jax)(p, tree)
+        np.testing.assert_allclose(v, jv, rtol=1e-10)
+        _same(g, jg)
+    assert traced.builds == 1  # same structure, other ints: no new build
