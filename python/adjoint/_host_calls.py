@@ -10,16 +10,31 @@ and the user functions passed to them (``jax.tree_util.tree_map(lambda
 back through the translator, so that their bodies are translated as usual.
 """
 
-import sys
+import functools
+import os
+import sysconfig
 
-#: Top-level packages whose Python functions run at build time.
-_HOST_PACKAGES = frozenset(sys.stdlib_module_names) | {"jax", "optree"}
+#: Top-level packages whose Python functions run at build time, besides
+#: the standard library.
+_HOST_PACKAGES = ("jax", "optree")
+_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+
+
+@functools.lru_cache(maxsize=None)
+def _in_stdlib(filename):
+    # By the file, not the module name: a user's package may be named like
+    # a standard module ("test", "types").
+    path = os.path.realpath(filename)
+    return path.startswith(_STDLIB) and "-packages" + os.sep not in path
 
 
 def runs_on_host(fn):
     """Whether `fn` (a Python function) belongs to a host library."""
     mod = getattr(fn, "__module__", None) or ""
-    return mod.split(".", 1)[0] in _HOST_PACKAGES
+    if mod.split(".", 1)[0] in _HOST_PACKAGES:
+        return True
+    code = getattr(fn, "__code__", None)
+    return code is not None and _in_stdlib(code.co_filename)
 
 
 class _Callback:

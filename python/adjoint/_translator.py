@@ -163,9 +163,10 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return args[0].shape[0]
         if isinstance(fn, Value):
             return fn(*[self.materialize(a) for a in args])
-        if not isinstance(fn, type):
-            # A library function (jax.tree_util.tree_map, sorted): the
-            # functions it is given call back into the translation.
+        if not isinstance(fn, type) or fn.__module__ == "builtins":
+            # A library function (jax.tree_util.tree_map, sorted, map): the
+            # functions it is given call back into the translation. (Other
+            # classes keep them: a dataclass may hold a function.)
             args, kwargs = host_arguments(self, args, kwargs, node, frame)
         return fn(*args, **kwargs)
 

@@ -632,3 +632,21 @@ def test_parse_tree_inside_jit():
         np.testing.assert_allclose(v, jv, rtol=1e-10)
         _same(g, jg)
     assert traced.builds == 1  # same structure, other ints: no new build
+
+
+def test_library_functions_call_back_into_the_jitted_code():
+    # The standard library's functions run while building; the functions
+    # of the jitted code given to them are translated when they call them.
+    @adj.jit
+    def f(d, x):
+        keys = sorted(d, key=lambda k: -len(k))
+        scaled = list(map(lambda k: d[k] * x, keys))
+        total = functools.reduce(lambda a, b: a + b, scaled)
+        big = list(filter(lambda v: v.shape[0] > 1, scaled))
+        return total, big, d[keys[0]]
+
+    d = {"a": np.ones(2), "bbb": np.arange(2.0), "cc": np.full(2, 3.0)}
+    total, big, first = f(d, np.float64(2.0))
+    np.testing.assert_allclose(total, 2 * (d["a"] + d["bbb"] + d["cc"]))
+    assert len(big) == 3
+    np.testing.assert_array_equal(first, d["bbb"])
