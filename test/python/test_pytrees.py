@@ -474,6 +474,20 @@ def test_jax_and_adjoint_tree_functions_inside_jit():
     _same(d, jax.tree_util.tree_map(lambda x: x * 0.0, jt))
     _same(e, jax.tree_util.tree_map(lambda x: x + 1.0, jt))
 
+    # Under grad, from Python and inside jit.
+    def l2(p):
+        return jax.tree_util.tree_reduce(
+            lambda a, b: a + b,
+            tu.tree_map(lambda v: adj.numpy.sum(v * v * v), p))
+
+    def l2_jax(p):
+        return jax.tree_util.tree_reduce(
+            lambda a, b: a + b, jax.tree.map(lambda v: jnp.sum(v ** 3), p))
+
+    want = jax.grad(l2_jax)(jt)
+    _same(adj.grad(l2)(tree), want)
+    _same(adj.jit(lambda t: adj.grad(l2)(t))(tree), want)
+
 
 def test_tree_errors_inside_jit_have_a_location():
     @adj.jit
