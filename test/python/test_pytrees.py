@@ -664,3 +664,16 @@ def test_library_functions_call_back_into_the_jitted_code():
     np.testing.assert_allclose(total, 2 * (d["a"] + d["bbb"] + d["cc"]))
     assert len(big) == 3
     np.testing.assert_array_equal(first, d["bbb"])
+
+
+def test_numpy_functions_mapped_over_trees_inside_jit():
+    @adj.jit
+    def f(t):
+        return (jax.tree.map(np.tanh, t), tu.tree_map(np.sum, t),
+                adj.tree.map(np.add, t, t))
+
+    t = {"a": np.ones(2), "b": Pair(np.arange(3.0), None)}
+    a, b, c = f(t)
+    _same(a, jax.tree.map(np.tanh, t))
+    _same(b, jax.tree.map(np.sum, t))
+    _same(c, jax.tree.map(np.add, t, t))
