@@ -32,6 +32,7 @@ import inspect
 from ._adjoint import Module, Value
 from ._dtypes import Weak
 from ._source import _Source
+from ._tree_nodes import node_of, rebuild
 from ._trees import (_InlineFn, _Unknown, _flatten, _is_number, _results,
                      _unflatten)
 
@@ -75,19 +76,16 @@ class _SubstFrame:
 
 
 def _subst(x, pairs):
-    """`x` with the Values of `pairs` (old, new) replaced, through tuples,
-    lists, dicts and the scopes of closures and transforms."""
+    """`x` with the Values of `pairs` (old, new) replaced, through pytree
+    nodes and the scopes of closures and transforms."""
     if isinstance(x, Value):
         for old, new in pairs:
             if x.is_(old):
                 return new
         return x
-    if isinstance(x, tuple):
-        return tuple(_subst(e, pairs) for e in x)
-    if isinstance(x, list):
-        return [_subst(e, pairs) for e in x]
-    if isinstance(x, dict):
-        return {k: _subst(v, pairs) for k, v in x.items()}
+    node = node_of(x)
+    if node is not None:
+        return rebuild(node[0], [_subst(e, pairs) for e in node[1]])
     if isinstance(x, _InlineFn):
         return _InlineFn(x.node, _SubstFrame(x.frame, pairs),
                          _subst(x.defaults, pairs),
@@ -103,12 +101,9 @@ def _captured(x, out, seen):
     if isinstance(x, Value):
         if not any(x.is_(v) for v in out):
             out.append(x)
-    elif isinstance(x, (tuple, list)):
-        for e in x:
+    elif node_of(x) is not None:
+        for e in node_of(x)[1]:
             _captured(e, out, seen)
-    elif isinstance(x, dict):
-        for k in x:
-            _captured(x[k], out, seen)
     elif isinstance(x, _InlineFn):
         # Copies made by _subst share the origin (and would recurse forever
         # through a closure that names itself).
@@ -130,17 +125,14 @@ def _key(x):
     """The specialization key of a build-time value."""
     if isinstance(x, Value):
         return ("V", str(x.type))
-    if isinstance(x, tuple):
-        return ("T",) + tuple(_key(e) for e in x)
-    if isinstance(x, list):
-        return ("L",) + tuple(_key(e) for e in x)
-    if isinstance(x, dict):
-        return ("D",) + tuple((k, _key(x[k])) for k in sorted(x))
+    node = node_of(x)
+    if node is not None:
+        return node[0] + tuple(_key(e) for e in node[1])
     if isinstance(x, _InlineFn):
         return ("F", id(x.origin))
     if _is_number(x):
         return ("N", type(x).__name__, x)
-    if x is None or isinstance(x, str):
+    if isinstance(x, str):
         return ("C", x)
     if hasattr(x, "_adjoint_key"):
         return x._adjoint_key(_key)

@@ -80,6 +80,8 @@ class _Jacobian(_Transform):
     """The shared part of jacfwd and jacrev: the differentiated arguments,
     the function of them alone, its output structure and the aux split."""
 
+    has_nondiff_args = True
+
     def __init__(self, fn, argnums=0, has_aux=False):
         super().__init__(fn, argnums)
         self.has_aux = bool(has_aux)

@@ -37,7 +37,9 @@ def _jit_of(transform):
         per_fn = transform.__dict__.setdefault("_own_jits", {})
     jf = per_fn.get(transform)
     if jf is None:
-        jf = per_fn[transform] = JitFunction(transform)
+        jf = per_fn[transform] = JitFunction(
+            transform,
+            static_ints=getattr(transform, "static_int_args", None))
     return jf
 
 
@@ -178,6 +180,8 @@ class _Transform:
     (``_adjoint_build``) and a compiled function from Python."""
 
     prefix = "t"
+    #: Whether the arguments outside argnums are not differentiated.
+    has_nondiff_args = False
 
     def __init__(self, fn, argnums=0, has_aux=False):
         self.fn = fn
@@ -192,6 +196,18 @@ class _Transform:
 
     def __call__(self, *args):
         return self.jit_function(*args)
+
+    def static_int_args(self, nargs):
+        """The arguments whose Python ints and bools are static when called
+        from Python: those not differentiated stay Python values, as in
+        JAX, so that code can branch and recurse on them (a parse tree of
+        ints, a count)."""
+        if not self.has_nondiff_args:
+            return ()
+        argnums = self.argnums
+        diff = {argnums} if isinstance(argnums, int) else set(argnums)
+        return {i for i in range(nargs)
+                if i not in diff and i - nargs not in diff}
 
     def __eq__(self, other):
         return type(self) is type(other) and self.fn == other.fn and \
@@ -223,6 +239,7 @@ class _Transform:
 
 class _Grad(_Transform):
     prefix = "grad"
+    has_nondiff_args = True
 
     def _scalar(self, r, node, frame):
         t = r.out_types

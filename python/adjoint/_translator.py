@@ -14,6 +14,7 @@ from ._conditionals import _Conditionals
 from ._dtypes import _Types
 from ._expressions import _Expressions
 from ._functions import _Functions
+from ._host_calls import host_arguments, runs_on_host
 from ._iteration import _TracedRange, is_iteration_call, iteration_builtin
 from ._loops import _Loops
 from ._numpy_calls import numpy_name, resolve as resolve_numpy
@@ -170,6 +171,11 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
         if isinstance(fn, Value):
             return fn(*[self.materialize(a) for a in args])
         self.check_mutation(fn, node, frame)  # ys.append(h) in a loop
+        if not isinstance(fn, type) or fn.__module__ == "builtins":
+            # A library function (jax.tree_util.tree_map, sorted, map): the
+            # functions it is given call back into the translation. (Other
+            # classes keep them: a dataclass may hold a function.)
+            args, kwargs = host_arguments(self, args, kwargs, node, frame)
         return fn(*args, **kwargs)
 
     def call_numpy(self, fn, args, kwargs, node, frame):
@@ -185,11 +191,12 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
     @staticmethod
     def is_python_function(fn):
         """User code, translated from its source (adjoint's own Python
-        functions, such as the tensor functions, run as they are)."""
+        functions, such as the tensor functions, and those of host
+        libraries (_host_calls) run as they are)."""
         from ._trees import _InlineFn
         if isinstance(fn, _InlineFn):
             return True
-        if not inspect.isfunction(fn):
+        if not inspect.isfunction(fn) or runs_on_host(fn):
             return False
         mod = getattr(fn, "__module__", "") or ""
         return not (mod == "adjoint" or mod.startswith("adjoint."))
