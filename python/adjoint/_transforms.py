@@ -18,6 +18,7 @@ import weakref
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Function, Value
+from ._tracebacks import api_boundary
 from ._trees import _flatten, _is_number, _results, _unflatten
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp"]
@@ -190,6 +191,7 @@ class _Transform:
         """The JitFunction that compiles this transform per signature."""
         return _jit_of(self)
 
+    @api_boundary
     def __call__(self, *args):
         return self.jit_function(*args)
 
@@ -381,6 +383,7 @@ class _HostPullback:
         self.primals = tuple(primals)
         self.has_aux = has_aux
 
+    @api_boundary
     def __call__(self, cotangent):
         return _VjpApply(self.fn, 0, self.has_aux)(self.primals, cotangent)
 
@@ -438,6 +441,7 @@ def value_and_grad(fn, argnums=_DEFAULT, *, has_aux=False, wrt=_DEFAULT,
     return _ValueAndGrad(fn, 0 if argnums is _DEFAULT else argnums, has_aux)
 
 
+@api_boundary
 def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):
     """``jvp(f, primals, tangents) -> (f(*primals), tangent of the result)``
     (forward mode). On a builder ``Function`` or ``Value``: the adj request
@@ -452,6 +456,7 @@ def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):
     return _JvpApply(fn)(tuple(primals), tuple(tangents))
 
 
+@api_boundary
 def vjp(fn, *primals, has_aux=False, wrt=_DEFAULT):
     """``vjp(f, *primals) -> (f(*primals), vjp_fn)`` where ``vjp_fn(ct)``
     gives the cotangents of the primals (a tuple, one per primal). With

@@ -23,11 +23,14 @@ from ._trees import _flatten, _is_number
 class _Frame:
     """Variables of one function being translated, with its scopes: its own
     variables, then its Python closure cells, then the frame of the
-    function that defined it (`outer`), then its globals and builtins."""
+    function that defined it (`outer`), then its globals and builtins.
+    `name` is the function's (what errors say they happened in)."""
 
-    def __init__(self, ctx, filename, globals_, closure, outer=None):
+    def __init__(self, ctx, filename, globals_, closure, outer=None,
+                 name=None):
         self.ctx = ctx
         self.filename = filename
+        self.name = name
         self.globals = globals_
         self.closure = closure
         self.outer = outer
@@ -36,7 +39,7 @@ class _Frame:
     def child(self):
         """A copy for a branch or loop body: same scopes, copied variables."""
         f = _Frame(self.ctx, self.filename, self.globals, self.closure,
-                   self.outer)
+                   self.outer, self.name)
         f.vars = dict(self.vars)
         return f
 
@@ -62,9 +65,14 @@ class _Frame:
         raise self.error("name '%s' is not defined" % name, node)
 
     def error(self, message, node):
-        return FrontendError(message, self.filename,
-                             getattr(node, "lineno", None),
-                             getattr(node, "col_offset", None))
+        e = FrontendError(message, self.filename,
+                          getattr(node, "lineno", None),
+                          getattr(node, "col_offset", None))
+        e.function = self.name
+        end = (getattr(node, "end_lineno", None),
+               getattr(node, "end_col_offset", None))
+        e.end = None if None in end else end
+        return e
 
 
 class _Translator(_Statements, _Expressions, _Functions, _Conditionals,

@@ -1,0 +1,196 @@
+"""Errors in jitted code name the user's whole chain of calls, and their
+tracebacks show the user's frames, not the front end's
+(ADJOINT_TRACEBACK=full shows everything)."""
+
+import os
+import traceback
+
+import numpy as np
+import pytest
+
+import adjoint as adj
+from adjoint import FrontendError
+
+HERE = os.path.abspath(__file__)
+PACKAGE = os.path.dirname(os.path.abspath(adj.__file__)) + os.sep
+
+
+def line_of(fn, text):
+    """The line number of the first line of fn's source holding `text`."""
+    import inspect
+    lines, start = inspect.getsourcelines(fn)
+    for i, line in enumerate(lines):
+        if text in line:
+            return start + i
+    raise AssertionError("%r not in %s" % (text, fn.__name__))
+
+
+# -- the user's functions ---------------------------------------------------
+
+def h(x):
+    return x + np.ones(4, np.float32)
+
+
+def g(x):
+    return h(x) * 2.0
+
+
+def f(x):
+    return g(x) + 1.0
+
+
+def with_nested(x):
+    def inner(y):
+        scale = lambda z: z @ np.ones((5, 2), np.float32)
+        return scale(y)
+    return inner(x)
+
+
+def countdown(x, n):
+    # n is a tensor: the recursion becomes an adj.func.
+    if n > 0:
+        return countdown(x, n - 1)
+    return x + np.ones(4, np.float32)
+
+
+def loss(x):
+    return np.sum(h(x))
+
+
+def grad_caller(x):
+    return adj.grad(loss)(x)
+
+
+def per_example(row):
+    return row @ np.ones((7, 2), np.float32)
+
+
+def vmap_caller(x):
+    return adj.vmap(per_example)(x)
+
+
+X3 = np.ones(3, np.float32)
+
+
+def error_of(fn, *args):
+    with pytest.raises(FrontendError) as info:
+        fn(*args)
+    return info.value
+
+
+def chain(e):
+    """(line, function) of the error's calls, outermost first, then its
+    own position."""
+    return [(c[1], c[4]) for c in e.calls[::-1]] + [(e.lineno, e.function)]
+
+
+def tb_files(e):
+    return [os.path.abspath(fs.filename)
+            for fs in traceback.extract_tb(e.__traceback__)]
+
+
+def test_helper_chain_is_listed_outermost_first():
+    e = error_of(adj.jit(f), X3)
+    assert chain(e) == [(line_of(f, "g(x)"), "f"), (line_of(g, "h(x)"), "g"),
+                        (line_of(h, "x + np.ones"), "h")]
+    text = str(e)
+    # The innermost position first (where the shapes disagree) ...
+    assert text.startswith("%s:%d:" % (HERE, line_of(h, "x + np.ones")))
+    assert "do not broadcast" in text
+    # ... then every call, outermost first, with its source line.
+    calls = text[text.index("In the calls"):]
+    positions = [calls.index(s) for s in (
+        'line %d, in f\n    return g(x) + 1.0' % line_of(f, "g(x)"),
+        'line %d, in g\n    return h(x) * 2.0' % line_of(g, "h(x)"),
+        'line %d, in h\n    return x + np.ones(4, np.float32)'
+        % line_of(h, "x + np.ones"))]
+    assert positions == sorted(positions)
+
+
+def test_traceback_shows_user_frames_only():
+    e = error_of(adj.jit(f), X3)
+    files = tb_files(e)
+    assert not [p for p in files if p.startswith(PACKAGE)]
+    # The frames read as if the jitted code had run: the test calling f,
+    # then f, g and h at the lines of the calls.
+    frames = traceback.extract_tb(e.__traceback__)
+    assert [(fs.name, fs.lineno) for fs in frames[-3:]] == [
+        ("f", line_of(f, "g(x)")), ("g", line_of(g, "h(x)")),
+        ("h", line_of(h, "x + np.ones"))]
+    assert frames[0].name == "error_of"
+    # Its message says everything: the error it was made from (all front
+    # end frames) is not chained to it.
+    assert e.__cause__ is None and e.__suppress_context__
+
+
+def test_full_traceback_on_request(monkeypatch):
+    monkeypatch.setenv("ADJOINT_TRACEBACK", "full")
+    e = error_of(adj.jit(f), X3)
+    assert [p for p in tb_files(e) if p.startswith(PACKAGE)]
+    assert e.__cause__ is not None  # the builder's own error
+
+
+def test_nested_def_and_lambda():
+    e = error_of(adj.jit(with_nested), np.ones((2, 3), np.float32))
+    assert chain(e) == [
+        (line_of(with_nested, "return inner(x)"), "with_nested"),
+        (line_of(with_nested, "return scale(y)"), "inner"),
+        (line_of(with_nested, "scale = lambda"), "<lambda>")]
+    assert not [p for p in tb_files(e) if p.startswith(PACKAGE)]
+
+
+def test_recursion_on_tensors():
+    e = error_of(adj.jit(lambda x, n: countdown(x, n)), X3, np.int64(3))
+    calls = chain(e)
+    assert calls[-1] == (line_of(countdown, "x + np.ones"), "countdown")
+    assert (line_of(countdown, "countdown(x, n - 1)"), "countdown") in calls
+    assert calls[0][1] == "<lambda>"
+    assert "do not broadcast" in str(e)
+    assert not [p for p in tb_files(e) if p.startswith(PACKAGE)]
+
+
+def test_grad_of_a_helper():
+    # Called in jitted code and from Python: both name loss and h.
+    e = error_of(adj.jit(grad_caller), X3)
+    assert chain(e) == [
+        (line_of(grad_caller, "adj.grad(loss)(x)"), "grad_caller"),
+        (line_of(loss, "np.sum(h(x))"), "loss"),
+        (line_of(h, "x + np.ones"), "h")]
+    e = error_of(adj.grad(loss), X3)
+    assert chain(e)[-2:] == [(line_of(loss, "np.sum(h(x))"), "loss"),
+                             (line_of(h, "x + np.ones"), "h")]
+    assert not [p for p in tb_files(e) if p.startswith(PACKAGE)]
+
+
+def test_vmap_of_a_helper():
+    x = np.ones((4, 3), np.float32)
+    e = error_of(adj.jit(vmap_caller), x)
+    assert chain(e) == [
+        (line_of(vmap_caller, "adj.vmap(per_example)(x)"), "vmap_caller"),
+        (line_of(per_example, "row @"), "per_example")]
+    e = error_of(adj.vmap(per_example), x)
+    assert chain(e)[-1] == (line_of(per_example, "row @"), "per_example")
+    assert not [p for p in tb_files(e) if p.startswith(PACKAGE)]
+
+
+def deep(x, n):
+    # n is a Python int: the recursion unrolls while building.
+    if n == 0:
+        return x + np.ones(4, np.float32)
+    return deep(x, n - 1)
+
+
+def test_unrolled_recursion_is_cut_like_python():
+    e = error_of(adj.jit(deep, static_argnums=1), X3, 50)
+    assert len(e.calls) == 50
+    text = str(e)
+    assert "[Previous line repeated 47 more times]" in text
+    assert text.count('in deep\n    return deep(x, n - 1)') == 3
+
+
+def test_errors_that_are_not_frontend_errors_lose_front_end_frames():
+    # A signature error is raised by jit itself, before any translation.
+    with pytest.raises(TypeError) as info:
+        adj.jit(f)(np.array(["a"]))
+    files = tb_files(info.value)
+    assert files == [HERE]
