@@ -194,3 +194,116 @@ def test_errors_that_are_not_frontend_errors_lose_front_end_frames():
         adj.jit(f)(np.array(["a"]))
     files = tb_files(info.value)
     assert files == [HERE]
+
+
+# -- transforms of what has no derivative -----------------------------------
+
+def is_positive(x):
+    return x > 0
+
+
+def count_positive(x):
+    return np.sum(x * 2.0), np.sum((x > 0).astype(np.int32))
+
+
+def total(x):
+    return np.sum(x * 2.0)
+
+
+XF = np.array([1.0, -2.0, 3.0], np.float32)
+XI = np.array([1, -2, 3], np.int32)
+
+#: Each transform on a function with a non-float output, as JAX names them:
+#: (call from Python, name, the output described, dtype).
+NOT_DIFFERENTIABLE_OUTPUTS = [
+    # From Python, vjp runs the forward pass and its pullback the rest.
+    (lambda: adj.vjp(is_positive, XF)[1](XF), "vjp", "the output", "bool"),
+    (lambda: adj.vjp(count_positive, XF)[1]((1.0, 1)), "vjp",
+     "output leaf #1", "int32"),
+    (lambda: adj.jvp(is_positive, (XF,), (XF,)), "jvp", "the output",
+     "bool"),
+    (lambda: adj.grad(lambda x: np.sum(x) > 0)(XF), "grad", "the output",
+     "bool"),
+    (lambda: adj.value_and_grad(lambda x: np.sum(x).astype(np.int64))(XF),
+     "value_and_grad", "the output", "int64"),
+    (lambda: adj.jacrev(is_positive)(XF), "jacrev", "the output", "bool"),
+    (lambda: adj.jacfwd(is_positive)(XF), "jacfwd", "the output", "bool"),
+    (lambda: adj.jacrev(count_positive)(XF), "jacrev", "output leaf #1",
+     "int32"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(NOT_DIFFERENTIABLE_OUTPUTS)))
+def test_non_float_output_is_not_differentiable(case):
+    call, name, what, dtype = NOT_DIFFERENTIABLE_OUTPUTS[case]
+    with pytest.raises(FrontendError) as info:
+        call()
+    text = str(info.value)
+    assert text.startswith("%s requires floating-point outputs, but %s of "
+                           % (name, what)), text
+    assert "has dtype %s (tensor<" % dtype in text
+    assert "not differentiable" in text
+    assert "adj.call" not in text
+    assert not [p for p in tb_files(info.value) if p.startswith(PACKAGE)]
+
+
+def vjp_in_jit(x):
+    out, pullback = adj.vjp(is_positive, x)
+    return pullback(np.ones(3, np.float32))
+
+
+def test_non_float_output_in_jitted_code_is_at_the_users_line():
+    e = error_of(adj.jit(vjp_in_jit), XF)
+    assert (e.filename, e.lineno) == (HERE, line_of(vjp_in_jit, "adj.vjp"))
+    assert e.message.startswith("vjp requires floating-point outputs, but "
+                                "the output of is_positive() has dtype bool")
+
+
+NOT_DIFFERENTIABLE_INPUTS = [
+    (lambda: adj.grad(total)(XI), "grad", "argument 0", "int32"),
+    (lambda: adj.grad(total)(XI > 0), "grad", "argument 0", "bool"),
+    (lambda: adj.grad(lambda a, b: np.sum(a * b), argnums=(0, 1))(XF, XI),
+     "grad", "argument 1", "int32"),
+    (lambda: adj.grad(lambda d: total(d["w"]))({"w": XI}), "grad",
+     "a leaf of argument 0", "int32"),
+    (lambda: adj.grad(lambda n: n * 2.0)(3), "grad", "argument 0", "int64"),
+    (lambda: adj.value_and_grad(total)(XI), "value_and_grad", "argument 0",
+     "int32"),
+    (lambda: adj.vjp(lambda x: x * 2.0, XI)[1](XF), "vjp", "argument 0",
+     "int32"),
+    (lambda: adj.jvp(lambda x: x * 2.0, (XI,), (XI,)), "jvp", "argument 0",
+     "int32"),
+    (lambda: adj.jacrev(lambda x: x * 2.0)(XI), "jacrev", "argument 0",
+     "int32"),
+    (lambda: adj.jacfwd(lambda x: x * 2.0)(XI), "jacfwd", "argument 0",
+     "int32"),
+]
+
+
+@pytest.mark.parametrize("case", range(len(NOT_DIFFERENTIABLE_INPUTS)))
+def test_non_float_input_is_not_differentiable(case):
+    call, name, what, dtype = NOT_DIFFERENTIABLE_INPUTS[case]
+    with pytest.raises(FrontendError) as info:
+        call()
+    text = str(info.value)
+    assert text.startswith("%s requires floating-point inputs, but %s has "
+                           "dtype %s (tensor<" % (name, what, dtype)), text
+    assert "not differentiable" in text
+
+
+def grad_of_int_in_jit(x, n):
+    return adj.grad(lambda a, b: np.sum(a * b), argnums=1)(x, n)
+
+
+def test_non_float_input_in_jitted_code_is_at_the_users_line():
+    e = error_of(adj.jit(grad_of_int_in_jit), XF, XI)
+    assert (e.filename, e.lineno) == (HERE,
+                                      line_of(grad_of_int_in_jit, "adj.grad"))
+    assert e.message.startswith("grad requires floating-point inputs, but "
+                                "argument 1 has dtype int32")
+
+
+def test_integer_arguments_left_out_of_argnums_still_work():
+    # Only the differentiated arguments must be floating point (JAX's rule).
+    gx = adj.grad(lambda a, n: np.sum(a * n))(XF, XI)
+    np.testing.assert_allclose(gx, XI.astype(np.float32))
