@@ -17,7 +17,7 @@ from ._functions import _Functions
 from ._numpy_calls import numpy_name, resolve as resolve_numpy
 from ._source import FrontendError
 from ._statements import _Statements
-from ._trees import _flatten, _is_number
+from ._trees import _InlineFn, _flatten, _is_number
 
 
 class _Frame:
@@ -99,7 +99,7 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return _adj.scalar(self.module, float(x), dtype)
         if isinstance(x, _np.ndarray):
             return self.constant(x)
-        if callable(x):
+        if callable(x) or isinstance(x, _InlineFn):
             raise TypeError(
                 "a function cannot be a tensor value here: function values "
                 "must be known while the program is built (they cannot be "
@@ -186,7 +186,6 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
     def is_python_function(fn):
         """User code, translated from its source (adjoint's own Python
         functions, such as the tensor functions, run as they are)."""
-        from ._trees import _InlineFn
         if isinstance(fn, _InlineFn):
             return True
         if not inspect.isfunction(fn):

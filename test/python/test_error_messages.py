@@ -307,3 +307,87 @@ def test_integer_arguments_left_out_of_argnums_still_work():
     # Only the differentiated arguments must be floating point (JAX's rule).
     gx = adj.grad(lambda a, n: np.sum(a * n))(XF, XI)
     np.testing.assert_allclose(gx, XI.astype(np.float32))
+
+
+def returns_a_closure(x):
+    return lambda y: y * x
+
+
+def test_a_function_result_is_named_a_function():
+    e = error_of(adj.jit(returns_a_closure), X3)
+    assert "a function cannot be a tensor value here" in e.message
+    assert "_InlineFn" not in str(e)
+
+
+# -- docs/python.md, "Not supported": each item is a clear error -----------
+
+def uses_break(x):
+    for i in range(3):
+        if i == 1:
+            break  # marker
+        x = x + 1.0
+    return x
+
+
+def uses_return_in_loop(x):
+    for i in range(3):  # marker
+        if np.sum(x) > 100.0:
+            return x
+        x = x + 1.0
+    return x
+
+
+def uses_for_else(x):
+    for i in range(3):  # marker
+        x = x + 1.0
+    else:
+        x = x * 2.0
+    return x
+
+
+def uses_while_else(x):
+    while np.sum(x) < 10.0:  # marker
+        x = x + 1.0
+    else:
+        x = x * 2.0
+    return x
+
+
+def scaled(a, b=1.0):
+    return a * b
+
+
+def uses_double_star(x):
+    options = {"b": 2.0}
+    return scaled(x, **options)  # marker
+
+
+def carries_a_function(x):
+    f = lambda y: y
+    while np.sum(x) < 100.0:  # marker
+        f = lambda y: y * 2.0
+        x = x + 10.0
+    return f(x)
+
+
+@pytest.mark.parametrize("fn", [uses_break, uses_return_in_loop,
+                                uses_for_else, uses_while_else,
+                                uses_double_star, carries_a_function,
+                                returns_a_closure])
+def test_what_is_not_supported_is_an_error_at_its_line(fn):
+    e = error_of(adj.jit(fn), X3)
+    # A result is checked once the function returned: at its def.
+    line = line_of(fn, "# marker") if fn is not returns_a_closure else \
+        line_of(fn, "def returns_a_closure")
+    assert (e.filename, e.lineno) == (HERE, line)
+
+
+def test_what_the_list_no_longer_names_works():
+    x = np.arange(12.0).reshape(3, 4)
+    i, j = np.array([0, 2]), np.array([1, 3])
+    np.testing.assert_array_equal(adj.jit(lambda x: x[::-1, ::-2])(x),
+                                  x[::-1, ::-2])
+    np.testing.assert_array_equal(adj.jit(lambda x, i, j: x[i, j])(x, i, j),
+                                  x[i, j])
+    np.testing.assert_array_equal(
+        adj.jit(lambda x, i, j: x[i[:, None], j])(x, i, j), x[i[:, None], j])
