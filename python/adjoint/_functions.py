@@ -166,7 +166,12 @@ class _Functions:
         try:
             return self._call_function(fn, args, kwargs, node, frame)
         except FrontendError as e:
-            if isinstance(node, ast.Call):
+            # Not when the error is the call's own (its arguments do not
+            # bind): it is at this position already.
+            own = not e.calls and (e.filename, e.lineno, e.col) == \
+                (frame.filename, getattr(node, "lineno", None),
+                 getattr(node, "col_offset", None))
+            if isinstance(node, ast.Call) and not own:
                 e.called_from(frame.filename, node, frame.name)
             raise
 

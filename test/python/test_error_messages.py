@@ -391,3 +391,14 @@ def test_what_the_list_no_longer_names_works():
                                   x[i, j])
     np.testing.assert_array_equal(
         adj.jit(lambda x, i, j: x[i[:, None], j])(x, i, j), x[i[:, None], j])
+
+
+def calls_scaled_badly(x):
+    return g(scaled(x, 1.0, 2.0))
+
+
+def test_an_error_of_the_call_itself_is_listed_once():
+    e = error_of(adj.jit(calls_scaled_badly), X3)
+    assert "scaled(): too many positional arguments" in e.message
+    assert e.lineno == line_of(calls_scaled_badly, "scaled(x")
+    assert e.calls == []
