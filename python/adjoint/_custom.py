@@ -13,6 +13,7 @@ import inspect
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._tracebacks import api_boundary
 from ._transforms import _as_like, _fn_name, _Reified, _jit_of, _split_aux
 from ._trees import (_flatten, _is_number, _leaves_up_to, _results,
                      _unflatten)
@@ -74,6 +75,7 @@ class _Annotated:
     def fn(self):
         return self.fun
 
+    @api_boundary
     def __call__(self, *args):
         return _jit_of(self)(*args)
 

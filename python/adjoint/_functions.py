@@ -26,12 +26,13 @@ return without recursing; the real definition then checks that the
 recursive paths give the same types.
 """
 
+import ast
 import contextlib
 import inspect
 
 from ._adjoint import Module, Value
 from ._dtypes import Weak
-from ._source import _Source
+from ._source import FrontendError, _Source
 from ._tree_nodes import node_of, rebuild
 from ._trees import (_InlineFn, _Unknown, _flatten, _is_number, _results,
                      _unflatten)
@@ -66,6 +67,7 @@ class _SubstFrame:
         self.pairs = pairs
         self.filename = frame.filename
         self.globals = frame.globals
+        self.name = frame.name
 
     def find(self, name):
         found, value = self.frame.find(name)
@@ -150,7 +152,22 @@ class _Functions:
         self.names = set()
 
     def call_function(self, fn, args, kwargs, node, frame):
-        """Calls a user function (a Python function or an _InlineFn)."""
+        """Calls a user function (a Python function or an _InlineFn); an
+        error in it records this call, so that it names the user's whole
+        chain of calls (FrontendError.calls)."""
+        try:
+            return self._call_function(fn, args, kwargs, node, frame)
+        except FrontendError as e:
+            # Not when the error is the call's own (its arguments do not
+            # bind): it is at this position already.
+            own = not e.calls and (e.filename, e.lineno, e.col) == \
+                (frame.filename, getattr(node, "lineno", None),
+                 getattr(node, "col_offset", None))
+            if isinstance(node, ast.Call) and not own:
+                e.called_from(frame.filename, node, frame.name)
+            raise
+
+    def _call_function(self, fn, args, kwargs, node, frame):
         callee = self._callee(fn)
         try:
             bound = callee.signature.bind(*args, **kwargs)
@@ -194,7 +211,7 @@ class _Functions:
             return self._Callee(
                 fn.name, fn.node, fn.signature(), fn.origin,
                 lambda: _Frame(self, outer.filename, outer.globals, {},
-                               outer))
+                               outer, fn.name))
         src = _Source.of(fn)
         closure = {}
         if fn.__closure__:
@@ -206,10 +223,10 @@ class _Functions:
         return self._Callee(
             getattr(fn, "__name__", "<lambda>"), src.node,
             inspect.signature(fn), fn,
-            lambda: _Frame(self, src.filename, fn.__globals__, closure))
+            lambda: _Frame(self, src.filename, fn.__globals__, closure,
+                           name=getattr(fn, "__name__", "<lambda>")))
 
     def _inline(self, callee, key, arguments):
-        import ast
         self.stack.append((key, callee.ident))
         try:
             frame = callee.frame()

@@ -20,17 +20,20 @@ from ._loops import _Loops
 from ._numpy_calls import numpy_name, resolve as resolve_numpy
 from ._source import FrontendError
 from ._statements import _Statements
-from ._trees import _flatten, _is_number
+from ._trees import _InlineFn, _flatten, _is_number
 
 
 class _Frame:
     """Variables of one function being translated, with its scopes: its own
     variables, then its Python closure cells, then the frame of the
-    function that defined it (`outer`), then its globals and builtins."""
+    function that defined it (`outer`), then its globals and builtins.
+    `name` is the function's (what errors say they happened in)."""
 
-    def __init__(self, ctx, filename, globals_, closure, outer=None):
+    def __init__(self, ctx, filename, globals_, closure, outer=None,
+                 name=None):
         self.ctx = ctx
         self.filename = filename
+        self.name = name
         self.globals = globals_
         self.closure = closure
         self.outer = outer
@@ -39,7 +42,7 @@ class _Frame:
     def child(self):
         """A copy for a branch or loop body: same scopes, copied variables."""
         f = _Frame(self.ctx, self.filename, self.globals, self.closure,
-                   self.outer)
+                   self.outer, self.name)
         f.vars = dict(self.vars)
         return f
 
@@ -65,9 +68,14 @@ class _Frame:
         raise self.error("name '%s' is not defined" % name, node)
 
     def error(self, message, node):
-        return FrontendError(message, self.filename,
-                             getattr(node, "lineno", None),
-                             getattr(node, "col_offset", None))
+        e = FrontendError(message, self.filename,
+                          getattr(node, "lineno", None),
+                          getattr(node, "col_offset", None))
+        e.function = self.name
+        end = (getattr(node, "end_lineno", None),
+               getattr(node, "end_col_offset", None))
+        e.end = None if None in end else end
+        return e
 
 
 class _Translator(_Statements, _Loops, _Expressions, _Functions,
@@ -95,7 +103,7 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
             return _adj.scalar(self.module, float(x), dtype)
         if isinstance(x, _np.ndarray):
             return self.constant(x)
-        if callable(x):
+        if callable(x) or isinstance(x, _InlineFn):
             raise TypeError(
                 "a function cannot be a tensor value here: function values "
                 "must be known while the program is built (they cannot be "
@@ -193,7 +201,6 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
         """User code, translated from its source (adjoint's own Python
         functions, such as the tensor functions, and those of host
         libraries (_host_calls) run as they are)."""
-        from ._trees import _InlineFn
         if isinstance(fn, _InlineFn):
             return True
         if not inspect.isfunction(fn) or runs_on_host(fn):

@@ -35,6 +35,7 @@ from ._adjoint import Device, DType, Module, Tensor, Type
 from ._np_support import building
 from ._source import FrontendError, _Source, _NP_TO_ADJ
 from ._tree_nodes import node_of, rebuild
+from ._tracebacks import user_frames_only
 from ._trees import _flatten, _results, _unflatten
 from ._translator import _Frame, _Translator
 
@@ -222,6 +223,13 @@ class JitFunction:
 
     def lower(self, *args):
         """The adj module built for these arguments (not compiled)."""
+        try:
+            return self._lower(args)
+        except Exception as e:
+            user_frames_only(e)  # see __call__
+            raise
+
+    def _lower(self, args):
         _, trees, leaves, float_dtype, _ = self._signature(args)
         m = Module()
         self._translate(m, trees, leaves, float_dtype)
@@ -240,6 +248,15 @@ class JitFunction:
         return entry, self._arrays(leaves, float_dtype), device
 
     def __call__(self, *args):
+        try:
+            return self._call(args)
+        except Exception as e:
+            # The translator's frames are dropped (the bare raise adds
+            # none): the traceback shows the user's code (_tracebacks).
+            user_frames_only(e)
+            raise
+
+    def _call(self, args):
         # The quick path: arguments made of numpy arrays, numpy scalars and
         # Python numbers in dicts, tuples and lists (what training steps
         # pass), looked up by one key built in a single walk.
