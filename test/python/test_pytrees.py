@@ -677,3 +677,34 @@ def test_numpy_functions_mapped_over_trees_inside_jit():
     _same(a, jax.tree.map(np.tanh, t))
     _same(b, jax.tree.map(np.sum, t))
     _same(c, jax.tree.map(np.add, t, t))
+
+
+@pytest.mark.parametrize("tree", _trees(), ids=lambda t: type(t).__name__)
+def test_key_paths_match_jax(tree):
+    ours = [(tu.keystr(p), x) for p, x in tu.tree_leaves_with_path(tree)]
+    theirs = [(jax.tree_util.keystr(p), x)
+              for p, x in jax.tree_util.tree_leaves_with_path(tree)]
+    assert ours == theirs
+    simple = [tu.keystr(p, simple=True, separator="/")
+              for p, _ in tu.tree_flatten_with_path(tree)[0]]
+    assert simple == [jax.tree_util.keystr(p, simple=True, separator="/")
+                      for p, _ in jax.tree_util.tree_flatten_with_path(
+                          tree)[0]]
+    _same(tu.tree_map_with_path(lambda p, x: len(p) * x, tree),
+          jax.tree_util.tree_map_with_path(lambda p, x: len(p) * x, tree))
+
+
+def test_weight_decay_mask_by_path_inside_jit():
+    params = {"dense": {"w": np.ones((2, 2)), "b": np.ones(2)},
+              "out": Params(w=np.ones(2), b=np.ones(1))}
+
+    @adj.jit
+    def decay(p):
+        return tu.tree_map_with_path(
+            lambda path, x: x * 0.5 if tu.keystr(path).endswith("w']")
+            or tu.keystr(path).endswith(".w") else x, p)
+
+    want = jax.tree_util.tree_map_with_path(
+        lambda path, x: x * 0.5 if jax.tree_util.keystr(path).endswith("w']")
+        or jax.tree_util.keystr(path).endswith(".w") else x, params)
+    _same(decay(params), want)
