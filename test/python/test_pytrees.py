@@ -191,6 +191,11 @@ def test_adjoint_tree_namespace_as_jax_tree():
     leaves, treedef = adj.tree.flatten(tree)
     assert adj.tree.unflatten(treedef, leaves) == tree
     assert adj.tree.structure(tree) == treedef
+    assert [(tu.keystr(p), x) for p, x in adj.tree.leaves_with_path(tree)] \
+        == [(jax.tree_util.keystr(p), x)
+            for p, x in jax.tree.leaves_with_path(tree)]
+    assert adj.tree.reduce(lambda a, b: a + b, tree) == \
+        jax.tree.reduce(lambda a, b: a + b, tree)
 
 
 # ---------------------------------------------------------------------------
