@@ -713,3 +713,27 @@ def test_weight_decay_mask_by_path_inside_jit():
         lambda path, x: x * 0.5 if jax.tree_util.keystr(path).endswith("w']")
         or jax.tree_util.keystr(path).endswith(".w") else x, params)
     _same(decay(params), want)
+
+
+def test_nodes_carried_by_loops_and_branches():
+    @adj.jit
+    def f(x, n):
+        state = AdamState(count=0, mu=x, nu=Params(w=x * 0.0, b=None))
+        i = 0
+        while i < n:  # a tensor condition: an adj.while carrying the state
+            i = i + 1
+            state = state._replace(
+                count=state.count + 1, mu=state.mu * 0.5,
+                nu=dataclasses.replace(state.nu, w=state.nu.w + state.mu))
+        if adj.numpy.sum(x) > 0:
+            state = state._replace(mu=-state.mu)
+        return state
+
+    x = np.arange(1.0, 4.0)
+    for n in (0, 3):
+        st = f(x, n)
+        assert type(st) is AdamState and type(st.nu) is Params
+        assert st.nu.b is None and int(st.count) == n
+        np.testing.assert_allclose(st.mu, -x * 0.5 ** n)
+        np.testing.assert_allclose(st.nu.w, x * sum(0.5 ** k
+                                                    for k in range(n)))
