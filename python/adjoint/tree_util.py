@@ -14,13 +14,18 @@ declared with ``metadata={"static": True}`` (or flax's
 ``pytree_node=False``) is part of the structure instead.
 """
 
+import collections
+import dataclasses
 import functools
 
 from . import _tree_nodes
 
 __all__ = ["PyTreeDef", "tree_map", "tree_leaves", "tree_flatten",
            "tree_unflatten", "tree_structure", "tree_reduce", "tree_all",
-           "register_pytree_node", "register_pytree_node_class"]
+           "register_pytree_node", "register_pytree_node_class",
+           "tree_flatten_with_path", "tree_leaves_with_path",
+           "tree_map_with_path", "keystr", "DictKey", "SequenceKey",
+           "GetAttrKey", "FlattenedIndexKey"]
 
 
 class PyTreeDef:
@@ -203,3 +208,107 @@ def register_pytree_node_class(cls):
     and ``tree_unflatten`` classmethod."""
     register_pytree_node(cls, lambda x: x.tree_flatten(), cls.tree_unflatten)
     return cls
+
+
+# ---------------------------------------------------------------------------
+# Key paths: where each leaf is (JAX's tree_*_with_path)
+# ---------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class DictKey:
+    """A dict entry (dicts, OrderedDict, defaultdict)."""
+    key: object
+
+    def __str__(self):
+        return "[%r]" % (self.key,)
+
+
+@dataclasses.dataclass(frozen=True)
+class SequenceKey:
+    """An element of a tuple or list."""
+    idx: int
+
+    def __str__(self):
+        return "[%d]" % self.idx
+
+
+@dataclasses.dataclass(frozen=True)
+class GetAttrKey:
+    """A field of a namedtuple or a dataclass."""
+    name: str
+
+    def __str__(self):
+        return "." + self.name
+
+
+@dataclasses.dataclass(frozen=True)
+class FlattenedIndexKey:
+    """A child of a registered node, by its position."""
+    key: int
+
+    def __str__(self):
+        return "[<flat index %d>]" % self.key
+
+
+def _child_keys(head, n):
+    """The keys of the `n` children of a node with this head."""
+    if not head or head[0] == "list":
+        return [SequenceKey(i) for i in range(n)]
+    if head[0] == "dict":
+        return [DictKey(k) for k in head[1]]
+    t, aux = head[1], head[2]
+    if t in _tree_nodes._REGISTRY:
+        return [FlattenedIndexKey(i) for i in range(n)]
+    if hasattr(t, "_fields"):
+        return [GetAttrKey(f) for f in t._fields]
+    if hasattr(t, "__dataclass_fields__"):
+        return [GetAttrKey(f) for f in aux[0]]
+    if issubclass(t, collections.defaultdict):
+        return [DictKey(k) for k in aux[1]]
+    if issubclass(t, dict):
+        return [DictKey(k) for k in aux]
+    return [SequenceKey(i) for i in range(n)]
+
+
+def _with_path(x, path, out, is_leaf):
+    if is_leaf is not None and is_leaf(x):
+        out.append((path, x))
+        return
+    node = _tree_nodes.node_of(x)
+    if node is None:
+        out.append((path, x))
+        return
+    head, children = node
+    for k, c in zip(_child_keys(head, len(children)), children):
+        _with_path(c, path + (k,), out, is_leaf)
+
+
+def tree_flatten_with_path(tree, is_leaf=None):
+    """([(key path, leaf)], PyTreeDef)."""
+    out = []
+    _with_path(tree, (), out, is_leaf)
+    return out, tree_structure(tree, is_leaf)
+
+
+def tree_leaves_with_path(tree, is_leaf=None):
+    out = []
+    _with_path(tree, (), out, is_leaf)
+    return out
+
+
+def tree_map_with_path(f, tree, *rest, is_leaf=None):
+    """tree_map whose function also takes the key path of each leaf."""
+    pairs, treedef = tree_flatten_with_path(tree, is_leaf)
+    others = [treedef.flatten_up_to(r) for r in rest]
+    return treedef.unflatten(f(path, x, *ys)
+                             for (path, x), *ys in zip(pairs, *others))
+
+
+def keystr(keys, *, simple=False, separator=""):
+    """A key path as text: ``['a'][0].w``, or with ``simple=True`` the bare
+    keys joined by `separator` (``a/0/w`` with ``separator="/"``)."""
+    if not simple:
+        return separator.join(str(k) for k in keys)
+    return separator.join(
+        str(getattr(k, "key", getattr(k, "idx", getattr(k, "name", k))))
+        for k in keys)

@@ -191,6 +191,11 @@ def test_adjoint_tree_namespace_as_jax_tree():
     leaves, treedef = adj.tree.flatten(tree)
     assert adj.tree.unflatten(treedef, leaves) == tree
     assert adj.tree.structure(tree) == treedef
+    assert [(tu.keystr(p), x) for p, x in adj.tree.leaves_with_path(tree)] \
+        == [(jax.tree_util.keystr(p), x)
+            for p, x in jax.tree.leaves_with_path(tree)]
+    assert adj.tree.reduce(lambda a, b: a + b, tree) == \
+        jax.tree.reduce(lambda a, b: a + b, tree)
 
 
 # ---------------------------------------------------------------------------
@@ -677,3 +682,58 @@ def test_numpy_functions_mapped_over_trees_inside_jit():
     _same(a, jax.tree.map(np.tanh, t))
     _same(b, jax.tree.map(np.sum, t))
     _same(c, jax.tree.map(np.add, t, t))
+
+
+@pytest.mark.parametrize("tree", _trees(), ids=lambda t: type(t).__name__)
+def test_key_paths_match_jax(tree):
+    ours = [(tu.keystr(p), x) for p, x in tu.tree_leaves_with_path(tree)]
+    theirs = [(jax.tree_util.keystr(p), x)
+              for p, x in jax.tree_util.tree_leaves_with_path(tree)]
+    assert ours == theirs
+    simple = [tu.keystr(p, simple=True, separator="/")
+              for p, _ in tu.tree_flatten_with_path(tree)[0]]
+    assert simple == [jax.tree_util.keystr(p, simple=True, separator="/")
+                      for p, _ in jax.tree_util.tree_flatten_with_path(
+                          tree)[0]]
+    _same(tu.tree_map_with_path(lambda p, x: len(p) * x, tree),
+          jax.tree_util.tree_map_with_path(lambda p, x: len(p) * x, tree))
+
+
+def test_weight_decay_mask_by_path_inside_jit():
+    params = {"dense": {"w": np.ones((2, 2)), "b": np.ones(2)},
+              "out": Params(w=np.ones(2), b=np.ones(1))}
+
+    @adj.jit
+    def decay(p):
+        return tu.tree_map_with_path(
+            lambda path, x: x * 0.5 if tu.keystr(path).endswith("w']")
+            or tu.keystr(path).endswith(".w") else x, p)
+
+    want = jax.tree_util.tree_map_with_path(
+        lambda path, x: x * 0.5 if jax.tree_util.keystr(path).endswith("w']")
+        or jax.tree_util.keystr(path).endswith(".w") else x, params)
+    _same(decay(params), want)
+
+
+def test_nodes_carried_by_loops_and_branches():
+    @adj.jit
+    def f(x, n):
+        state = AdamState(count=0, mu=x, nu=Params(w=x * 0.0, b=None))
+        i = 0
+        while i < n:  # a tensor condition: an adj.while carrying the state
+            i = i + 1
+            state = state._replace(
+                count=state.count + 1, mu=state.mu * 0.5,
+                nu=dataclasses.replace(state.nu, w=state.nu.w + state.mu))
+        if adj.numpy.sum(x) > 0:
+            state = state._replace(mu=-state.mu)
+        return state
+
+    x = np.arange(1.0, 4.0)
+    for n in (0, 3):
+        st = f(x, n)
+        assert type(st) is AdamState and type(st.nu) is Params
+        assert st.nu.b is None and int(st.count) == n
+        np.testing.assert_allclose(st.mu, -x * 0.5 ** n)
+        np.testing.assert_allclose(st.nu.w, x * sum(0.5 ** k
+                                                    for k in range(n)))
