@@ -195,7 +195,7 @@ class ProgramGenerator:
         r = self.rng
         kind = r.choice(["assign", "assign", "assign", "augmented", "if",
                          "for", "while", "def", "lambda", "tuple", "collect",
-                         "iterate", "comprehension"])
+                         "iterate", "comprehension", "state"])
         if kind == "augmented" and depth > 0:
             names = [n for n, s in self.scope if s not in ((3,),) and
                      n not in ("x", "y", "u")]
@@ -264,6 +264,8 @@ class ProgramGenerator:
             return self.iterate(lines, indent)
         if kind == "comprehension":
             return self.comprehension(lines, indent)
+        if kind == "state":
+            return self.state(lines, indent)
         if kind in ("def", "lambda"):
             # A local function of one argument that captures the scope.
             shape = r.choice(SHAPES)
@@ -393,6 +395,32 @@ class ProgramGenerator:
             self.scope.append((name, ROW))
         return None
 
+    def state(self, lines, indent):
+        """An optimizer-style NamedTuple state (the module's ``State``),
+        updated by a local function with a keyword-only argument called by
+        keyword, through ``_replace`` or the constructor, and read by
+        attribute."""
+        r = self.rng
+        shape = r.choice(SHAPES)
+        s, upd, v = self.fresh(), "upd%d" % self.counter, self.fresh()
+        lines.append("%s%s = State(%s, b=%s)" % (
+            indent, s, self.expr(shape, 2), self.expr(shape, 1)))
+        lines.append("%sdef %s(st, *, lr=0.1, decay=0.9):" % (indent, upd))
+        lines.append("%s    %s" % (indent, r.choice([
+            "return st._replace(a=st.a - lr * np.tanh(st.b))",
+            "return State(st.a * decay, b=st.b + lr * st.a)",
+            "mu, nu = st\n%s    return type(st)(mu - lr * nu, nu * decay)"
+            % indent])))
+        for _ in range(r.randint(1, 2)):
+            args = r.choice(["lr=%s" % r.choice(["0.5", "0.05"]),
+                             "decay=0.5, lr=0.2", ""])
+            lines.append("%s%s = %s(%s%s)" % (indent, s, upd, s,
+                                              ", " + args if args else ""))
+        lines.append("%s%s = %s.a + %s" % (indent, v, s, r.choice(
+            ["%s.b" % s, "%s[1]" % s, "np.tanh(%s.b)" % s])))
+        self.scope.append((v, shape))
+        return None
+
     def program(self):
         """The source of one ``def f(x, y)`` returning a scalar."""
         self.scope = [("x", MAT), ("y", ROW)]
@@ -403,4 +431,16 @@ class ProgramGenerator:
             self.statement(lines, "    ", 1)
         result = self.expr(self.rng.choice(SHAPES), 3)
         lines.append("    return np.sum(np.tanh(%s))" % result)
-        return "\n".join(lines) + "\n"
+        return STATE + "\n".join(lines) + "\n"
+
+
+#: The state type of the programs' "state" statements.
+STATE = """from typing import NamedTuple
+
+
+class State(NamedTuple):
+    a: object
+    b: object
+
+
+"""
