@@ -116,8 +116,8 @@ class JitFunction:
 
     Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
     tensors included; arrays in GPU memory such as torch CUDA tensors are
-    taken through DLPack without a copy and run there), Python numbers, and pytrees of them
-    (adjoint.tree_util: results keep their node types);
+    taken through DLPack without a copy and run there), Python numbers,
+    and pytrees of them (adjoint.tree_util: results keep their node types);
     the arguments at ``static_argnums`` and any leaf that is not an array or
     a number (a function, a string) are static: Python values while
     the program is built, part of the cache key. ``builds`` counts the
