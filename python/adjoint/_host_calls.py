@@ -11,6 +11,8 @@ back through the translator, so that their bodies are translated as usual.
 """
 
 import functools
+import inspect
+import itertools
 import os
 import sysconfig
 
@@ -37,6 +39,26 @@ def runs_on_host(fn):
     return code is not None and _in_stdlib(code.co_filename)
 
 
+#: Functions and types of the builtins and the standard library written in
+#: C that call the functions they are given.
+_C_CALLERS = (map, filter, sorted, min, max, functools.reduce,
+              itertools.accumulate, itertools.dropwhile,
+              itertools.filterfalse, itertools.groupby, itertools.starmap,
+              itertools.takewhile)
+
+
+def calls_back(fn):
+    """Whether `fn` is a library function that may call the functions it is
+    given (they are wrapped only there: values that merely store a function,
+    a list's append or a user's class, keep the function itself, which the
+    translator sees through)."""
+    if inspect.ismethod(fn):
+        fn = fn.__func__
+    if inspect.isfunction(fn):
+        return runs_on_host(fn) or fn.__module__ == "adjoint.tree_util"
+    return any(fn is c for c in _C_CALLERS)
+
+
 class _Callback:
     """A function of the jitted code as the host library sees it: a Python
     callable whose calls are translated."""
@@ -48,6 +70,17 @@ class _Callback:
     def __call__(self, *args, **kwargs):
         return self._tr.call(self._fn, list(args), kwargs, self._node,
                              self._frame)
+
+    # The protocol of build-time values (_functions), so that a callback a
+    # library keeps (dataclasses.replace(p, fn=...)) is seen through.
+    def _adjoint_children(self):
+        return [self._fn]
+
+    def _adjoint_subst(self, f):
+        return _Callback(self._tr, f(self._fn), self._node, self._frame)
+
+    def _adjoint_key(self, key):
+        return key(self._fn)
 
 
 def host_arguments(tr, args, kwargs, node, frame):

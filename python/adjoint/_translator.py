@@ -14,7 +14,7 @@ from ._conditionals import _Conditionals
 from ._dtypes import _Types
 from ._expressions import _Expressions
 from ._functions import _Functions
-from ._host_calls import host_arguments, runs_on_host
+from ._host_calls import calls_back, host_arguments, runs_on_host
 from ._iteration import _TracedRange, is_iteration_call, iteration_builtin
 from ._loops import _Loops
 from ._numpy_calls import numpy_name, resolve as resolve_numpy
@@ -179,10 +179,9 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
         if isinstance(fn, Value):
             return fn(*[self.materialize(a) for a in args])
         self.check_mutation(fn, node, frame)  # ys.append(h) in a loop
-        if not isinstance(fn, type) or fn.__module__ == "builtins":
+        if calls_back(fn):
             # A library function (jax.tree_util.tree_map, sorted, map): the
-            # functions it is given call back into the translation. (Other
-            # classes keep them: a dataclass may hold a function.)
+            # functions it is given call back into the translation.
             args, kwargs = host_arguments(self, args, kwargs, node, frame)
         return fn(*args, **kwargs)
 

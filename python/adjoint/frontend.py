@@ -119,8 +119,8 @@ class JitFunction:
 
     Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
     tensors included; arrays in GPU memory such as torch CUDA tensors are
-    taken through DLPack without a copy and run there), Python numbers, and pytrees of them
-    (adjoint.tree_util: results keep their node types);
+    taken through DLPack without a copy and run there), Python numbers,
+    and pytrees of them (adjoint.tree_util: results keep their node types);
     the arguments at ``static_argnums`` and any leaf that is not an array or
     a number (a function, a string) are static: Python values while
     the program is built, part of the cache key. ``builds`` counts the
@@ -261,7 +261,12 @@ class JitFunction:
         # Python numbers in dicts, tuples and lists (what training steps
         # pass), looked up by one key built in a single walk.
         leaves = []
-        key = None if self.static_argnums else self._quick_key(args, leaves)
+        if self.static_argnums:
+            key = None
+        elif self.static_ints is None:
+            key = _quick_key(args, leaves)
+        else:
+            key = self._quick_key_static_ints(args, leaves)
         if key is not None:
             key = (key, _precision.get_matmul_precision())
             entry = self._quick.get(key)
@@ -278,8 +283,8 @@ class JitFunction:
             self._quick[key] = (exe, _builder(tree), weak, device)
         return _unflatten(tree, _results(exe(*arrays, device=device)))
 
-    def _quick_key(self, args, leaves):
-        ints = self.static_ints(len(args)) if self.static_ints else ()
+    def _quick_key_static_ints(self, args, leaves):
+        ints = self.static_ints(len(args))
         if not ints:
             return _quick_key(args, leaves)
         parts = tuple(_quick_key(a, leaves, i in ints)
