@@ -22,8 +22,8 @@ from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
 from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F401
 
 from . import frontend, numpy  # noqa: F401
-from . import random  # noqa: F401,E402
-from . import _numpy_calls
+from . import random, nn  # noqa: F401,E402
+from . import _numpy_calls, _np_rounding
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
 from ._jacobians import jacfwd, jacrev, hessian  # noqa: F401
@@ -39,9 +39,10 @@ __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "jacrev", "stop_gradient", "custom_vjp", "custom_jvp", "checkpoint",
     "remat",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
-    "get_matmul_precision", "matmul_precision", "vmap", "random"]
+    "get_matmul_precision", "matmul_precision", "vmap", "random", "nn"]
 
 _numpy_calls.install(Value)
+_np_rounding.install(Value)
 
 #: The element types, also reachable as adjoint.DType.<name>.
 f64, f32, f16, bf16 = DType.f64, DType.f32, DType.f16, DType.bf16

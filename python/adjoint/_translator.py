@@ -3,6 +3,7 @@ the dispatch of calls (Python functions, AD transforms, adjoint's tensor
 functions, function Values)."""
 
 import builtins
+import operator
 import functools
 import inspect
 
@@ -155,6 +156,10 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
                                       frame)
         if fn is range:
             return range(*args)
+        if fn is divmod and len(args) == 2 and not kwargs:
+            # Promoted as the // and % operators are.
+            return (self.binop(operator.floordiv, *args),
+                    self.binop(operator.mod, *args))
         if fn is len and len(args) == 1 and isinstance(args[0], Value) \
                 and args[0].type.is_tensor:
             if args[0].rank == 0:

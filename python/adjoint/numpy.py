@@ -8,12 +8,14 @@ naming it. The functions that take no array (zeros, eye, arange, ...) build
 into the program being jitted.
 """
 
+import operator as _operator
+
 from ._adjoint import (  # noqa: F401
-    abs, sign, sum, mean, transpose, broadcast_to, relu, softmax,
-    log_softmax, pow, cast)
+    abs, sign, broadcast_to, relu, softmax, log_softmax, pow, cast)
 from ._adjoint import neg as negative  # noqa: F401
 from . import _adjoint as _adj
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
+from ._np_index_tricks import c_, r_  # noqa: F401
 from ._np_creation import (  # noqa: F401
     arange, empty, empty_like, eye, full, full_like, identity, linspace,
     ones, ones_like, zeros, zeros_like)
@@ -23,41 +25,86 @@ from ._np_elementwise import (  # noqa: F401
     isnan, less, less_equal, log1p, logical_and, logical_not, logical_or,
     logical_xor, maximum, minimum, multiply, not_equal, reciprocal, square,
     subtract, tril, triu, true_divide, where)
+from ._np_movement import ravel as _ravel
 from ._np_movement import (  # noqa: F401
-    array_split, concatenate, expand_dims, ravel, split, squeeze, stack,
+    array_split, concatenate, expand_dims, split, squeeze, stack,
     take, take_along_axis)
 from ._np_reductions import (  # noqa: F401
-    all, amax, amin, any, argmax, argmin, cumprod, cumsum, prod)
+    all, amax, amin, any, argmax, argmin, cumprod, cumsum, logsumexp, mean,
+    prod, sum)
+from ._np_rounding import (  # noqa: F401
+    around, ceil, divmod, fix, floor, floor_divide, fmod, mod, remainder,
+    rint, round, trunc)
 from ._np_sorting import argsort, sort  # noqa: F401
 from ._np_support import as_value as _as_value, cast_to as _cast_to
+from ._np_support import binop as _binop
 from ._np_support import normalize_axes as _axes, size as _size
-from ._np_support import to_dtype as _to_dtype
+from ._np_support import to_dtype as _to_dtype, float_dtype as _float_dtype
+from ._np_support import normalize_axis as _axis
+from ._np_rounding import _no_out
 
 exp, log, tanh, sqrt, sin, cos, erf, sigmoid = (
     _float_function(getattr(_adj, name), name)
     for name in ("exp", "log", "tanh", "sqrt", "sin", "cos", "erf", "sigmoid"))
-power = pow
+
+
+def power(x1, x2):
+    """x1 ** x2 with the front end's operand rules (either may be a
+    number)."""
+    return _binop(_operator.pow, x1, x2)
+
+
 absolute = abs
 max = amax
 min = amin
 
 
-def var(a, axis=None, keepdims=False, ddof=0):
-    """The mean squared deviation, divided by N - ddof."""
-    x = _as_value(a, "var")
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+        correction=None):
+    """The mean squared deviation, divided by N - ddof (numpy 2's
+    `correction` is another name for ddof)."""
+    _no_out(out, "var")
+    if correction is not None:
+        ddof = correction
+    x = _cast_to(_as_value(a, "var"), _to_dtype(dtype, "var"))
+    if not x.dtype.is_float:
+        x = _adj.cast(x, _float_dtype())
     n = _size([x.shape[i] for i in _axes(axis, x.rank, "var")])
     d = x - _adj.mean(x, axis, True)
     return _adj.sum(d * d, axis, keepdims) / float(n - ddof)
 
 
-def std(a, axis=None, keepdims=False, ddof=0):
-    return sqrt(var(a, axis, keepdims, ddof))
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+        correction=None):
+    return sqrt(var(a, axis, dtype, out, ddof, keepdims,
+                    correction=correction))
 
 
-def reshape(a, newshape):
-    """numpy's reshape (one dimension may be -1)."""
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """numpy's reshape (one dimension may be -1); `newshape` is numpy 1's
+    name of `shape`."""
     from ._indexing import _reshape
-    return _reshape(_as_value(a, "reshape"), newshape)
+    if order != "C":
+        raise ValueError("adjoint.numpy.reshape: only order='C' is "
+                         "supported")
+    shape = newshape if shape is None else shape
+    if shape is None:
+        raise TypeError("adjoint.numpy.reshape: missing the shape")
+    return _reshape(_as_value(a, "reshape"), shape)
+
+
+def transpose(a, axes=None):
+    """a's axes permuted (reversed when `axes` is None)."""
+    x = _as_value(a, "transpose")
+    if axes is None:
+        return _adj.transpose(x)
+    return _adj.transpose(x, [_axis(d, x.rank, "transpose") for d in axes])
+
+
+def ravel(a, order="C"):
+    if order not in ("C", "A", "K"):
+        raise ValueError("adjoint.numpy.ravel: only order='C' is supported")
+    return _ravel(a)
 
 
 def asarray(a, dtype=None):
