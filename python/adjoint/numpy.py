@@ -129,7 +129,9 @@ def size(a, axis=None):
     return _size(s) if axis is None else s[axis]
 
 
-#: The numpy names this namespace implements (_numpy_calls maps numpy's
-#: functions of these names to these).
+#: The numpy functions this namespace implements (_numpy_calls maps numpy's
+#: functions of these names to these; numpy's r_ and c_ are objects,
+#: resolved where they are subscripted).
 NAMES = sorted(n for n in dir() if not n.startswith("_") and n not in (
-    "NAMES", "pow", "cast", "sigmoid", "relu", "softmax", "log_softmax"))
+    "NAMES", "pow", "cast", "sigmoid", "relu", "softmax", "log_softmax",
+    "r_", "c_"))
