@@ -69,12 +69,30 @@ def test_uniform_and_bernoulli_are_jax_bit_for_bit():
                                   np.asarray(jr.bernoulli(jk, p)))
 
 
+def _half_uniform(jax_key, shape, minval, maxval):
+    """jax.random.uniform's float16 numbers from their definition, on any
+    CPU: JAX's 16-bit random words (integer arithmetic, exact everywhere),
+    their top 10 bits as the mantissa of a float in [1, 2), minus 1, then
+    u * (maxval - minval) + minval in float16, each operation rounded to
+    float16 (numpy's float16 arithmetic rounds each one correctly). XLA is
+    not the reference: on a CPU with native float16 (AVX-512 FP16) it fuses
+    the product and the sum into one FMA, rounded once."""
+    words = np.asarray(jr.bits(jax_key, shape, np.uint16)).astype(np.int64)
+    unit = ((words >> 6) / 1024.0).astype(np.float16)
+    low, high = np.float16(minval), np.float16(maxval)
+    return np.maximum(low, unit * (high - low) + low)
+
+
 def test_half_and_double_uniforms_are_jax_bit_for_bit():
-    jk = jr.PRNGKey(7)
-    k = _words(jk)
-    np.testing.assert_array_equal(
-        ar.uniform(k, (500,), adj.f16, -3.0, 2.0),
-        np.asarray(jr.uniform(jk, (500,), np.float16, -3.0, 2.0)))
+    for seed, shape, low, high in ((7, (500,), -3.0, 2.0),
+                                   (1, (40, 3), 0.0, 1.0),
+                                   (123, (257,), -0.1, 7.3)):
+        jk = jr.PRNGKey(seed)
+        got = ar.uniform(_words(jk), shape, adj.f16, low, high)
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, _half_uniform(jk, shape, low,
+                                                         high))
+    k = _words(jr.PRNGKey(7))
     with jax.enable_x64(True):
         np.testing.assert_array_equal(
             ar.uniform(k, (500,), adj.f64),
