@@ -42,6 +42,24 @@ __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "get_matmul_precision", "matmul_precision", "vmap", "random", "nn"]
 
 _numpy_calls.install(Value)
+
+
+def _run_eagerly_on_numpy():
+    """The tensor functions, called on numpy arrays outside jitted code,
+    run compiled and return numpy arrays (_eager)."""
+    from ._eager import eager
+    for name in ("abs", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
+                 "rsqrt", "sign", "sin", "cos", "erf", "gelu", "neg",
+                 "softmax", "log_softmax", "sum", "mean", "max", "transpose",
+                 "matmul", "maximum", "minimum", "layer_norm",
+                 "cross_entropy", "linear", "conv2d", "max_pool2d",
+                 "avg_pool2d", "reshape", "broadcast_to", "cast", "pow",
+                 "add", "sub", "mul", "div", "select", "concat", "reverse",
+                 "pad", "slice"):
+        globals()[name] = eager(getattr(_adjoint, name))
+
+
+_run_eagerly_on_numpy()
 _np_rounding.install(Value)
 
 #: The element types, also reachable as adjoint.DType.<name>.

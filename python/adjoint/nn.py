@@ -7,16 +7,21 @@ exact erf form.
 import math
 
 from . import _adjoint as _adj
-from ._adjoint import relu, sigmoid, softmax, log_softmax  # noqa: F401
+from ._eager import eager as _eager
 from ._np_elementwise import float_function as _float_function
-from ._np_reductions import logsumexp  # noqa: F401
 from ._np_support import as_value as _as_value, float_dtype as _float_dtype
+from .numpy import logsumexp  # noqa: F401
+
+relu, sigmoid, softmax, log_softmax = (
+    _eager(getattr(_adj, n)) for n in ("relu", "sigmoid", "softmax",
+                                       "log_softmax"))
 
 __all__ = ["gelu", "logsumexp", "relu", "sigmoid", "softmax", "log_softmax"]
 
 _exact_gelu = _float_function(_adj.gelu, "gelu")
 
 
+@_eager
 def gelu(x, approximate=True):
     """x * Phi(x); with `approximate`, Phi through tanh as in the GPT-2 and
     BERT code (and jax.nn.gelu's default)."""

@@ -10,6 +10,8 @@ into the program being jitted.
 
 import operator as _operator
 
+import numpy as _np
+
 from ._adjoint import (  # noqa: F401
     abs, sign, broadcast_to, relu, softmax, log_softmax, pow, cast)
 from ._adjoint import neg as negative  # noqa: F401
@@ -37,7 +39,8 @@ from ._np_rounding import (  # noqa: F401
     rint, round, trunc)
 from ._np_sorting import argsort, sort  # noqa: F401
 from ._np_support import as_value as _as_value, cast_to as _cast_to
-from ._np_support import binop as _binop
+from ._np_support import binop as _binop, _TRANSLATOR
+from ._eager import eager as _eager
 from ._np_support import normalize_axes as _axes, size as _size
 from ._np_support import to_dtype as _to_dtype, float_dtype as _float_dtype
 from ._np_support import normalize_axis as _axis
@@ -117,16 +120,23 @@ array = asarray
 
 
 def shape(a):
-    return tuple(_as_value(a, "shape").shape)
+    return tuple(_np.shape(a) if _is_host(a) else _as_value(a, "shape").shape)
 
 
 def ndim(a):
-    return _as_value(a, "ndim").rank
+    return _np.ndim(a) if _is_host(a) else _as_value(a, "ndim").rank
 
 
 def size(a, axis=None):
+    if _is_host(a):
+        return _np.size(a, axis)
     s = _as_value(a, "size").shape
     return _size(s) if axis is None else s[axis]
+
+
+def _is_host(a):
+    """An array outside jitted code: its shape is numpy's to say."""
+    return isinstance(a, _np.ndarray) and _TRANSLATOR.get() is None
 
 
 #: The numpy functions this namespace implements (_numpy_calls maps numpy's
@@ -135,3 +145,11 @@ def size(a, axis=None):
 NAMES = sorted(n for n in dir() if not n.startswith("_") and n not in (
     "NAMES", "pow", "cast", "sigmoid", "relu", "softmax", "log_softmax",
     "r_", "c_"))
+
+# Outside jitted code, on numpy arrays, the functions run compiled (the
+# shape queries are answered by numpy).
+for _name in NAMES:
+    if _name not in ("shape", "ndim", "size"):
+        globals()[_name] = _eager(globals()[_name])
+logsumexp = _eager(logsumexp)
+del _name

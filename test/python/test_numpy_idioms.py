@@ -325,3 +325,51 @@ def test_gelu_defaults_as_jax():
             atol=1e-14)
     np.testing.assert_allclose(adj.jit(adj.nn.gelu)(x), jax.nn.gelu(x),
                                rtol=1e-12, atol=1e-15)
+
+
+# -- eager calls on numpy arrays ------------------------------------------------
+
+def test_functions_run_eagerly_on_numpy_arrays():
+    a = np.array([[-1.5, 2.0, 0.25], [3.0, -4.0, 0.5]])
+    b = np.array([1.0, -2.0, 0.5])
+    checks = [
+        (adj.relu(a), np.maximum(a, 0.0)),
+        (adj.tanh(a), np.tanh(a)),
+        (adj.sum(a, [1]), a.sum(1)),
+        (adj.matmul(a, a.T), a @ a.T),
+        (adj.nn.gelu(a), jax.nn.gelu(a)),
+        (adj.nn.softmax(a), jax.nn.softmax(a)),
+        (anp.tanh(a), np.tanh(a)),
+        (anp.sum(a > 0, axis=0), np.sum(a > 0, axis=0)),
+        (anp.mean(a, 1, keepdims=True), np.mean(a, 1, keepdims=True)),
+        (anp.where(a > 0, a, 0.0), np.where(a > 0, a, 0.0)),
+        (anp.einsum("ij,j->i", a, b), np.einsum("ij,j->i", a, b)),
+        (anp.mod(a, 0.75), np.mod(a, 0.75)),
+        (anp.round(a, 1), np.round(a, 1)),
+        (anp.logsumexp(a, axis=1, b=b[:2, None] * np.ones((1, 3))),
+         jax.scipy.special.logsumexp(a, axis=1,
+                                     b=b[:2, None] * np.ones((1, 3)))),
+        (anp.concatenate([a, a], axis=0), np.concatenate([a, a], axis=0)),
+        (anp.reshape(a, (3, 2)), a.reshape(3, 2)),
+        (anp.zeros((2, 3)), np.zeros((2, 3))),
+        (anp.arange(5), np.arange(5)),
+        (anp.sort(b), np.sort(b)),
+    ]
+    for i, (got, want) in enumerate(checks):
+        assert isinstance(got, np.ndarray), i
+        assert got.shape == np.shape(want), i
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15,
+                                   err_msg=str(i))
+    assert anp.shape(a) == (2, 3) and anp.ndim(a) == 2 and anp.size(a) == 6
+
+
+def test_eager_calls_compile_once_per_signature():
+    from adjoint import _eager
+    a = np.linspace(-1.0, 1.0, 7)
+    for _ in range(4):
+        anp.cos(a * 2.0)
+        adj.exp(a)
+    for fn in (anp.cos, adj.exp):
+        jf = next(j for (f, *_), j in _eager._JITS.items()
+                  if f is fn.__wrapped__)
+        assert jf.builds == 1
