@@ -9,12 +9,16 @@ that JAX's uint32 remainders and wrapping sums are exact i64 arithmetic.
 
 import math
 
+import numpy as _np
+
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._indexing import getitem
 
 _R = _adj._random
 _WORD = 2.0 ** 32
+_NP_FLOAT = {DType.f16: _np.float16, DType.f32: _np.float32,
+             DType.f64: _np.float64}
 
 
 def _keys(key):
@@ -115,9 +119,10 @@ def choice(key, a, shape, replace, p, axis, float_dtype):
         if not p.dtype.is_float:
             p = _adj.cast(p, float_dtype)
         if not replace:
-            raise NotImplementedError(
-                "adjoint.random.choice: p= with replace=False (JAX's "
-                "Gumbel top-k) is not implemented")
+            ind = _gumbel_top(key, p, draws)
+            ind = _adj.reshape(ind, list(shape))
+            out = ind if scalar else take(a, ind, axis=axis)
+            return _shaped(out, a, scalar, shape, axis)
         cum = cumsum(p)
         total = getitem(cum, n - 1)
         r = total * (1.0 - _R.uniform(key, list(shape), p.dtype, 0.0, 1.0))
@@ -126,7 +131,23 @@ def choice(key, a, shape, replace, p, axis, float_dtype):
                           _adj.reshape(r, list(shape) + [1]), DType.i32)
         ind = _adj.sum(below, [len(shape)], False)
         out = ind if scalar else take(a, ind, axis=axis)
+    return _shaped(out, a, scalar, shape, axis)
+
+
+def _shaped(out, a, scalar, shape, axis):
     if scalar:
         return _adj.reshape(out, list(shape))
     return _adj.reshape(out, list(a.shape[:axis]) + list(shape) +
                         list(a.shape[axis + 1:]))
+
+
+def _gumbel_top(key, p, k):
+    """The k largest of gumbel + log(p) (JAX's Gumbel top-k sampling
+    without replacement; JAX's default 'low' Gumbel: -log(-log(u)) of
+    uniforms on [tiny, 1)), largest first, the lower index on ties."""
+    from .numpy import argsort
+    tiny = float(_np.finfo(_NP_FLOAT[p.dtype]).tiny)
+    u = _R.uniform(key, list(p.shape), p.dtype, tiny, 1.0)
+    g = -_adj.log(-_adj.log(u)) + _adj.log(p)
+    order = argsort(-g)
+    return _adj.cast(_adj.slice(order, [0], [k]), DType.i32)

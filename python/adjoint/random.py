@@ -230,8 +230,7 @@ def shuffle(key, x, axis=0):
 
 def choice(key, a, shape=(), replace=True, p=None, axis=0):
     """Samples of `a` (an array, along `axis`, or range(a) for an int), with
-    or without replacement, uniform or with probabilities `p` (with
-    replacement only)."""
+    or without replacement, uniform or with probabilities `p`."""
     shape = _shape(shape, "choice")
     a = _array_or_int(a)
     fd = float_dtype()

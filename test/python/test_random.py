@@ -305,6 +305,12 @@ def test_permutation_shuffle_and_choice_are_jax_bit_for_bit(seed):
         (ar.choice(k, x, (2,), replace=False, axis=1),
          jr.choice(jk, x, (2,), replace=False, axis=1)),
         (ar.choice(k, 5, (50,), p=p), jr.choice(jk, 5, (50,), p=p)),
+        (ar.choice(k, 5, (3,), replace=False, p=p),
+         jr.choice(jk, 5, (3,), replace=False, p=p)),
+        (ar.choice(k, x, (2,), replace=False, p=p[:4] / p[:4].sum(),
+                   axis=1),
+         jr.choice(jk, x, (2,), replace=False, p=p[:4] / p[:4].sum(),
+                   axis=1)),
     ]
     for i, (got, want) in enumerate(pairs):
         want = np.asarray(want)
