@@ -29,7 +29,7 @@ if ((${#missing[@]})); then
 fi
 
 # Python packages for python3, the interpreter first on PATH (the one CMake
-# finds): pytest, scikit-build-core for the package below, and the reference
+# finds): ml_dtypes (numpy's name for bf16, as JAX's), pytest, scikit-build-core for the package below, and the reference
 # peers of tests and benchmarks: PyTorch 2.13 for the CPU (the exact pin takes
 # the CPU build; an unpinned torch pulls a multi-GB CUDA one) and JAX on the
 # CPU; matplotlib for the charts of adjoint-bench --plot; mpmath, the exact
@@ -53,6 +53,7 @@ def have(module, dist, version):
 
 for module, dist, version, requirement in [
     ("numpy", "numpy", None, "numpy"),
+    ("ml_dtypes", "ml-dtypes", None, "ml_dtypes"),
     ("pytest", "pytest", None, "pytest"),
     ("scikit_build_core", "scikit-build-core", None, "scikit-build-core>=0.11"),
     ("torch", "torch", "2.13.0", "torch==2.13.0"),

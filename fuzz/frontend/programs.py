@@ -5,8 +5,12 @@ Each program is the source of a function ``f(x, y)`` over numpy arrays
 loss. It uses only constructs the front end supports: arithmetic and
 comparisons with broadcasting, numpy functions (through ``np``), reductions
 with axes and keepdims, matrix products, tensor-conditioned ``if`` and
-conditional expressions, ``for`` over ``range`` and ``while`` with a tensor
-condition, nested functions and lambdas capturing locals, tuples. The same
+conditional expressions, conditions on shapes and dtypes (tuples and
+numpy dtypes, decided while building), ``for`` over ``range`` and ``while``
+with a tensor condition, lists collected in a loop and stacked,
+``enumerate``/``zip``/``reversed``/dict items, ``break``/``continue`` under
+Python conditions, comprehensions, nested functions and lambdas capturing
+locals, tuples. The same
 source runs as plain Python on numpy arrays, which gives the reference.
 
 Values stay bounded (squashing functions, denominators kept away from zero)
@@ -47,7 +51,8 @@ class ProgramGenerator:
         if depth <= 0 or r.random() < 0.2:
             return self.leaf(shape)
         kind = r.choice(["binary", "binary", "unary", "unary", "reduce",
-                         "where", "matmul", "maximum", "ifexp", "call"])
+                         "where", "matmul", "maximum", "ifexp", "call",
+                         "static"])
         d = depth - 1
         if kind == "binary":
             other = r.choice([s for s in SHAPES if broadcast(shape, s) == shape])
@@ -87,7 +92,31 @@ class ProgramGenerator:
                                         self.threshold())
             return "(%s if %s else %s)" % (self.expr(shape, d), cond,
                                            self.expr(shape, d))
+        if kind == "static":
+            return self.static(shape, d)
         return self.call(shape, d)
+
+    def static(self, shape, d):
+        """A conditional expression on shapes and dtypes, decided while
+        building: shape is a tuple of ints and dtype a numpy dtype, so the
+        comparison is true or false exactly as in numpy (x is float64 of
+        shape (3, 4), y of shape (4,))."""
+        r = self.rng
+        cond = r.choice([
+            "x.shape == (3, 4)", "x.shape == (4, 3)", "y.shape == (4,)",
+            "x.shape[-1] == y.shape[0]", "x.shape[:1] + y.shape == (3, 4)",
+            "len(x.shape) == 2", "x.ndim == y.ndim", "x.size == 12",
+            "x.dtype == np.float64", "x.dtype == np.float32",
+            "y.dtype == x.dtype", "x.dtype.itemsize == 8",
+            "np.shape(y) == (4,)", "x.shape != (3, 4)",
+        ])
+        a = self.expr(shape, d)
+        if shape == MAT and r.random() < 0.5:
+            # A shape computed from shapes: (3, 4) -> (3, 2, 2), its last
+            # two axes swapped, and back.
+            a = "(%s).reshape(x.shape[:-1] + (2, 2)).transpose(0, 2, 1)" \
+                ".reshape(x.shape)" % a
+        return "(%s if %s else %s)" % (a, cond, self.expr(shape, d))
 
     def threshold(self):
         """A comparison's right side. Not 0: a sum that is zero in exact
@@ -165,7 +194,8 @@ class ProgramGenerator:
     def statement(self, lines, indent, depth):
         r = self.rng
         kind = r.choice(["assign", "assign", "assign", "augmented", "if",
-                         "for", "while", "def", "lambda", "tuple"])
+                         "for", "while", "def", "lambda", "tuple", "collect",
+                         "iterate", "comprehension"])
         if kind == "augmented" and depth > 0:
             names = [n for n, s in self.scope if s not in ((3,),) and
                      n not in ("x", "y", "u")]
@@ -228,6 +258,12 @@ class ProgramGenerator:
                 indent, acc, acc, self.expr(shape, 1)))
             lines.append("%s    %s = %s + 1.0" % (indent, n, n))
             return None
+        if kind == "collect":
+            return self.collect(lines, indent)
+        if kind == "iterate":
+            return self.iterate(lines, indent)
+        if kind == "comprehension":
+            return self.comprehension(lines, indent)
         if kind in ("def", "lambda"):
             # A local function of one argument that captures the scope.
             shape = r.choice(SHAPES)
@@ -250,6 +286,111 @@ class ProgramGenerator:
                                           self.expr(s2, 2)))
         lines.append("%s%s, %s = %s" % (indent, a, b, t))
         self.scope += [(a, s1), (b, s2)]
+        return None
+
+    def exit_line(self, index, trips):
+        """Sometimes a break or continue under a Python condition on the
+        loop's int index (the loop is unrolled)."""
+        r = self.rng
+        if r.random() < 0.5:
+            return None
+        if r.random() < 0.5:
+            return "if %s == %d:" % (index, r.randrange(trips)), "continue"
+        return "if %s >= %d:" % (index, r.randint(1, trips)), "break"
+
+    def loop_body(self, lines, indent, acc, shape, names, index, trips):
+        """`acc = np.tanh(acc * 0.5 + e)`, e over the scope and `names`
+        (the loop's targets), after an optional break/continue."""
+        exit = self.exit_line(index, trips) if index else None
+        if exit:
+            lines.append("%s    %s" % (indent, exit[0]))
+            lines.append("%s        %s" % (indent, exit[1]))
+        saved = list(self.scope)
+        self.scope += names
+        body = self.expr(shape, 2)
+        self.scope = saved
+        lines.append("%s    %s = np.tanh(%s * 0.5 + %s)" % (indent, acc, acc,
+                                                          body))
+
+    def collect(self, lines, indent):
+        """A list collected in a Python-int range loop and stacked: an RNN's
+        outputs (unrolled)."""
+        r = self.rng
+        shape = r.choice(SHAPES)
+        acc, ys, name = self.fresh(), self.fresh(), self.fresh()
+        # Sometimes long enough that ys.append(...) stacks in a tensor
+        # carried by an adj.for instead of unrolling (_stacks).
+        trips = r.choice([1, 2, 3, 4, 20])
+        lines.append("%s%s = %s" % (indent, acc, self.expr(shape, 2)))
+        lines.append("%s%s = []" % (indent, ys))
+        lines.append("%sfor t in range(%d):" % (indent, trips))
+        self.scope.append((acc, shape))
+        self.loop_body(lines, indent, acc, shape, [("t", SCALAR)], "t",
+                       trips)
+        item = r.choice(["%s", "%s * 2.0", "np.sin(%s)"]) % acc
+        lines.append("%s    %s" % (indent, self.append_form(ys, item)))
+        # An empty list (a break at t >= 0) makes both sides raise: skipped.
+        lines.append("%s%s = np.%s(np.stack(%s), axis=0)" % (
+            indent, name, r.choice(["sum", "mean", "max"]), ys))
+        self.scope.append((name, shape))
+        return None
+
+    def append_form(self, ys, item):
+        form = self.rng.choice(["%s.append(%s)", "%s += [%s]",
+                                "%s = %s + [%s]", "%s.extend([%s])"])
+        if form.count("%s") == 3:
+            return form % (ys, ys, item)
+        return form % (ys, item)
+
+    def iterate(self, lines, indent):
+        """A loop over enumerate/zip/reversed of x's rows, Python lists or
+        a dict's items: an adj.for when it can be one, else unrolled."""
+        r = self.rng
+        shape = r.choice(SHAPES)
+        acc = self.fresh()
+        lines.append("%s%s = %s" % (indent, acc, self.expr(shape, 2)))
+        self.scope.append((acc, shape))
+        forms = [
+            ("i, r in enumerate(x)", [("i", SCALAR), ("r", ROW)], "i", 3),
+            ("r, q in zip(x, %s)" % self.expr(MAT, 1),
+             [("r", ROW), ("q", ROW)], None, 3),
+            ("i, (r, c) in enumerate(zip(x, [0.5, -1.0, 2.0]))",
+             [("i", SCALAR), ("r", ROW), ("c", SCALAR)], "i", 3),
+            ("r in reversed(x)", [("r", ROW)], None, 3),
+            ("i, c in enumerate(%s, start=1)" % self.expr(COL, 1),
+             [("i", SCALAR), ("c", SCALAR)], "i", 4),
+            ("i in reversed(range(%d))" % r.randint(1, 4), [("i", SCALAR)],
+             "i", 1),
+        ]
+        if shape != SCALAR:
+            d = "{'p': %s, 'q': %s}" % (self.expr(shape, 1),
+                                         self.expr(shape, 1))
+            forms.append(("k, w in %s.items()" % d, [("w", shape)], None, 2))
+        target, names, index, trips = r.choice(forms)
+        lines.append("%sfor %s:" % (indent, target))
+        self.loop_body(lines, indent, acc, shape, names, index, trips)
+        return None
+
+    def comprehension(self, lines, indent):
+        """A list stacked from a comprehension, or a sum of a generator,
+        over the same iterables."""
+        r = self.rng
+        name = self.fresh()
+        saved = list(self.scope)
+        self.scope += [("r", ROW), ("i", SCALAR)]
+        body = self.expr(ROW, 2)
+        self.scope = saved
+        rows = ["i, r in enumerate(x)", "i, r in zip(range(5), reversed(x))"]
+        if r.random() < 0.5:
+            # Three rows of x: a matrix like x.
+            lines.append("%s%s = np.stack([%s for %s])" % (
+                indent, name, body, r.choice(rows)))
+            self.scope.append((name, MAT))
+        else:
+            lines.append("%s%s = sum(%s for %s)" % (
+                indent, name, body,
+                r.choice(rows + ["i, r in enumerate([y, y * 2.0])"])))
+            self.scope.append((name, ROW))
         return None
 
     def program(self):

@@ -23,6 +23,7 @@ from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F40
 
 from . import frontend, numpy  # noqa: F401
 from . import random, nn  # noqa: F401,E402
+from . import tree_util, tree, flatten_util  # noqa: F401,E402
 from . import _numpy_calls, _np_rounding
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
@@ -39,9 +40,12 @@ __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "jacrev", "stop_gradient", "custom_vjp", "custom_jvp", "checkpoint",
     "remat",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
-    "get_matmul_precision", "matmul_precision", "vmap", "random", "nn"]
+    "get_matmul_precision", "matmul_precision", "vmap", "random",
+    "tree_util", "tree", "flatten_util", "nn"]
 
 _numpy_calls.install(Value)
+from . import _tensor  # noqa: E402
+_tensor.install()
 
 
 def _run_eagerly_on_numpy():

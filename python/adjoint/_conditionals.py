@@ -157,7 +157,12 @@ class _Conditionals:
 
     def conditional(self, cond, then_fn, else_fn, node, frame):
         """adj.if on the tensor `cond` of two branches, functions of no
-        arguments that translate them and return their values."""
+        arguments that translate them and return their values. A branch
+        cannot mutate a container made before it (_loops)."""
+        with self.region(frame, False, "a conditional on a tensor"):
+            return self._branches(cond, then_fn, else_fn, node, frame)
+
+    def _branches(self, cond, then_fn, else_fn, node, frame):
         try:
             with self.discarding():
                 return self._conditional(cond, then_fn, else_fn, None, node,

@@ -13,8 +13,10 @@ import inspect
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._tracebacks import api_boundary
 from ._transforms import _as_like, _fn_name, _Reified, _jit_of, _split_aux
-from ._trees import _flatten, _is_number, _results, _unflatten
+from ._trees import (_flatten, _is_number, _leaves_up_to, _results,
+                     _unflatten)
 
 __all__ = ["stop_gradient", "custom_vjp", "custom_jvp", "checkpoint"]
 
@@ -73,6 +75,7 @@ class _Annotated:
     def fn(self):
         return self.fun
 
+    @api_boundary
     def __call__(self, *args):
         return _jit_of(self)(*args)
 
@@ -123,14 +126,13 @@ def _cotangent_leaves(tr, ct, r, node, frame):
                           node)
     out = []
     for c, tree, leaves in zip(ct, r._trees, r._per_arg):
-        if c is None:
-            c_leaves = [None] * len(leaves)
-        else:
-            c_leaves = []
-            if _flatten(c, c_leaves) != tree:
-                raise frame.error("custom_vjp: each cotangent that bwd "
-                                  "returns must have its argument's "
-                                  "structure", node)
+        # None is a zero cotangent for a whole argument or any of its leaves.
+        c_leaves = [None] * len(leaves) if c is None else \
+            _leaves_up_to(tree, c)
+        if c_leaves is None:
+            raise frame.error("custom_vjp: each cotangent that bwd "
+                              "returns must have its argument's "
+                              "structure", node)
         for x, c in zip(leaves, c_leaves):
             if not isinstance(x, Value):
                 continue

@@ -84,12 +84,12 @@ class _Expressions:
             left = self.expr(e.left, frame)
             result = None
             for op, right_node in zip(e.ops, e.comparators):
+                right = self.expr(right_node, frame)
                 fn = _CMPOPS.get(type(op))
                 if fn is None:
-                    raise frame.error("unsupported comparison %s"
-                                      % type(op).__name__, e)
-                right = self.expr(right_node, frame)
-                c = self.binop(fn, left, right)
+                    c = _python_comparison(op, left, right, e, frame)
+                else:
+                    c = self.binop(fn, left, right)
                 result = c if result is None else self.logical(
                     True, result, c)
                 left = right
@@ -269,3 +269,22 @@ class _Expressions:
             else:
                 out.append(self.expr(x, frame))
         return out
+
+
+def _python_comparison(op, left, right, node, frame):
+    """`is`, `is not`, `in` and `not in`, decided while building: identity
+    of build-time objects (`x is None`, `type(d) is int`) and membership in
+    Python containers (`k in d`, `mode in ("a", "b")`). Membership of a
+    traced array would ask each element's truth, which is not known while
+    building."""
+    if isinstance(op, ast.Is):
+        return left is right
+    if isinstance(op, ast.IsNot):
+        return left is not right
+    if isinstance(right, Value) or (isinstance(left, Value) and
+                                    not isinstance(right, dict)):
+        raise frame.error("`in` on traced arrays is not supported in jitted "
+                          "code: compare with == and reduce with "
+                          "np.any", node)
+    found = left in right
+    return found if isinstance(op, ast.In) else not found

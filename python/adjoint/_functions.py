@@ -26,12 +26,14 @@ return without recursing; the real definition then checks that the
 recursive paths give the same types.
 """
 
+import ast
 import contextlib
 import inspect
 
 from ._adjoint import Module, Value
 from ._dtypes import Weak
-from ._source import _Source
+from ._source import FrontendError, _Source
+from ._tree_nodes import node_of, rebuild
 from ._trees import (_InlineFn, _Unknown, _flatten, _is_number, _results,
                      _unflatten)
 
@@ -65,6 +67,7 @@ class _SubstFrame:
         self.pairs = pairs
         self.filename = frame.filename
         self.globals = frame.globals
+        self.name = frame.name
 
     def find(self, name):
         found, value = self.frame.find(name)
@@ -75,19 +78,16 @@ class _SubstFrame:
 
 
 def _subst(x, pairs):
-    """`x` with the Values of `pairs` (old, new) replaced, through tuples,
-    lists, dicts and the scopes of closures and transforms."""
+    """`x` with the Values of `pairs` (old, new) replaced, through pytree
+    nodes and the scopes of closures and transforms."""
     if isinstance(x, Value):
         for old, new in pairs:
             if x.is_(old):
                 return new
         return x
-    if isinstance(x, tuple):
-        return tuple(_subst(e, pairs) for e in x)
-    if isinstance(x, list):
-        return [_subst(e, pairs) for e in x]
-    if isinstance(x, dict):
-        return {k: _subst(v, pairs) for k, v in x.items()}
+    node = node_of(x)
+    if node is not None:
+        return rebuild(node[0], [_subst(e, pairs) for e in node[1]])
     if isinstance(x, _InlineFn):
         return _InlineFn(x.node, _SubstFrame(x.frame, pairs),
                          _subst(x.defaults, pairs),
@@ -103,12 +103,9 @@ def _captured(x, out, seen):
     if isinstance(x, Value):
         if not any(x.is_(v) for v in out):
             out.append(x)
-    elif isinstance(x, (tuple, list)):
-        for e in x:
+    elif node_of(x) is not None:
+        for e in node_of(x)[1]:
             _captured(e, out, seen)
-    elif isinstance(x, dict):
-        for k in x:
-            _captured(x[k], out, seen)
     elif isinstance(x, _InlineFn):
         # Copies made by _subst share the origin (and would recurse forever
         # through a closure that names itself).
@@ -130,17 +127,14 @@ def _key(x):
     """The specialization key of a build-time value."""
     if isinstance(x, Value):
         return ("V", str(x.type))
-    if isinstance(x, tuple):
-        return ("T",) + tuple(_key(e) for e in x)
-    if isinstance(x, list):
-        return ("L",) + tuple(_key(e) for e in x)
-    if isinstance(x, dict):
-        return ("D",) + tuple((k, _key(x[k])) for k in sorted(x))
+    node = node_of(x)
+    if node is not None:
+        return node[0] + tuple(_key(e) for e in node[1])
     if isinstance(x, _InlineFn):
         return ("F", id(x.origin))
     if _is_number(x):
         return ("N", type(x).__name__, x)
-    if x is None or isinstance(x, str):
+    if isinstance(x, str):
         return ("C", x)
     if hasattr(x, "_adjoint_key"):
         return x._adjoint_key(_key)
@@ -158,7 +152,22 @@ class _Functions:
         self.names = set()
 
     def call_function(self, fn, args, kwargs, node, frame):
-        """Calls a user function (a Python function or an _InlineFn)."""
+        """Calls a user function (a Python function or an _InlineFn); an
+        error in it records this call, so that it names the user's whole
+        chain of calls (FrontendError.calls)."""
+        try:
+            return self._call_function(fn, args, kwargs, node, frame)
+        except FrontendError as e:
+            # Not when the error is the call's own (its arguments do not
+            # bind): it is at this position already.
+            own = not e.calls and (e.filename, e.lineno, e.col) == \
+                (frame.filename, getattr(node, "lineno", None),
+                 getattr(node, "col_offset", None))
+            if isinstance(node, ast.Call) and not own:
+                e.called_from(frame.filename, node, frame.name)
+            raise
+
+    def _call_function(self, fn, args, kwargs, node, frame):
         callee = self._callee(fn)
         try:
             bound = callee.signature.bind(*args, **kwargs)
@@ -202,7 +211,7 @@ class _Functions:
             return self._Callee(
                 fn.name, fn.node, fn.signature(), fn.origin,
                 lambda: _Frame(self, outer.filename, outer.globals, {},
-                               outer))
+                               outer, fn.name))
         src = _Source.of(fn)
         closure = {}
         if fn.__closure__:
@@ -214,10 +223,10 @@ class _Functions:
         return self._Callee(
             getattr(fn, "__name__", "<lambda>"), src.node,
             inspect.signature(fn), fn,
-            lambda: _Frame(self, src.filename, fn.__globals__, closure))
+            lambda: _Frame(self, src.filename, fn.__globals__, closure,
+                           name=getattr(fn, "__name__", "<lambda>")))
 
     def _inline(self, callee, key, arguments):
-        import ast
         self.stack.append((key, callee.ident))
         try:
             frame = callee.frame()

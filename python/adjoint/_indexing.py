@@ -14,6 +14,7 @@ import numpy as _np
 from . import _adjoint as _adj
 from . import _index_plan
 from ._adjoint import DType, Value
+from ._tensor import numpy_dtype
 
 
 def _simple(idx):
@@ -225,6 +226,13 @@ _METHODS = {
     "at": _At,
     "ndim": lambda x: x.rank,
     "size": _size,
+    # As numpy and JAX show them (the builder's Value has a list and a
+    # DType): `x.shape == (8, 4)`, `x.shape[:-1] + (2, 2)` and
+    # `x.dtype == np.float32` mean what they say.
+    "shape": lambda x: tuple(x.shape),
+    "dtype": lambda x: numpy_dtype(x.dtype),
+    "itemsize": lambda x: numpy_dtype(x.dtype).itemsize,
+    "nbytes": lambda x: _size(x) * numpy_dtype(x.dtype).itemsize,
 }
 for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax",
               "argmin", "cumsum", "cumprod", "clip", "var", "std", "take",
@@ -232,7 +240,7 @@ for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax",
     _METHODS.setdefault(_name, _method(_name))
 
 #: The Value's own attributes (the builder's).
-_OWN = ("type", "dtype", "shape", "rank", "module", "is_")
+_OWN = ("type", "rank", "module", "is_")
 
 
 def attribute(x, name):

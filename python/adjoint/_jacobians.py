@@ -16,8 +16,9 @@ leaves have shape ``out_leaf.shape + in_leaf.shape``.
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Function, Value
-from ._transforms import (_DEFAULT, _Reified, _Transform, _diff_args,
-                          _diff_leaf, _jvp_build, _vjp_build)
+from ._transforms import (_DEFAULT, _Reified, _Transform, _check_outputs,
+                          _diff_args, _diff_leaf, _fn_name, _jvp_build,
+                          _vjp_build)
 from ._trees import _flatten, _results, _unflatten
 from ._vmap import vmap
 
@@ -80,6 +81,8 @@ class _Jacobian(_Transform):
     """The shared part of jacfwd and jacrev: the differentiated arguments,
     the function of them alone, its output structure and the aux split."""
 
+    has_nondiff_args = True
+
     def __init__(self, fn, argnums=0, has_aux=False):
         super().__init__(fn, argnums)
         self.has_aux = bool(has_aux)
@@ -108,8 +111,9 @@ class _Jacobian(_Transform):
         for i in diff:
             leaves = []
             tree = _flatten(args[i], leaves)
-            args[i] = _unflatten(tree, [_diff_leaf(tr, x, node, frame)
-                                        for x in leaves])
+            args[i] = _unflatten(tree, [
+                _diff_leaf(tr, x, node, frame, self.prefix, i,
+                           tree is not None) for x in leaves])
         primals = tuple(args[i] for i in diff)
 
         def of_diff(*d):
@@ -118,15 +122,12 @@ class _Jacobian(_Transform):
                 a[i] = x
             return self._main(tr.call(self.fn, a, {}, node, frame),
                               node, frame)
+        of_diff.__name__ = _fn_name(self.fn)  # what errors name
 
         in_leaves, groups = [], []
         for p in primals:
             before = len(in_leaves)
             groups.append((_flatten(p, in_leaves), len(in_leaves) - before))
-        if any(not isinstance(x, Value) or not x.dtype.is_float
-               for x in in_leaves):
-            raise frame.error("%s: differentiated arguments must be floating "
-                              "point arrays" % self.prefix, node)
         out_tree, jac = self._jacobian(tr, of_diff, primals,
                                        in_leaves, node, frame)
         result = _structure(out_tree, jac, groups, single)
@@ -145,12 +146,14 @@ class _Jacrev(_Jacobian):
         # The output's structure and types, from a lambda that is never
         # called (the optimizer removes it).
         shape = _Reified(tr, of_diff, primals, (), node, frame)
+        _check_outputs(self.prefix, shape, node, frame)
         outs = shape.out_types
         m = sum(_size(t.shape) for t in outs)
         basis = _basis(tr, outs, m)
 
         def row(*cts):
-            _, pullback = _vjp_build(tr, of_diff, primals, node, frame)
+            _, pullback = _vjp_build(tr, of_diff, primals, node, frame,
+                                     name=self.prefix)
             ct = _unflatten(shape.out_tree, list(cts))
             leaves = []
             _flatten(pullback._adjoint_build(tr, [ct], {}, node, frame),
@@ -183,7 +186,8 @@ class _Jacfwd(_Jacobian):
             tangents = tuple(_unflatten(_flatten(p, []),
                                         [next(it) for _ in range(_count(p))])
                              for p in primals)
-            _, tout = _jvp_build(tr, of_diff, primals, tangents, node, frame)
+            _, tout = _jvp_build(tr, of_diff, primals, tangents, node, frame,
+                                 self.prefix)
             leaves = []
             state["tree"] = _flatten(tout, leaves)
             return tuple(leaves)

@@ -174,16 +174,16 @@ def ravel(x):
 def to_dtype(dtype, name):
     """A numpy dtype (or DType) as a DType; Python's float is the program's
     float dtype, as Python float values are."""
-    from ._source import _NP_TO_ADJ
+    from ._tensor import adj_dtype
     if dtype is None or isinstance(dtype, DType):
         return dtype
     if dtype is float:
         return float_dtype()
-    try:
-        return _NP_TO_ADJ[_np.dtype(dtype)]
-    except (KeyError, TypeError):
+    found = adj_dtype(dtype)
+    if found is None:
         raise TypeError("adjoint.numpy.%s: unsupported dtype %r"
-                        % (name, dtype)) from None
+                        % (name, dtype))
+    return found
 
 
 def cast_to(x, dtype):

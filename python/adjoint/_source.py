@@ -13,26 +13,90 @@ from ._adjoint import DType
 
 class FrontendError(Exception):
     """Unsupported syntax, or a type/shape error of the program, reported at
-    the user's source position (``filename``, ``lineno``, ``col``)."""
+    the user's source position (``filename``, ``lineno``, ``col``), in the
+    user's function ``function``, with ``calls``: the user's calls that led
+    there, innermost first, as (filename, lineno, col, end, function) where
+    end is (end line, end column) or None. The message lists those calls
+    outermost first, as a Python traceback does: functions are inlined while
+    they are translated, so the error of a helper would otherwise name only
+    the helper's line."""
 
     def __init__(self, message, filename=None, lineno=None, col=None):
         self.message = message
         self.filename = filename
         self.lineno = lineno
         self.col = col
+        self.function = None
+        self.end = None
+        self.calls = []
         self.source_line = None
-        text = message
         if filename is not None and lineno is not None:
             line = linecache.getline(filename, lineno)
             self.source_line = line.rstrip("\n") if line else None
-            where = "%s:%d:%d" % (filename, lineno, (col or 0) + 1)
-            text = "%s: %s" % (where, message)
-            if self.source_line:
-                text += "\n    " + self.source_line.strip()
-                indent = len(self.source_line) - len(self.source_line.lstrip())
-                if col is not None and col >= indent:
-                    text += "\n    " + " " * (col - indent) + "^"
-        super().__init__(text)
+        super().__init__(self._text())
+
+    def called_from(self, filename, node, function):
+        """Records the user's call `node` (in `function` of `filename`) that
+        led to the error."""
+        end = (getattr(node, "end_lineno", None),
+               getattr(node, "end_col_offset", None))
+        self.calls.append((filename, node.lineno, node.col_offset,
+                           None if None in end else end, function))
+        self.args = (self._text(),)
+
+    def _text(self):
+        text = self.message
+        located = self.filename is not None and self.lineno is not None
+        if located:
+            where = "%s:%d:%d" % (self.filename, self.lineno,
+                                  (self.col or 0) + 1)
+            text = "%s: %s" % (where, self.message)
+        if self.source_line:
+            text += "\n    " + self.source_line.strip()
+            indent = len(self.source_line) - len(self.source_line.lstrip())
+            if self.col is not None and self.col >= indent:
+                text += "\n    " + " " * (self.col - indent) + "^"
+        if self.calls:
+            text += "\nIn the calls (most recent call last):"
+            own = [self.where()] if located else []
+            for filename, lineno, _, _, function in _collapsed(
+                    self.calls[::-1] + own):
+                if filename is None:  # a repeat marker
+                    text += "\n  [Previous line repeated %d more times]" \
+                        % lineno
+                    continue
+                text += '\n  File "%s", line %d, in %s' % (
+                    filename, lineno, function or "?")
+                line = linecache.getline(filename, lineno).strip()
+                if line:
+                    text += "\n    " + line
+        return text
+
+    def where(self):
+        """The error's own position, as an entry of `calls`."""
+        return (self.filename, self.lineno, self.col, self.end,
+                self.function)
+
+
+# Tracebacks name it as users reach it.
+FrontendError.__module__ = "adjoint"
+
+
+def _collapsed(entries):
+    """`entries` with runs of one entry repeated more than 3 times cut as
+    Python's tracebacks cut them (an unrolled recursion would list each of
+    its levels): (None, count, ...) stands for the repeats left out."""
+    out, run = [], 0
+    for i, e in enumerate(entries):
+        run = run + 1 if i and e[:2] == entries[i - 1][:2] and \
+            e[4] == entries[i - 1][4] else 1
+        if run <= 3:
+            out.append(e)
+        elif run == 4:
+            out.append((None, 1, None, None, None))
+        else:
+            out[-1] = (None, run - 3, None, None, None)
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -1,14 +1,15 @@
-"""Statements: assignments, returns, if/for/while to adj.if/for/while."""
+"""Statements: assignments, returns, if to adj.if (loops: _loops)."""
 
 import ast
+import operator
 
 from . import _adjoint as _adj
 from ._adjoint import Value
 from ._indexing import getitem
 from ._source import FrontendError
-from ._dtypes import Weak
+from ._loops import _Break, _Continue
 from ._trees import (_BINOPS, _Return, _assigned, _contains_return,
-                     _flatten, _is_data, _results, _returns, _unflatten)
+                     _returns)
 
 
 class _Statements:
@@ -57,8 +58,13 @@ class _Statements:
             if op is None:
                 raise frame.error("unsupported operator", s)
             old = frame.lookup(s.target.id, s.target)
-            frame.vars[s.target.id] = self.binop(
-                op, old, self.expr(s.value, frame))
+            value = self.expr(s.value, frame)
+            if isinstance(old, list) and op is operator.add:
+                # In place, as Python's list +=: a mutation (_loops).
+                self.check_mutation(old.__iadd__, s, frame)
+                old += value
+                return
+            frame.vars[s.target.id] = self.binop(op, old, value)
             return
         if isinstance(s, ast.AnnAssign) and s.value is not None:
             self.assign(s.target, self.expr(s.value, frame), frame)
@@ -70,6 +76,10 @@ class _Statements:
             return
         if isinstance(s, ast.Pass):
             return
+        if isinstance(s, ast.Break):
+            raise _Break()  # only reached in an unrolled loop (_loops)
+        if isinstance(s, ast.Continue):
+            raise _Continue()
         if isinstance(s, ast.FunctionDef):
             from ._custom import runs_at_build_time
             fn = self.closure(s, frame)
@@ -146,6 +156,7 @@ class _Statements:
             self.block((s.body if cond else s.orelse), frame)
             return False
         then_stmts, else_stmts = list(s.body), list(s.orelse)
+        self.refuse_exits(then_stmts + else_stmts, frame)
         returns = _contains_return(then_stmts) or _contains_return(else_stmts)
         if returns:
             # A return in a branch: the rest of the block continues the
@@ -172,6 +183,7 @@ class _Statements:
         outputs = [n for n in a + [x for x in b if x not in a]
                    if n in before or (n in a and n in b)]
         if not outputs:
+            self.refuse_dropped_mutations(then_stmts + else_stmts, frame)
             return False
 
         def branch(stmts):
@@ -194,170 +206,6 @@ class _Statements:
             raise
         except (_adj.Error, TypeError) as e:
             raise frame.error(str(e), node) from e
-
-    def carried(self, s, frame, exclude=()):
-        """The variables loop `s` carries: those its body assigns that exist
-        before it. They must be data: a function value is known only while
-        building, and a loop's trip count only when it runs."""
-        names = [n for n in _assigned(s.body)
-                 if n in frame.vars and n not in exclude]
-        for n in names:
-            if not _is_data(frame.vars[n]):
-                raise frame.error(
-                    "the loop reassigns '%s', a %s: a loop cannot carry a "
-                    "function or another Python value (only a range loop "
-                    "with constant bounds can: it is unrolled)"
-                    % (n, type(frame.vars[n]).__name__), s)
-        return names
-
-    def for_stmt(self, s, frame):
-        if s.orelse:
-            raise frame.error("for ... else is not supported", s)
-        if _contains_return(s.body):
-            raise frame.error("return inside a loop is not supported", s)
-        for n in ast.walk(s):
-            if isinstance(n, (ast.Break, ast.Continue)):
-                raise frame.error("break and continue are not supported", n)
-        it = self.expr(s.iter, frame)
-        if isinstance(it, (tuple, list)):
-            for v in it:  # unrolled
-                self.assign(s.target, v, frame)
-                self.block(s.body, frame)
-            return
-        rows = None
-        if isinstance(it, Value) and it.type.is_tensor and it.rank > 0:
-            # Over the rows of a tensor: x[i] for i in range(len(x)).
-            rows, it = it, range(it.shape[0])
-        if not isinstance(it, range):
-            raise frame.error("for loops run over range(...), a tuple or "
-                              "a tensor", s)
-        targets = [n.id for n in ast.walk(s.target)
-                   if isinstance(n, ast.Name)]
-
-        def bind(f, i):
-            # A traced loop index is in range: its row is a plain gather.
-            if rows is not None:
-                i = _adj.gather(rows, i, 0) if isinstance(i, Value) \
-                    else getitem(rows, i)
-            self.assign(s.target, i, f)
-
-        if any(n in frame.vars and not _is_data(frame.vars[n])
-               for n in _assigned(s.body) if n not in targets):
-            for i in it:  # carries a function value: unrolled
-                bind(frame, i)
-                self.block(s.body, frame)
-            return
-        names = self.carried(s, frame, exclude=targets)
-        if not names:
-            raise frame.error("a loop that assigns no variable used before "
-                              "it has no effect", s)
-        loop = _Carried(self, names, frame, s)
-
-        def run(i, *args):
-            f = loop.frame_of(args)
-            bind(f, i)
-            self.block(s.body, f)
-            return loop.yielded(f)
-
-        r = loop.build(lambda inits: _adj.for_(it.start, it.stop, it.step,
-                                               inits, run))
-        frame.vars.update(zip(names, loop.results(r)))
-
-    def while_stmt(self, s, frame):
-        if s.orelse:
-            raise frame.error("while ... else is not supported", s)
-        if _contains_return(s.body):
-            raise frame.error("return inside a loop is not supported", s)
-        for n in ast.walk(s):
-            if isinstance(n, (ast.Break, ast.Continue)):
-                raise frame.error("break and continue are not supported", n)
-        names = self.carried(s, frame)
-        if not names:
-            raise frame.error("a loop that assigns no variable used before "
-                              "it has no effect", s)
-        loop = _Carried(self, names, frame, s)
-
-        def cond(*args):
-            c = self.expr(s.test, loop.frame_of(args))
-            if not isinstance(c, Value):
-                raise frame.error("a while condition must depend on the "
-                                  "loop's tensors", s.test)
-            return c
-
-        def body(*args):
-            f = loop.frame_of(args)
-            self.block(s.body, f)
-            return loop.yielded(f)
-
-        r = loop.build(lambda inits: _adj.while_(inits, cond, body))
-        frame.vars.update(zip(names, loop.results(r)))
-
-
-class _Carried:
-    """The variables a loop carries, with the join of their types: the
-    loop is built with the types of their values before it, and built
-    again with the joins when its body assigns them wider types (an int
-    that meets a float, a scalar that meets a vector; _dtypes)."""
-
-    def __init__(self, tr, names, frame, node):
-        self.tr, self.names, self.frame, self.node = tr, names, frame, node
-        self.tree, self.leaves = self._flatten(frame)
-        self.owners = []  # the variable of each leaf, for messages
-        for n in names:
-            self.owners += [n] * len(_flatten_leaves(frame.vars[n]))
-        self.states = [tr.state_of(l) for l in self.leaves]
-
-    def _flatten(self, f):
-        leaves = []
-        tree = _flatten(tuple(f.vars[n] for n in self.names), leaves)
-        return tree, leaves
-
-    def what(self, i):
-        return "the loop-carried variable '%s'" % self.owners[i]
-
-    def frame_of(self, args):
-        """A frame of the body with the carried Values `args`."""
-        for a, st in zip(args, self.states):
-            if isinstance(st, Weak):
-                self.tr.mark_weak(a)
-        f = self.frame.child()
-        f.vars.update(zip(self.names, _unflatten(self.tree, list(args))))
-        return f
-
-    def yielded(self, f):
-        """The Values the body yields, of the carried types; raises _Widen
-        when the body assigns wider types."""
-        tree, leaves = self._flatten(f)
-        if tree != self.tree:
-            raise self.frame.error("a loop variable changes tuple structure",
-                                   self.node)
-        found = [self.tr.state_of(l) for l in leaves]
-        self.tr.widen(self.states, found, self.what, self.node, self.frame)
-        return [self.tr.convert(l, st) for l, st in zip(leaves, self.states)]
-
-    def build(self, make):
-        """make(inits) builds the loop; repeated while the types widen."""
-        return self.tr.widening(
-            self.states,
-            lambda: self.tr.guard(lambda: make(
-                [self.tr.convert(l, st)
-                 for l, st in zip(self.leaves, self.states)]),
-                self.node, self.frame),
-            self.node, self.frame, "the loop-carried variables")
-
-    def results(self, r):
-        """The variables' values after the loop."""
-        r = _results(r)
-        for v, st in zip(r, self.states):
-            if isinstance(st, Weak):
-                self.tr.mark_weak(v)
-        return _unflatten(self.tree, r)
-
-
-def _flatten_leaves(x):
-    leaves = []
-    _flatten(x, leaves)
-    return leaves
 
 
 def _unpack_row(value, i):

@@ -18,6 +18,7 @@ import weakref
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Function, Value
+from ._tracebacks import api_boundary
 from ._trees import _flatten, _is_number, _results, _unflatten
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp"]
@@ -37,7 +38,9 @@ def _jit_of(transform):
         per_fn = transform.__dict__.setdefault("_own_jits", {})
     jf = per_fn.get(transform)
     if jf is None:
-        jf = per_fn[transform] = JitFunction(transform)
+        jf = per_fn[transform] = JitFunction(
+            transform,
+            static_ints=getattr(transform, "static_int_args", None))
     return jf
 
 
@@ -49,13 +52,52 @@ def _fn_name(fn):
 # Differentiated functions as adj.lambda
 # ---------------------------------------------------------------------------
 
-def _diff_leaf(tr, x, node, frame):
-    if isinstance(x, Value):
+#: How dtypes are named to users (numpy's names).
+_DTYPE_NAMES = {"i1": "bool", "i32": "int32", "i64": "int64",
+                "f16": "float16", "bf16": "bfloat16", "f32": "float32",
+                "f64": "float64"}
+
+
+def _dtype_name(t):
+    return "%s (%s)" % (_DTYPE_NAMES.get(t.dtype.name, t.dtype.name), t)
+
+
+def _diff_leaf(tr, x, node, frame, name, arg, in_tree):
+    """Leaf `x` of argument `arg` (`in_tree`: whether the argument is a
+    pytree) as a Value to differentiate: integers and booleans have no
+    derivative, which is an error (as in JAX) rather than a zero."""
+    if isinstance(x, Value) and (not x.type.is_tensor or x.dtype.is_float):
         return x
     if _is_number(x) and not isinstance(x, bool):
         return tr.materialize(float(x))
-    raise frame.error("cannot differentiate with respect to a %s"
-                      % type(x).__name__, node)
+    what = "%sargument %d" % ("a leaf of " if in_tree else "", arg)
+    if isinstance(x, Value) and x.type.is_tensor:
+        got = "has dtype %s" % _dtype_name(x.type)
+    else:
+        got = "is a %s" % type(x).__name__
+    raise frame.error(
+        "%s requires floating-point inputs, but %s %s, which is not "
+        "differentiable: cast it to a float dtype with astype, or leave it "
+        "out of the differentiated arguments (argnums, or a closure over it)"
+        % (name, what, got), node)
+
+
+def _check_outputs(name, r, node, frame):
+    """The differentiated outputs of `r` (aux excluded) must be floating
+    point: a comparison or an integer result has no derivative, and the AD
+    request on it would fail deep in the builder."""
+    for i, t in enumerate(r.out_types):
+        if not t.dtype.is_float:
+            what = "the output" if r.out_tree is None else \
+                "output leaf #%d" % i
+            aux = "" if name == "jvp" else \
+                ", or return it as auxiliary data with has_aux=True"
+            raise frame.error(
+                "%s requires floating-point outputs, but %s of %s() has "
+                "dtype %s, which is not differentiable: a comparison or an "
+                "integer result has no derivative (cast it to a float dtype "
+                "with astype%s)" % (name, what, _fn_name(r.function),
+                                     _dtype_name(t), aux), node)
 
 
 class _Reified:
@@ -66,13 +108,16 @@ class _Reified:
     differentiated argument, `out_tree` the structure of fn's result and
     `out_types` the types of its leaves."""
 
-    def __init__(self, tr, fn, args, diff, node, frame, has_aux=False):
+    def __init__(self, tr, fn, args, diff, node, frame, has_aux=False,
+                 name=None):
         trees, per_arg = [], []
+        self.function = fn
         for i, a in enumerate(args):
             l = []
             trees.append(_flatten(a, l))
             if i in diff:
-                l = [_diff_leaf(tr, x, node, frame) for x in l]
+                l = [_diff_leaf(tr, x, node, frame, name, i,
+                                trees[-1] is not None) for x in l]
             per_arg.append(l)
         self.values, self.wrt = [], []
         for i, l in enumerate(per_arg):
@@ -178,6 +223,8 @@ class _Transform:
     (``_adjoint_build``) and a compiled function from Python."""
 
     prefix = "t"
+    #: Whether the arguments outside argnums are not differentiated.
+    has_nondiff_args = False
 
     def __init__(self, fn, argnums=0, has_aux=False):
         self.fn = fn
@@ -190,8 +237,21 @@ class _Transform:
         """The JitFunction that compiles this transform per signature."""
         return _jit_of(self)
 
+    @api_boundary
     def __call__(self, *args):
         return self.jit_function(*args)
+
+    def static_int_args(self, nargs):
+        """The arguments whose Python ints and bools are static when called
+        from Python: those not differentiated stay Python values, as in
+        JAX, so that code can branch and recurse on them (a parse tree of
+        ints, a count)."""
+        if not self.has_nondiff_args:
+            return ()
+        argnums = self.argnums
+        diff = {argnums} if isinstance(argnums, int) else set(argnums)
+        return {i for i in range(nargs)
+                if i not in diff and i - nargs not in diff}
 
     def __eq__(self, other):
         return type(self) is type(other) and self.fn == other.fn and \
@@ -223,9 +283,12 @@ class _Transform:
 
 class _Grad(_Transform):
     prefix = "grad"
+    has_nondiff_args = True
 
     def _scalar(self, r, node, frame):
         t = r.out_types
+        if r.out_tree is None and len(t) == 1 and t[0].rank == 0:
+            _check_outputs(self.prefix, r, node, frame)
         if r.out_tree is not None or t[0].rank != 0 or not t[0].dtype.is_float:
             raise frame.error(
                 "%s: the differentiated function must return one floating "
@@ -247,7 +310,8 @@ class _Grad(_Transform):
     def _adjoint_build(self, tr, args, kwargs, node, frame):
         self._no_kwargs(kwargs, node, frame)
         diff, single = _diff_args(self.argnums, len(args), node, frame)
-        r = _Reified(tr, self.fn, args, diff, node, frame, self.has_aux)
+        r = _Reified(tr, self.fn, args, diff, node, frame, self.has_aux,
+                     self.prefix)
         self._scalar(r, node, frame)
         out = _results(self._request(r.fn, r.wrt, self.has_aux)(*r.values))
         return self._shape(out, r.groups, single, r)
@@ -273,12 +337,14 @@ class _ValueAndGrad(_Grad):
 # jvp and vjp: the function and its arguments at once
 # ---------------------------------------------------------------------------
 
-def _jvp_build(tr, fn, primals, tangents, node, frame):
+def _jvp_build(tr, fn, primals, tangents, node, frame, name="jvp"):
     primals, tangents = tuple(primals), tuple(tangents)
     if len(primals) != len(tangents):
         raise frame.error("jvp: %d primals but %d tangents"
                           % (len(primals), len(tangents)), node)
-    r = _Reified(tr, fn, primals, tuple(range(len(primals))), node, frame)
+    r = _Reified(tr, fn, primals, tuple(range(len(primals))), node, frame,
+                 name=name)
+    _check_outputs(name, r, node, frame)
     t_leaves = []
     for p, t in zip(primals, tangents):
         if _flatten(p, []) != _flatten(t, t_leaves):
@@ -326,12 +392,13 @@ class _Pullback:
         return ("P", key(self.value), self.out_tree)
 
 
-def _vjp_build(tr, fn, primals, node, frame, has_aux=False):
+def _vjp_build(tr, fn, primals, node, frame, has_aux=False, name="vjp"):
     """(output, pullback), and aux last with has_aux (whose cotangents are
     zeros)."""
     primals = tuple(primals)
     r = _Reified(tr, fn, primals, tuple(range(len(primals))), node, frame,
-                 has_aux)
+                 has_aux, name)
+    _check_outputs(name, r, node, frame)
     out = _results(_adj.vjp(r.fn, wrt=r.wrt)(*r.values))
     outs, aux = r.split_aux(out[:-1])
     zeros = [_adj.zeros(tr.module, a.shape, a.dtype)
@@ -381,6 +448,7 @@ class _HostPullback:
         self.primals = tuple(primals)
         self.has_aux = has_aux
 
+    @api_boundary
     def __call__(self, cotangent):
         return _VjpApply(self.fn, 0, self.has_aux)(self.primals, cotangent)
 
@@ -438,6 +506,7 @@ def value_and_grad(fn, argnums=_DEFAULT, *, has_aux=False, wrt=_DEFAULT,
     return _ValueAndGrad(fn, 0 if argnums is _DEFAULT else argnums, has_aux)
 
 
+@api_boundary
 def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):
     """``jvp(f, primals, tangents) -> (f(*primals), tangent of the result)``
     (forward mode). On a builder ``Function`` or ``Value``: the adj request
@@ -452,6 +521,7 @@ def jvp(fn, primals=_DEFAULT, tangents=_DEFAULT, *, wrt=_DEFAULT):
     return _JvpApply(fn)(tuple(primals), tuple(tangents))
 
 
+@api_boundary
 def vjp(fn, *primals, has_aux=False, wrt=_DEFAULT):
     """``vjp(f, *primals) -> (f(*primals), vjp_fn)`` where ``vjp_fn(ct)``
     gives the cotangents of the primals (a tuple, one per primal). With

@@ -15,20 +15,26 @@ from ._conditionals import _Conditionals
 from ._dtypes import _Types
 from ._expressions import _Expressions
 from ._functions import _Functions
+from ._host_calls import host_arguments, runs_on_host
+from ._iteration import _TracedRange, is_iteration_call, iteration_builtin
+from ._loops import _Loops
 from ._numpy_calls import numpy_name, resolve as resolve_numpy
 from ._source import FrontendError
 from ._statements import _Statements
-from ._trees import _flatten, _is_number
+from ._trees import _InlineFn, _flatten, _is_number
 
 
 class _Frame:
     """Variables of one function being translated, with its scopes: its own
     variables, then its Python closure cells, then the frame of the
-    function that defined it (`outer`), then its globals and builtins."""
+    function that defined it (`outer`), then its globals and builtins.
+    `name` is the function's (what errors say they happened in)."""
 
-    def __init__(self, ctx, filename, globals_, closure, outer=None):
+    def __init__(self, ctx, filename, globals_, closure, outer=None,
+                 name=None):
         self.ctx = ctx
         self.filename = filename
+        self.name = name
         self.globals = globals_
         self.closure = closure
         self.outer = outer
@@ -37,7 +43,7 @@ class _Frame:
     def child(self):
         """A copy for a branch or loop body: same scopes, copied variables."""
         f = _Frame(self.ctx, self.filename, self.globals, self.closure,
-                   self.outer)
+                   self.outer, self.name)
         f.vars = dict(self.vars)
         return f
 
@@ -63,13 +69,18 @@ class _Frame:
         raise self.error("name '%s' is not defined" % name, node)
 
     def error(self, message, node):
-        return FrontendError(message, self.filename,
-                             getattr(node, "lineno", None),
-                             getattr(node, "col_offset", None))
+        e = FrontendError(message, self.filename,
+                          getattr(node, "lineno", None),
+                          getattr(node, "col_offset", None))
+        e.function = self.name
+        end = (getattr(node, "end_lineno", None),
+               getattr(node, "end_col_offset", None))
+        e.end = None if None in end else end
+        return e
 
 
-class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
-                  _Types):
+class _Translator(_Statements, _Loops, _Expressions, _Functions,
+                  _Conditionals, _Types):
     """Translates function bodies into the region being built."""
 
     def __init__(self, module, float_dtype):
@@ -77,6 +88,7 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
         self.float_dtype = float_dtype
         _Functions.__init__(self)
         _Types.__init__(self)
+        _Loops.__init__(self)
 
     # -- values -----------------------------------------------------------
 
@@ -92,7 +104,7 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return _adj.scalar(self.module, float(x), dtype)
         if isinstance(x, _np.ndarray):
             return self.constant(x)
-        if callable(x):
+        if callable(x) or isinstance(x, _InlineFn):
             raise TypeError(
                 "a function cannot be a tensor value here: function values "
                 "must be known while the program is built (they cannot be "
@@ -155,11 +167,15 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return self.call_function(call, [fn] + list(args), kwargs, node,
                                       frame)
         if fn is range:
+            if any(isinstance(a, Value) for a in args):
+                return _TracedRange(args)
             return range(*args)
         if fn is divmod and len(args) == 2 and not kwargs:
             # Promoted as the // and % operators are.
             return (self.binop(operator.floordiv, *args),
                     self.binop(operator.mod, *args))
+        if is_iteration_call(fn, args):  # over tensors, ranges (_iteration)
+            return iteration_builtin(fn, args, kwargs)
         if fn is len and len(args) == 1 and isinstance(args[0], Value) \
                 and args[0].type.is_tensor:
             if args[0].rank == 0:
@@ -167,6 +183,12 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
             return args[0].shape[0]
         if isinstance(fn, Value):
             return fn(*[self.materialize(a) for a in args])
+        self.check_mutation(fn, node, frame)  # ys.append(h) in a loop
+        if not isinstance(fn, type) or fn.__module__ == "builtins":
+            # A library function (jax.tree_util.tree_map, sorted, map): the
+            # functions it is given call back into the translation. (Other
+            # classes keep them: a dataclass may hold a function.)
+            args, kwargs = host_arguments(self, args, kwargs, node, frame)
         return fn(*args, **kwargs)
 
     def call_numpy(self, fn, args, kwargs, node, frame):
@@ -182,11 +204,11 @@ class _Translator(_Statements, _Expressions, _Functions, _Conditionals,
     @staticmethod
     def is_python_function(fn):
         """User code, translated from its source (adjoint's own Python
-        functions, such as the tensor functions, run as they are)."""
-        from ._trees import _InlineFn
+        functions, such as the tensor functions, and those of host
+        libraries (_host_calls) run as they are)."""
         if isinstance(fn, _InlineFn):
             return True
-        if not inspect.isfunction(fn):
+        if not inspect.isfunction(fn) or runs_on_host(fn):
             return False
         mod = getattr(fn, "__module__", "") or ""
         return not (mod == "adjoint" or mod.startswith("adjoint."))

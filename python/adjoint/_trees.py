@@ -9,10 +9,11 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._tree_nodes import head_size, node_of, rebuild
 
 
 # ---------------------------------------------------------------------------
-# Pytrees of build-time values: Values, numbers and tuples of them
+# Pytrees of build-time values: Values and numbers in nodes (_tree_nodes)
 # ---------------------------------------------------------------------------
 
 def _is_number(x):
@@ -20,23 +21,21 @@ def _is_number(x):
 
 
 def _is_data(x):
-    if isinstance(x, (tuple, list)):
-        return all(_is_data(e) for e in x)
-    if isinstance(x, dict):
-        return all(_is_data(e) for e in x.values())
+    """Whether `x` is a pytree whose leaves are Values and numbers."""
+    node = node_of(x)
+    if node is not None:
+        return all(_is_data(e) for e in node[1])
     return isinstance(x, Value) or _is_number(x)
 
 
 def _flatten(x, leaves):
-    """Appends the leaves of `x` (tuples, lists, dicts and tuple-typed Values
-    are nodes); returns its structure, None for a leaf."""
-    if isinstance(x, tuple):
-        return tuple(_flatten(e, leaves) for e in x)
-    if isinstance(x, list):
-        return ("list",) + tuple(_flatten(e, leaves) for e in x)
-    if isinstance(x, dict):
-        keys = tuple(sorted(x))
-        return ("dict", keys) + tuple(_flatten(x[k], leaves) for k in keys)
+    """Appends the leaves of `x` (the nodes of _tree_nodes and tuple-typed
+    Values are nodes); returns its structure, None for a leaf: the node's
+    head followed by its children's structures."""
+    node = node_of(x)
+    if node is not None:
+        head, children = node
+        return head + tuple(_flatten(e, leaves) for e in children)
     if isinstance(x, Value) and x.type.is_tuple:
         n = len(x.type.elements)
         return tuple(_flatten(_adj.get(x, i), leaves) for i in range(n))
@@ -51,12 +50,27 @@ def _unflatten(tree, leaves, pos=None):
         leaf = leaves[pos[0]]
         pos[0] += 1
         return leaf
-    if tree[:1] == ("list",):
-        return [_unflatten(t, leaves, pos) for t in tree[1:]]
-    if tree[:1] == ("dict",):
-        return {k: _unflatten(t, leaves, pos)
-                for k, t in zip(tree[1], tree[2:])}
-    return tuple(_unflatten(t, leaves, pos) for t in tree)
+    n = head_size(tree)
+    return rebuild(tree[:n], [_unflatten(t, leaves, pos) for t in tree[n:]])
+
+
+def _leaves_up_to(tree, x):
+    """The subtrees of `x` at the leaves of the structure `tree` (a None
+    among them where x has None for a leaf: a zero cotangent), or None when
+    x does not have that structure."""
+    if tree is None:
+        return [x]
+    node = node_of(x)
+    n = head_size(tree)
+    if node is None or node[0] != tree[:n] or len(node[1]) != len(tree) - n:
+        return None
+    out = []
+    for t, c in zip(tree[n:], node[1]):
+        part = _leaves_up_to(t, c)
+        if part is None:
+            return None
+        out += part
+    return out
 
 
 def _results(r):

@@ -17,6 +17,7 @@ mapped arguments.
 from . import _adjoint as _adj
 from ._adjoint import Type, Value
 from ._transforms import _Transform, _no_kwargs_at
+from ._tree_nodes import head_size, node_of
 from ._trees import _flatten, _results, _unflatten
 
 __all__ = ["vmap"]
@@ -24,11 +25,10 @@ __all__ = ["vmap"]
 
 def _freeze(axes):
     """A hashable form of an axes tree (for the compile cache key)."""
-    if isinstance(axes, dict):
-        return ("dict",) + tuple((k, _freeze(axes[k])) for k in sorted(axes))
-    if isinstance(axes, (tuple, list)):
-        return (type(axes).__name__,) + tuple(_freeze(a) for a in axes)
-    return axes
+    node = None if axes is None else node_of(axes)
+    if node is None:
+        return axes
+    return node[0] + tuple(_freeze(a) for a in node[1])
 
 
 def _is_axis(a):
@@ -38,11 +38,7 @@ def _is_axis(a):
 def _leaf_count(tree):
     if tree is None:
         return 1
-    if tree[:1] == ("list",):
-        return sum(_leaf_count(t) for t in tree[1:])
-    if tree[:1] == ("dict",):
-        return sum(_leaf_count(t) for t in tree[2:])
-    return sum(_leaf_count(t) for t in tree)
+    return sum(_leaf_count(t) for t in tree[head_size(tree):])
 
 
 def _axes_per_leaf(axes, tree, what, error):
@@ -61,7 +57,10 @@ def _axes_per_leaf(axes, tree, what, error):
         for k, t in zip(tree[1], tree[2:]):
             out += _axes_per_leaf(axes[k], t, what, error)
         return out
-    children = tree[1:] if tree[:1] == ("list",) else tree
+    children = tree[head_size(tree):]
+    if tree[:1] == ("node",) and type(axes) is tree[1]:
+        # in_axes of the argument's own type (a namedtuple, a dataclass)
+        axes = node_of(axes)[1]
     if not isinstance(axes, (tuple, list)) or len(axes) != len(children):
         raise error("vmap: %s has the structure %r, which is not a prefix "
                     "of the value's" % (what, axes))

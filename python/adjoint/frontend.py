@@ -34,6 +34,8 @@ from . import _precision
 from ._adjoint import Device, DType, Module, Tensor, Type
 from ._np_support import building
 from ._source import FrontendError, _Source, _NP_TO_ADJ
+from ._tree_nodes import node_of, rebuild
+from ._tracebacks import user_frames_only
 from ._trees import _flatten, _results, _unflatten
 from ._translator import _Frame, _Translator
 
@@ -59,22 +61,29 @@ def _in_device_memory(x):
     return where is not None and where()[0] not in _HOST_DLPACK_DEVICES
 
 
-def _leaf(x, static):
+def _leaf(x, static, static_int=False):
     """How one leaf of the arguments enters the program, as (kind, key,
     payload): an array "A" (a parameter of its dtype and shape; payload the
     ndarray), a Python number "W" (a rank-0 parameter, "weakly typed":
     floats take the program's float dtype) or a static value "S" (part of
-    the cache key, a Python value while building)."""
+    the cache key, a Python value while building; so are Python ints and
+    bools with `static_int`)."""
     t = type(x)
+    if static_int and (t is int or t is bool):
+        return "S", (t, x), x
     if t is Tensor and not static:
         # A runtime tensor, possibly on a device: passed as it is, so that
         # device arrays stay where they are.
-        if x.dtype not in _NAME_TO_NP:
+        if x.dtype not in _NP_TO_ADJ:
             raise TypeError("adjoint.jit: unsupported argument dtype %s"
                             % x.dtype)
-        return "A", (_NAME_TO_NP[x.dtype], tuple(x.shape)), x
+        return "A", (x.dtype, x.shape), x
     if t is _np.ndarray and not static:  # the common case, kept quick
         if x.dtype not in _NP_TO_ADJ:
+            if x.dtype.newbyteorder("=") in _NP_TO_ADJ:
+                # Swapped bytes (">f4" from FITS, HDF5, netCDF): converted
+                # to native order, as the Executable and device_put do.
+                return _leaf(x.astype(x.dtype.newbyteorder("=")), False)
             raise TypeError("adjoint.jit: unsupported argument dtype %s"
                             % x.dtype)
         return "A", (x.dtype, x.shape), x
@@ -103,8 +112,6 @@ def _weak_array(x, float_dtype):
 
 
 _DTYPE_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
-#: adjoint.Tensor.dtype names ("f32") -> numpy dtypes (bf16 has none).
-_NAME_TO_NP = {adj.name: np for np, adj in _NP_TO_ADJ.items()}
 
 
 class JitFunction:
@@ -112,9 +119,10 @@ class JitFunction:
 
     Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
     tensors included; arrays in GPU memory such as torch CUDA tensors are
-    taken through DLPack without a copy and run there), Python numbers, and tuples, lists and dicts of them;
+    taken through DLPack without a copy and run there), Python numbers, and pytrees of them
+    (adjoint.tree_util: results keep their node types);
     the arguments at ``static_argnums`` and any leaf that is not an array or
-    a number (a function, a string, None) are static: Python values while
+    a number (a function, a string) are static: Python values while
     the program is built, part of the cache key. ``builds`` counts the
     modules built (one per new signature).
 
@@ -127,9 +135,12 @@ class JitFunction:
     precision in effect at the call is "tf32" (adjoint.matmul_precision);
     each precision has its own compiled code."""
 
-    def __init__(self, fn, static_argnums=(), device=None):
+    def __init__(self, fn, static_argnums=(), device=None, static_ints=None):
         self.fn = fn
         self.static_argnums = tuple(static_argnums)
+        #: nargs -> the arguments whose Python ints are static (transforms:
+        #: those not differentiated), or None.
+        self.static_ints = static_ints
         self.device = None if device is None else _device(device)
         self.__name__ = getattr(fn, "__name__", type(fn).__name__)
         self.__doc__ = getattr(fn, "__doc__", None)
@@ -144,11 +155,12 @@ class JitFunction:
 
     def _signature(self, args):
         trees, leaves = [], []
+        ints = self.static_ints(len(args)) if self.static_ints else ()
         for i, a in enumerate(args):
             l = []
             trees.append(_flatten(a, l))
             static = i in self.static_argnums
-            leaves += [_leaf(x, static) for x in l]
+            leaves += [_leaf(x, static, i in ints) for x in l]
         float_dtype = next((_NP_TO_ADJ[c[0]] for k, c, _ in leaves
                             if k == "A" and c[0].kind == "f"), DType.f32)
         device = self.device or _argument_device(leaves)
@@ -211,6 +223,13 @@ class JitFunction:
 
     def lower(self, *args):
         """The adj module built for these arguments (not compiled)."""
+        try:
+            return self._lower(args)
+        except Exception as e:
+            user_frames_only(e)  # see __call__
+            raise
+
+    def _lower(self, args):
         _, trees, leaves, float_dtype, _ = self._signature(args)
         m = Module()
         self._translate(m, trees, leaves, float_dtype)
@@ -229,11 +248,20 @@ class JitFunction:
         return entry, self._arrays(leaves, float_dtype), device
 
     def __call__(self, *args):
+        try:
+            return self._call(args)
+        except Exception as e:
+            # The translator's frames are dropped (the bare raise adds
+            # none): the traceback shows the user's code (_tracebacks).
+            user_frames_only(e)
+            raise
+
+    def _call(self, args):
         # The quick path: arguments made of numpy arrays, numpy scalars and
         # Python numbers in dicts, tuples and lists (what training steps
         # pass), looked up by one key built in a single walk.
         leaves = []
-        key = None if self.static_argnums else _quick_key(args, leaves)
+        key = None if self.static_argnums else self._quick_key(args, leaves)
         if key is not None:
             key = (key, _precision.get_matmul_precision())
             entry = self._quick.get(key)
@@ -249,6 +277,14 @@ class JitFunction:
                          if type(leaves[i]) in (bool, int, float))
             self._quick[key] = (exe, _builder(tree), weak, device)
         return _unflatten(tree, _results(exe(*arrays, device=device)))
+
+    def _quick_key(self, args, leaves):
+        ints = self.static_ints(len(args)) if self.static_ints else ()
+        if not ints:
+            return _quick_key(args, leaves)
+        parts = tuple(_quick_key(a, leaves, i in ints)
+                      for i, a in enumerate(args))
+        return None if any(p is None for p in parts) else parts
 
     def __repr__(self):
         return "<adjoint.jit %s>" % self.__name__
@@ -269,15 +305,14 @@ def jit(fn=None, *, static_argnums=(), device=None):
     return JitFunction(fn, static_argnums, device)
 
 
-def _quick_key(x, leaves):
+def _quick_key(x, leaves, static_int=False):
     """A key for `x` that determines its whole signature (structure, dict
     keys, dtypes and shapes, the kinds of Python numbers) when every leaf is
-    a numpy array, a numpy scalar or a Python number in dicts, tuples and
-    lists, appending the leaves as the compiled function takes them (numpy
-    scalars as arrays); None for anything else (device arrays, static
-    values, subclasses), which takes the full path. Exact types only: a
-    namedtuple or an OrderedDict is flattened like its base there, but
-    rebuilt differently."""
+    a numpy array, a numpy scalar or a Python number in pytree nodes
+    (_tree_nodes), appending the leaves as the compiled function takes them
+    (numpy scalars as arrays; Python ints and bools are in the key instead
+    with `static_int`); None for anything else (device arrays, static
+    values), which takes the full path."""
     t = type(x)
     if t is _np.ndarray:
         leaves.append(x)
@@ -286,7 +321,7 @@ def _quick_key(x, leaves):
         keys = tuple(sorted(x))
         parts = [dict, keys]
         for k in keys:
-            part = _quick_key(x[k], leaves)
+            part = _quick_key(x[k], leaves, static_int)
             if part is None:
                 return None
             parts.append(part)
@@ -294,11 +329,13 @@ def _quick_key(x, leaves):
     if t is tuple or t is list:
         parts = [t]
         for e in x:
-            part = _quick_key(e, leaves)
+            part = _quick_key(e, leaves, static_int)
             if part is None:
                 return None
             parts.append(part)
         return tuple(parts)
+    if static_int and (t is bool or t is int):
+        return "S", t, x
     if t is bool or t is int or t is float:
         leaves.append(x)
         return t
@@ -306,7 +343,18 @@ def _quick_key(x, leaves):
         a = _np.asarray(x)
         leaves.append(a)
         return a.dtype, ()
-    return None
+    # Other nodes (namedtuples, dataclasses, None, registered types): their
+    # head names their type, so that two namedtuples of one arity differ.
+    node = node_of(x)
+    if node is None:
+        return None
+    parts = [node[0]]
+    for e in node[1]:
+        part = _quick_key(e, leaves, static_int)
+        if part is None:
+            return None
+        parts.append(part)
+    return tuple(parts)
 
 
 def _builder(tree):
@@ -332,6 +380,9 @@ def _builder(tree):
         if t[:1] == ("list",):
             makers = [make(c) for c in t[1:]]
             return lambda r: [m(r) for m in makers]
+        if t[:1] == ("node",):
+            head, makers = t[:3], [make(c) for c in t[3:]]
+            return lambda r: rebuild(head, [m(r) for m in makers])
         makers = [make(c) for c in t]
         return lambda r: tuple(m(r) for m in makers)
 

@@ -74,13 +74,20 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
         x = _adj.cast(x, _float_dtype())
     n = _size([x.shape[i] for i in _axes(axis, x.rank, "var")])
     d = x - _adj.mean(x, axis, True)
-    return _adj.sum(d * d, axis, keepdims) / float(n - ddof)
+    dof = n - ddof if n > ddof else 0  # numpy's max(N - ddof, 0)
+    return _adj.sum(d * d, axis, keepdims) / float(dof)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
         correction=None):
-    return sqrt(var(a, axis, dtype, out, ddof, keepdims,
-                    correction=correction))
+    """sqrt(var), whose derivative is 0 where the deviation is 0: over a
+    size-1 axis std is constant (0) in x, and at equal values 0 is a
+    subgradient, where sqrt's infinite slope times a zero deviation would
+    give NaN. The square root of 1 stands in where var is 0, so that no
+    infinite slope is formed even in the branch not taken."""
+    v = var(a, axis, dtype, out, ddof, keepdims, correction=correction)
+    nonzero = v != 0.0  # NaN (a NaN input, ddof = N) stays NaN
+    return _adj.select(nonzero, sqrt(_adj.select(nonzero, v, 1.0)), 0.0)
 
 
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None):

@@ -69,6 +69,12 @@ bool borrowsAs(const py::handle &object, DType dtype);
 py::array adoptTensor(const rt::Tensor &tensor);
 /// The numpy dtype of a runtime dtype; throws adjoint::Error for bf16.
 py::dtype numpyDType(DType dtype);
+/// numpyDType, and for bf16 ml_dtypes' bfloat16 (an ImportError when that
+/// package is missing).
+py::object numpyDTypeObject(DType dtype);
+/// `x` as a C-contiguous numpy array in native byte order (a copy when it
+/// is not one already); numpy's own exception when it cannot convert.
+py::array hostArray(const py::handle &x);
 
 /// The device `spec` names: an adjoint.Device or an id ("opencl:0");
 /// throws adjoint::Error with the reason when it is unavailable.

@@ -108,7 +108,10 @@ void adjoint::python::bindBuilder(py::module_ &m) {
       .def_property_readonly("is_fn", &api::Type::isFn)
       .def_property_readonly("is_tuple", &api::Type::isTuple)
       .def_property_readonly("dtype", &api::Type::dtype)
-      .def_property_readonly("shape", &api::Type::shape)
+      .def_property_readonly(
+          "shape",
+          [](const api::Type &t) { return py::tuple(py::cast(t.shape())); },
+          "A tuple of ints, as numpy's shapes.")
       .def_property_readonly("rank", &api::Type::rank)
       .def_property_readonly("numel", &api::Type::numel)
       .def_property_readonly("inputs", &api::Type::inputs)
@@ -179,7 +182,10 @@ void adjoint::python::bindBuilder(py::module_ &m) {
   value
       .def_property_readonly("type", [](const Value &v) { return v.type(); })
       .def_property_readonly("dtype", [](const Value &v) { return v.dtype(); })
-      .def_property_readonly("shape", [](const Value &v) { return v.shape(); })
+      .def_property_readonly(
+          "shape",
+          [](const Value &v) { return py::tuple(py::cast(v.shape())); },
+          "A tuple of ints, as numpy's shapes.")
       .def_property_readonly("rank", [](const Value &v) { return v.rank(); })
       .def_property_readonly(
           "module", [](const Value &v) { return moduleOf(v); },

@@ -96,8 +96,14 @@ void adjoint::python::bindDevices(py::module_ &m) {
               throw Error(d.id() + ": " + status.toString());
           },
           "Waits for the work queued on the device.")
-      .def("__eq__", [](const rt::Device &a,
-                        const rt::Device &b) { return &a == &b; })
+      .def("__eq__",
+           [](const rt::Device &a, const py::object &b) -> py::object {
+             // Anything but a Device is unequal, not an error (== with a
+             // string or None in user code and in containers).
+             if (!py::isinstance<rt::Device>(b))
+               return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+             return py::bool_(&a == &b.cast<const rt::Device &>());
+           })
       .def("__hash__",
            [](const rt::Device &d) { return std::hash<std::string>()(d.id()); })
       .def("__repr__", [](const rt::Device &d) {
@@ -128,10 +134,7 @@ void adjoint::python::bindDevices(py::module_ &m) {
         }
         // Any other array: borrowed while it is copied (once: to the
         // device, or into the host pool, since the result outlives it).
-        py::array array =
-            py::array::ensure(x, py::array::c_style | py::array::forcecast);
-        if (!array)
-          throw py::error_already_set();
+        py::array array = hostArray(x);
         rt::Tensor borrowed = borrowArray(array);
         py::gil_scoped_release release;
         return device.kind() == rt::DeviceKind::CPU ? borrowed.clone()
@@ -144,7 +147,7 @@ void adjoint::python::bindDevices(py::module_ &m) {
       "to_numpy",
       [](const py::object &x) -> py::array {
         if (!py::isinstance<rt::Tensor>(x))
-          return py::array::ensure(x);
+          return py::module_::import("numpy").attr("asarray")(x);
         rt::Tensor tensor = x.cast<rt::Tensor>();
         if (!tensor.isOnHost()) {
           py::gil_scoped_release release;

@@ -68,10 +68,7 @@ py::object runExecutable(const Executable &exe, const py::args &args,
       inputs.push_back(args[i].cast<rt::Tensor>());
       continue;
     }
-    py::array array = py::array::ensure(
-        args[i], py::array::c_style | py::array::forcecast);
-    if (!array)
-      throw py::error_already_set();
+    py::array array = hostArray(args[i]);
     if (sig.inputs[i].dtype != DType::BF16)
       array = py::array::ensure(
           py::module_::import("numpy").attr("asarray")(
@@ -129,9 +126,7 @@ interp::Value interpArg(const py::handle &arg) {
   if (py::isinstance<rt::Tensor>(arg)) {
     tensor = arg.cast<rt::Tensor>();
   } else {
-    array = py::array::ensure(arg, py::array::c_style);
-    if (!array)
-      throw py::error_already_set();
+    array = hostArray(arg);
     tensor = borrowArray(array);
   }
   return adjoint::toInterpreter(tensor);

@@ -91,7 +91,10 @@ bool runtimeDType(const py::dtype &dt, DType &out) {
     out = DType::I1;
   else
     return false;
-  return true;
+  // Swapped bytes (">f4" read from FITS or HDF5 on a little-endian host)
+  // would be misread as native: hostArray converts them first.
+  char order = dt.attr("byteorder").cast<std::string>()[0];
+  return order != (std::endian::native == std::endian::little ? '>' : '<');
 }
 
 std::vector<int64_t> shapeOf(const py::array &array) {
@@ -311,6 +314,28 @@ void guardBufferOfDeviceTensors(py::class_<rt::Tensor> &cls) {
 
 } // namespace
 
+py::array adjoint::python::hostArray(const py::handle &x) {
+  // numpy.asarray, not py::array::ensure: ensure clears numpy's exception
+  // (a ragged list, a broadcast too large to copy, an __array__ that
+  // raises), so the caller could only report that something failed. (Not
+  // ascontiguousarray either: it makes a 0-d array 1-d.)
+  py::module_ np = py::module_::import("numpy");
+  py::object array = np.attr("asarray")(x, py::arg("order") = "C");
+  py::object dtype = array.attr("dtype");
+  char order = dtype.attr("byteorder").cast<std::string>()[0];
+  if (order == (std::endian::native == std::endian::little ? '>' : '<'))
+    array = array.attr("astype")(dtype.attr("newbyteorder")("="));
+  return py::reinterpret_borrow<py::array>(array);
+}
+
+py::object adjoint::python::numpyDTypeObject(DType dtype) {
+  if (dtype != DType::BF16)
+    return numpyDType(dtype);
+  // numpy has no bfloat16; ml_dtypes' is the one JAX and TensorFlow use.
+  return py::module_::import("numpy").attr("dtype")(
+      py::module_::import("ml_dtypes").attr("bfloat16"));
+}
+
 py::dtype adjoint::python::numpyDType(DType dtype) {
   switch (dtype) {
   case DType::F64:
@@ -378,11 +403,14 @@ void adjoint::python::bindTensor(py::module_ &m) {
           [](py::array array) { return borrowArray(array); },
           py::arg("array"), py::keep_alive<0, 1>(),
           "Borrows a C-contiguous array's memory (no copy).")
-      .def_property_readonly("dtype",
-                             [](const rt::Tensor &t) {
-                               return std::string(dtypeName(t.dtype()));
-                             })
-      .def_property_readonly("shape", &rt::Tensor::shape)
+      .def_property_readonly(
+          "dtype",
+          [](const rt::Tensor &t) { return numpyDTypeObject(t.dtype()); },
+          "The element type as a numpy dtype (bf16: ml_dtypes.bfloat16).")
+      .def_property_readonly(
+          "shape",
+          [](const rt::Tensor &t) { return py::tuple(py::cast(t.shape())); },
+          "The shape, a tuple of ints as numpy's.")
       .def_property_readonly(
           "data_ptr",
           [](const rt::Tensor &t) { return reinterpret_cast<uintptr_t>(t.data()); })

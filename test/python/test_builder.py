@@ -10,7 +10,7 @@ from conftest import tensor
 def test_types():
     t = adj.Type.tensor(adj.f32, [2, 3])
     assert str(t) == "tensor<2x3xf32>"
-    assert t.shape == [2, 3] and t.dtype == adj.f32 and t.numel == 6
+    assert t.shape == (2, 3) and t.dtype == adj.f32 and t.numel == 6
     assert t == adj.Type.tensor(adj.DType.f32, [2, 3])
     fn = adj.Type.fn([t], [adj.Type.scalar(adj.f32)])
     assert fn.is_fn and str(fn.inputs[0]) == "tensor<2x3xf32>"
@@ -118,7 +118,7 @@ def test_values_keep_their_module_alive():
     f = m.lookup("f")
     del m
     gc.collect()
-    assert kept[0].shape == [3] and str(kept[0].type) == "tensor<3xf32>"
+    assert kept[0].shape == (3,) and str(kept[0].type) == "tensor<3xf32>"
     assert f.name == "f" and f.is_defined
 
 

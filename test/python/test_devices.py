@@ -39,10 +39,9 @@ def test_device_put_and_to_numpy_round_trip_every_dtype(dtype, opencl_device):
     d = opencl_device
     host = (np.arange(-7, 17).reshape(4, 6) * 3).astype(dtype)
     x = adj.device_put(host, d)
-    assert x.device == d and x.shape == [4, 6]
-    names = {np.float64: "f64", np.float32: "f32", np.float16: "f16",
-             np.int64: "i64", np.int32: "i32", np.bool_: "i1"}
-    assert x.dtype == names[dtype]
+    # shape and dtype as numpy shows them.
+    assert x.device == d and x.shape == (4, 6)
+    assert isinstance(x.dtype, np.dtype) and x.dtype == dtype
     back = adj.to_numpy(x)
     assert back.dtype == host.dtype
     np.testing.assert_array_equal(back, host)

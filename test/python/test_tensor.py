@@ -13,7 +13,7 @@ def test_borrow_numpy_without_copy():
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     t = adj.Tensor.from_numpy(a)
     assert t.is_borrowed and t.data_ptr == a.ctypes.data
-    assert t.shape == [2, 3] and t.dtype == "f32"
+    assert t.shape == (2, 3) and t.dtype == np.float32
     view = np.asarray(t)                      # buffer protocol
     assert np.shares_memory(view, a)
     assert np.shares_memory(t.numpy(), a)
@@ -69,7 +69,7 @@ def test_int_and_bool_dtypes():
 def test_dlpack_round_trip_with_numpy():
     a = np.arange(6, dtype=np.float64).reshape(3, 2)
     t = adj.from_dlpack(a)
-    assert t.data_ptr == a.ctypes.data and t.shape == [3, 2]
+    assert t.data_ptr == a.ctypes.data and t.shape == (3, 2)
     assert t.__dlpack_device__() == (1, 0)
     back = np.from_dlpack(t)
     assert np.shares_memory(back, a)

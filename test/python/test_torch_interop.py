@@ -13,7 +13,7 @@ torch = pytest.importorskip(
 def test_torch_tensor_in_and_out_without_copies():
     t = torch.arange(6, dtype=torch.float32).reshape(2, 3)
     a = adj.from_dlpack(t)                    # borrows torch's memory
-    assert a.data_ptr == t.data_ptr() and a.shape == [2, 3]
+    assert a.data_ptr == t.data_ptr() and a.shape == (2, 3)
     back = torch.from_dlpack(a)               # and gives it back
     assert back.data_ptr() == t.data_ptr()
     t[0, 0] = 42.0
