@@ -17,24 +17,12 @@ import operator
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
-from ._np_support import _TRANSLATOR, as_value, binop, float_dtype
+from ._np_elementwise import float_function
+from ._np_support import as_value, binop
 
 # Magnitudes from which every value of the dtype is an integer.
 _INTEGRAL_FROM = {DType.f64: 2.0 ** 52, DType.f32: 2.0 ** 23,
                   DType.f16: 2.0 ** 10, DType.bf16: 2.0 ** 7}
-
-
-def _float_operand(x, name):
-    """x as a float Value: numpy computes floor & co. of integers and
-    booleans in floats."""
-    x = as_value(x, name)
-    if x.dtype.is_float:
-        return x
-    out = _adj.cast(x, float_dtype())
-    tr = _TRANSLATOR.get()
-    if tr is not None and tr.is_weak(x):
-        tr.mark_weak(out)
-    return out
 
 
 def _trunc(x):
@@ -71,11 +59,22 @@ def _differ(p, q):
 
 
 def _rounded(fn, name):
+    """numpy's rounding function `fn` (integers as floats), with no
+    derivative; a zero result has x's sign, as numpy's (ceil(-0.5) is
+    -0.0)."""
     def rounding(x):
-        x = _float_operand(x, name)
-        return _adj.stop_gradient(fn(x))
-    rounding.__name__ = rounding.__qualname__ = name
-    return rounding
+        r = fn(x)
+        zero = _adj.select(_sign_bit(x), -0.0, _adj.abs(r))
+        return _adj.stop_gradient(_adj.select(r == 0.0, zero, r))
+    return float_function(rounding, name)
+
+
+def _sign_bit(x):
+    """Whether x's sign bit is set (-0.0 too), read from its bits; f16 and
+    bf16 through f32, which keeps the sign."""
+    if x.dtype == DType.f64:
+        return _adj.bitcast(x, DType.i64) < 0.0
+    return _adj.bitcast(_adj.cast(x, DType.f32), DType.i32) < 0.0
 
 
 floor = _rounded(_floor, "floor")
