@@ -38,7 +38,9 @@ def test_integer_division_family_follows_numpy(name, fn, rng):
     f32 = tuple(a.astype(np.float32) for a in floats)
     wide = (rng.uniform(-50, 50, 64), rng.uniform(-9, 9, 64))
     for a, b in (floats, ints, f32, wide):
-        got, want = adj.jit(fn)(a, b), fn(a, b)
+        with np.errstate(divide="ignore"):   # 5 // 0 is 0 with a warning
+            want = fn(a, b)
+        got = adj.jit(fn)(a, b)
         for g, w in zip(*((got, want) if isinstance(want, tuple)
                           else ((got,), (want,)))):
             g = np.asarray(g)
