@@ -256,9 +256,15 @@ def fmod(x1, x2, out=None):
     return binop(op, x1, x2)
 
 
+def _value_rpow(b, a):
+    """number ** Value (the front end materializes the number itself)."""
+    return _adj.pow(as_value(a, "power", like=b), b)
+
+
 def install(value_type):
     """The %, // and divmod operators of Values (the builder's Value has
-    none: adj has no such op)."""
+    none: adj has no such op), and a number's ** a Value."""
+    value_type.__rpow__ = _value_rpow
     value_type.__floordiv__ = _value_floordiv
     value_type.__rfloordiv__ = lambda b, a: _value_floordiv(a, b)
     value_type.__mod__ = _value_mod

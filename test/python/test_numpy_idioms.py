@@ -94,13 +94,16 @@ def test_mod_gradients_are_jax(fn, jfn):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
-def test_mod_and_floordiv_on_builder_values():
+def test_operators_and_rounding_on_builder_values():
     m = adj.Module()
     t = adj.tensor_type(adj.f64, [len(X)])
     m.function("f", [t, t], lambda a, b: adj.make_tuple(
-        a % b, a // b, 2.0 % b, divmod(a, 3.0)[0]))
+        a % b, a // b, 2.0 % b, divmod(a, 3.0)[0], 2.0 ** b,
+        np.power(2.0, b), np.floor(a), np.round(a, 1), np.fmod(a, b)))
     got = adj.compile(m, "f")(X, Y)
-    for g, w in zip(got, (X % Y, X // Y, 2.0 % Y, X // 3.0)):
+    for g, w in zip(got, (X % Y, X // Y, 2.0 % Y, X // 3.0, 2.0 ** Y,
+                          2.0 ** Y, np.floor(X), np.round(X, 1),
+                          np.fmod(X, Y))):
         np.testing.assert_allclose(g, w, rtol=1e-12)
 
 
