@@ -22,9 +22,9 @@ from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
 from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F401
 
 from . import frontend, numpy  # noqa: F401
-from . import random  # noqa: F401,E402
+from . import random, nn  # noqa: F401,E402
 from . import tree_util, tree, flatten_util  # noqa: F401,E402
-from . import _numpy_calls
+from . import _numpy_calls, _np_rounding
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
 from ._jacobians import jacfwd, jacrev, hessian  # noqa: F401
@@ -41,11 +41,30 @@ __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "remat",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
     "get_matmul_precision", "matmul_precision", "vmap", "random",
-    "tree_util", "tree", "flatten_util"]
+    "tree_util", "tree", "flatten_util", "nn"]
 
 _numpy_calls.install(Value)
 from . import _tensor  # noqa: E402
 _tensor.install()
+
+
+def _run_eagerly_on_numpy():
+    """The tensor functions, called on numpy arrays outside jitted code,
+    run compiled and return numpy arrays (_eager)."""
+    from ._eager import eager
+    for name in ("abs", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
+                 "rsqrt", "sign", "sin", "cos", "erf", "gelu", "neg",
+                 "softmax", "log_softmax", "sum", "mean", "max", "transpose",
+                 "matmul", "maximum", "minimum", "layer_norm",
+                 "cross_entropy", "linear", "conv2d", "max_pool2d",
+                 "avg_pool2d", "reshape", "broadcast_to", "cast", "pow",
+                 "add", "sub", "mul", "div", "select", "concat", "reverse",
+                 "pad", "slice"):
+        globals()[name] = eager(getattr(_adjoint, name))
+
+
+_run_eagerly_on_numpy()
+_np_rounding.install(Value)
 
 #: The element types, also reachable as adjoint.DType.<name>.
 f64, f32, f16, bf16 = DType.f64, DType.f32, DType.f16, DType.bf16

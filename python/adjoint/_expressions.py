@@ -9,6 +9,7 @@ from . import _adjoint as _adj
 from ._adjoint import Value
 from ._index_plan import DynamicSlice
 from ._indexing import attribute, getitem
+from ._np_index_tricks import for_numpy
 from ._source import FrontendError
 from ._trees import _BINOPS, _CMPOPS, _InlineFn, _Return, _is_number
 
@@ -128,6 +129,9 @@ class _Expressions:
                 if obj.type.is_tuple and isinstance(idx, int):
                     return _adj.get(obj, idx)
                 return getitem(obj, idx)
+            tricks = for_numpy(obj, idx)
+            if tricks is not None:   # np.r_[x, 0.0], np.c_[a, b]
+                return tricks[idx]
             # An array reached through a container (D["k"]) becomes a
             # constant like one read by name.
             return self.host(obj[idx])

@@ -60,12 +60,43 @@ def outer(a, b):
 
 # -- einsum -----------------------------------------------------------------
 
+def _sublists(args):
+    """(subscripts, operands) of the sublist form: operand, labels, ...,
+    [output labels]; a label is an int (below 52) or Ellipsis."""
+    operands, terms = list(args[0::2]), list(args[1::2])
+    output = None
+    if len(args) % 2:
+        operands.pop()
+        output = args[-1]
+    if len(terms) != len(operands):
+        raise ValueError("adjoint.numpy.einsum: each operand needs its list "
+                         "of subscripts")
+    spec = ",".join(_sublist_term(t) for t in terms)
+    if output is not None:
+        spec += "->" + _sublist_term(output)
+    return spec, operands
+
+
+def _sublist_term(labels):
+    if isinstance(labels, str) or not hasattr(labels, "__iter__"):
+        raise TypeError("adjoint.numpy.einsum: subscripts must be lists of "
+                        "ints, not %r" % (labels,))
+    out = []
+    for l in labels:
+        if l is Ellipsis:
+            out.append("...")
+        elif isinstance(l, int) and not isinstance(l, bool) and \
+                0 <= l < len(string.ascii_letters):
+            out.append(string.ascii_letters[l])
+        else:
+            raise ValueError("adjoint.numpy.einsum: subscript %r is not an "
+                             "int in [0, 52)" % (l,))
+    return "".join(out)
+
+
 def _parse(subscripts, ranks):
     """(labels per operand, output labels); '...' becomes labels '.k',
     right-aligned, so that the dimensions it stands for broadcast."""
-    if not isinstance(subscripts, str):
-        raise TypeError("adjoint.numpy.einsum: the subscripts must be a "
-                        "string (the sublist form is not supported)")
     spec = subscripts.replace(" ", "")
     lhs, arrow, rhs = spec.partition("->")
     terms = lhs.split(",")
@@ -190,9 +221,19 @@ def _contract(a, la, b, lb, keep):
     return _adj.reshape(out, [dims[l] for l in labels]), labels
 
 
-def einsum(subscripts, *operands):
-    """numpy's einsum for the string form: explicit ('ij,jk->ik') or
-    implicit output, repeated labels (diagonals), '...' broadcasting."""
+def einsum(*operands, out=None, optimize=False):
+    """numpy's einsum: the string form, explicit ('ij,jk->ik') or implicit
+    output, repeated labels (diagonals), '...' broadcasting; or the sublist
+    form einsum(a, [0, 1], b, [1, 2], [0, 2])."""
+    if out is not None:
+        raise TypeError("adjoint.numpy.einsum: out= is not supported (arrays "
+                        "are immutable values; use the result)")
+    if not operands:
+        raise ValueError("adjoint.numpy.einsum: no operands")
+    if isinstance(operands[0], str):
+        subscripts, operands = operands[0], operands[1:]
+    else:
+        subscripts, operands = _sublists(operands)
     xs = [as_value(x, "einsum") for x in operands]
     if not xs:
         raise ValueError("adjoint.numpy.einsum: no operands")

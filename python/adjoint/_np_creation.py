@@ -85,8 +85,8 @@ def ones_like(a, dtype=None, shape=None):
     return _like(a, 1.0, dtype, shape, "ones_like")
 
 
-def empty_like(a, dtype=None, shape=None):
-    return _like(a, 0.0, dtype, shape, "empty_like")
+def empty_like(prototype, dtype=None, shape=None):
+    return _like(prototype, 0.0, dtype, shape, "empty_like")
 
 
 def full_like(a, fill_value, dtype=None, shape=None):

@@ -10,7 +10,8 @@ from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._indexing import _empty
 from ._np_support import (as_value, cast_to, iota, normalize_axes,
-                          normalize_axis, ravel as _ravel, size)
+                          normalize_axis, ravel as _ravel, size,
+                          to_dtype)
 
 
 def _values(xs, name):
@@ -23,8 +24,8 @@ def _values(xs, name):
     return xs
 
 
-def concatenate(arrays, axis=0):
-    xs = _values(arrays, "concatenate")
+def concatenate(arrays, axis=0, out=None, dtype=None):
+    xs = _typed(arrays, out, dtype, "concatenate")
     if axis is None:
         return _adj.concat([_ravel(x) for x in xs], 0)
     if any(x.rank != xs[0].rank for x in xs):
@@ -34,6 +35,16 @@ def concatenate(arrays, axis=0):
         raise ValueError("adjoint.numpy.concatenate: zero-dimensional "
                          "arrays cannot be concatenated")
     return _adj.concat(xs, normalize_axis(axis, xs[0].rank, "concatenate"))
+
+
+def _typed(arrays, out, dtype, name):
+    """The arrays as Values of `dtype` (numpy's out= has no meaning for
+    immutable values)."""
+    if out is not None:
+        raise TypeError("adjoint.numpy.%s: out= is not supported (arrays "
+                        "are immutable values; use the result)" % name)
+    dtype = to_dtype(dtype, name)
+    return [cast_to(x, dtype) for x in _values(arrays, name)]
 
 
 def expand_dims(a, axis):
@@ -58,8 +69,8 @@ def squeeze(a, axis=None):
     return _adj.reshape(x, [d for i, d in enumerate(shape) if i not in axes])
 
 
-def stack(arrays, axis=0):
-    xs = _values(arrays, "stack")
+def stack(arrays, axis=0, out=None, dtype=None):
+    xs = _typed(arrays, out, dtype, "stack")
     if any(list(x.shape) != list(xs[0].shape) for x in xs):
         raise ValueError("adjoint.numpy.stack: all input arrays must have "
                          "the same shape")
@@ -124,8 +135,11 @@ def _indices(indices, n, name):
     return _adj.select(idx < 0.0, idx + float(n), idx)
 
 
-def take(a, indices, axis=None, mode="raise"):
+def take(a, indices, axis=None, out=None, mode="raise"):
     """a's elements (or slices along `axis`) at `indices`."""
+    if out is not None:
+        raise TypeError("adjoint.numpy.take: out= is not supported (arrays "
+                        "are immutable values; use the result)")
     if mode != "raise":
         raise ValueError("adjoint.numpy.take: mode=%r is not supported "
                          "(only 'raise')" % (mode,))

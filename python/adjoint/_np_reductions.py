@@ -9,9 +9,9 @@ import builtins
 
 from . import _adjoint as _adj
 from ._adjoint import DType
-from ._np_support import (as_value, cast_to, iota, normalize_axes,
-                          normalize_axis, ravel, reversed_order,
-                          to_dtype)
+from ._np_support import (as_value, cast_to, float_dtype, iota,
+                          normalize_axes, normalize_axis, ravel,
+                          reversed_order, to_dtype)
 
 
 def _isnan(x):
@@ -37,16 +37,22 @@ def _check_nonempty(x, axes, name):
                          "operation, which has no identity" % name)
 
 
-def amax(a, axis=None, keepdims=False):
+def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _no_extras("max", out, where)
     x = as_value(a, "max")
+    if initial is not None:
+        x = _adj.maximum(x, float(initial))
     axes = normalize_axes(axis, x.rank, "max")
     _check_nonempty(x, axes, "max")
     m = cast_to(_adj.max(_bool_safe(x), axes, keepdims), x.dtype)
     return _nan_where_any(x, m, axes, keepdims)
 
 
-def amin(a, axis=None, keepdims=False):
+def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    _no_extras("min", out, where)
     x = as_value(a, "min")
+    if initial is not None:
+        x = _adj.minimum(x, float(initial))
     axes = normalize_axes(axis, x.rank, "min")
     _check_nonempty(x, axes, "min")
     y = _bool_safe(x)
@@ -59,8 +65,9 @@ def _counts(hit, axes, keepdims):
     return _adj.max(_adj.cast(hit, DType.i32), axes, keepdims)
 
 
-def any(a, axis=None, keepdims=False):
+def any(a, axis=None, out=None, keepdims=False, where=None):
     """Whether an element is non-zero (NaN counts), i1."""
+    _no_extras("any", out, where)
     x = as_value(a, "any")
     axes = normalize_axes(axis, x.rank, "any")
     if _any_empty(x, axes):
@@ -69,8 +76,9 @@ def any(a, axis=None, keepdims=False):
     return _counts(zero, axes, keepdims) > 0.0
 
 
-def all(a, axis=None, keepdims=False):
+def all(a, axis=None, out=None, keepdims=False, where=None):
     """Whether every element is non-zero (NaN counts), i1."""
+    _no_extras("all", out, where)
     x = as_value(a, "all")
     axes = normalize_axes(axis, x.rank, "all")
     if _any_empty(x, axes):
@@ -119,11 +127,13 @@ def _arg_extreme(a, axis, keepdims, largest, name):
     return result
 
 
-def argmax(a, axis=None, keepdims=False):
+def argmax(a, axis=None, out=None, keepdims=False):
+    _no_extras("argmax", out)
     return _arg_extreme(a, axis, keepdims, True, "argmax")
 
 
-def argmin(a, axis=None, keepdims=False):
+def argmin(a, axis=None, out=None, keepdims=False):
+    _no_extras("argmin", out)
     return _arg_extreme(a, axis, keepdims, False, "argmin")
 
 
@@ -153,16 +163,22 @@ def _scan(a, axis, dtype, combine, identity, name):
     return x
 
 
-def cumsum(a, axis=None, dtype=None):
+def cumsum(a, axis=None, dtype=None, out=None):
+    _no_extras("cumsum", out)
     return _scan(a, axis, dtype, lambda u, v: u + v, 0.0, "cumsum")
 
 
-def cumprod(a, axis=None, dtype=None):
+def cumprod(a, axis=None, dtype=None, out=None):
+    _no_extras("cumprod", out)
     return _scan(a, axis, dtype, lambda u, v: u * v, 1.0, "cumprod")
 
 
-def prod(a, axis=None, keepdims=False, dtype=None):
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+         where=None):
     """The last element of cumprod, per reduced axis (1 for none)."""
+    _no_extras("prod", out, where)
+    if initial is not None:
+        return prod(a, axis, dtype, None, keepdims) * float(initial)
     x = as_value(a, "prod")
     axes = normalize_axes(axis, x.rank, "prod")
     for ax in axes:
@@ -179,3 +195,71 @@ def prod(a, axis=None, keepdims=False, dtype=None):
         x = _adj.reshape(x, [d for i, d in enumerate(x.shape)
                              if i not in axes])
     return x
+
+
+def _no_extras(name, out=None, where=None):
+    if out is not None:
+        raise TypeError("adjoint.numpy.%s: out= is not supported (arrays "
+                        "are immutable values; use the result)" % name)
+    if where is not None and where is not True:
+        raise TypeError("adjoint.numpy.%s: where= is not supported (mask "
+                        "the operand with numpy.where)" % name)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+        where=None):
+    """numpy's sum: booleans and int32 are summed in int64, as numpy does;
+    `a` may be a list or tuple of arrays and numbers."""
+    _no_extras("sum", out, where)
+    x = as_value(a, "sum")
+    dtype = to_dtype(dtype, "sum")
+    if dtype is None and x.dtype in (DType.i1, DType.i32):
+        dtype = DType.i64
+    s = _adj.sum(cast_to(x, dtype), _axis_list(axis, x.rank, "sum"),
+                 keepdims)
+    return s if initial is None else s + float(initial)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
+    """numpy's mean: booleans and integers are averaged as floats (the
+    program's float dtype)."""
+    _no_extras("mean", out, where)
+    x = as_value(a, "mean")
+    dtype = to_dtype(dtype, "mean")
+    if dtype is None and not x.dtype.is_float:
+        dtype = float_dtype()
+    return _adj.mean(cast_to(x, dtype), _axis_list(axis, x.rank, "mean"),
+                     keepdims)
+
+
+def _axis_list(axis, rank, name):
+    return None if axis is None else normalize_axes(axis, rank, name)
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """log(sum(b * exp(a))) over `axis`, computed around the maximum so that
+    large inputs do not overflow; its gradient is softmax(a) (times b).
+    With return_sign, (log|s|, sign(s)) for weights `b` of either sign."""
+    x = as_value(a, "logsumexp")
+    if not x.dtype.is_float:
+        x = _adj.cast(x, float_dtype())
+    axes = _axis_list(axis, x.rank, "logsumexp")
+    m = _adj.max(x, axes, True)
+    # An infinite maximum (all -inf, or a +inf) shifts by 0 instead, so
+    # that inf - inf makes no NaN.
+    m = _adj.stop_gradient(_adj.select(_adj.abs(m) < float("inf"), m, 0.0))
+    e = _adj.exp(x - m)
+    if b is not None:
+        e = e * as_value(b, "logsumexp", like=x)
+    s = _adj.sum(e, axes, True)
+    if return_sign:
+        sign = _adj.sign(s)
+        s = _adj.abs(s)
+    out = _adj.log(s) + m
+    if not keepdims:
+        shape = [d for i, d in enumerate(out.shape)
+                 if axes is not None and i not in axes]
+        out = _adj.reshape(out, shape)
+        if return_sign:
+            sign = _adj.reshape(sign, shape)
+    return (out, sign) if return_sign else out

@@ -3,6 +3,7 @@ the dispatch of calls (Python functions, AD transforms, adjoint's tensor
 functions, function Values)."""
 
 import builtins
+import operator
 import functools
 import inspect
 
@@ -169,6 +170,10 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
             if any(isinstance(a, Value) for a in args):
                 return _TracedRange(args)
             return range(*args)
+        if fn is divmod and len(args) == 2 and not kwargs:
+            # Promoted as the // and % operators are.
+            return (self.binop(operator.floordiv, *args),
+                    self.binop(operator.mod, *args))
         if is_iteration_call(fn, args):  # over tensors, ranges (_iteration)
             return iteration_builtin(fn, args, kwargs)
         if fn is len and len(args) == 1 and isinstance(args[0], Value) \

@@ -8,12 +8,16 @@ naming it. The functions that take no array (zeros, eye, arange, ...) build
 into the program being jitted.
 """
 
+import operator as _operator
+
+import numpy as _np
+
 from ._adjoint import (  # noqa: F401
-    abs, sign, sum, mean, transpose, broadcast_to, relu, softmax,
-    log_softmax, pow, cast)
+    abs, sign, broadcast_to, relu, softmax, log_softmax, pow, cast)
 from ._adjoint import neg as negative  # noqa: F401
 from . import _adjoint as _adj
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
+from ._np_index_tricks import c_, r_  # noqa: F401
 from ._np_creation import (  # noqa: F401
     arange, empty, empty_like, eye, full, full_like, identity, linspace,
     ones, ones_like, zeros, zeros_like)
@@ -23,49 +27,94 @@ from ._np_elementwise import (  # noqa: F401
     isnan, less, less_equal, log1p, logical_and, logical_not, logical_or,
     logical_xor, maximum, minimum, multiply, not_equal, reciprocal, square,
     subtract, tril, triu, true_divide, where)
+from ._np_movement import ravel as _ravel
 from ._np_movement import (  # noqa: F401
-    array_split, concatenate, expand_dims, ravel, split, squeeze, stack,
+    array_split, concatenate, expand_dims, split, squeeze, stack,
     take, take_along_axis)
 from ._np_reductions import (  # noqa: F401
-    all, amax, amin, any, argmax, argmin, cumprod, cumsum, prod)
+    all, amax, amin, any, argmax, argmin, cumprod, cumsum, logsumexp, mean,
+    prod, sum)
+from ._np_rounding import (  # noqa: F401
+    around, ceil, divmod, fix, floor, floor_divide, fmod, mod, remainder,
+    rint, round, trunc)
 from ._np_sorting import argsort, sort  # noqa: F401
 from ._np_support import as_value as _as_value, cast_to as _cast_to
+from ._np_support import binop as _binop, _TRANSLATOR
+from ._eager import eager as _eager
 from ._np_support import normalize_axes as _axes, size as _size
-from ._np_support import to_dtype as _to_dtype
+from ._np_support import to_dtype as _to_dtype, float_dtype as _float_dtype
+from ._np_support import normalize_axis as _axis
+from ._np_rounding import _no_out
 
 exp, log, tanh, sqrt, sin, cos, erf, sigmoid = (
     _float_function(getattr(_adj, name), name)
     for name in ("exp", "log", "tanh", "sqrt", "sin", "cos", "erf", "sigmoid"))
-power = pow
+
+
+def power(x1, x2):
+    """x1 ** x2 with the front end's operand rules (either may be a
+    number)."""
+    return _binop(_operator.pow, x1, x2)
+
+
 absolute = abs
 max = amax
 min = amin
 
 
-def var(a, axis=None, keepdims=False, ddof=0):
-    """The mean squared deviation, divided by N - ddof."""
-    x = _as_value(a, "var")
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+        correction=None):
+    """The mean squared deviation, divided by N - ddof (numpy 2's
+    `correction` is another name for ddof)."""
+    _no_out(out, "var")
+    if correction is not None:
+        ddof = correction
+    x = _cast_to(_as_value(a, "var"), _to_dtype(dtype, "var"))
+    if not x.dtype.is_float:
+        x = _adj.cast(x, _float_dtype())
     n = _size([x.shape[i] for i in _axes(axis, x.rank, "var")])
     d = x - _adj.mean(x, axis, True)
     dof = n - ddof if n > ddof else 0  # numpy's max(N - ddof, 0)
     return _adj.sum(d * d, axis, keepdims) / float(dof)
 
 
-def std(a, axis=None, keepdims=False, ddof=0):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
+        correction=None):
     """sqrt(var), whose derivative is 0 where the deviation is 0: over a
     size-1 axis std is constant (0) in x, and at equal values 0 is a
     subgradient, where sqrt's infinite slope times a zero deviation would
     give NaN. The square root of 1 stands in where var is 0, so that no
     infinite slope is formed even in the branch not taken."""
-    v = var(a, axis, keepdims, ddof)
+    v = var(a, axis, dtype, out, ddof, keepdims, correction=correction)
     nonzero = v != 0.0  # NaN (a NaN input, ddof = N) stays NaN
     return _adj.select(nonzero, sqrt(_adj.select(nonzero, v, 1.0)), 0.0)
 
 
-def reshape(a, newshape):
-    """numpy's reshape (one dimension may be -1)."""
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    """numpy's reshape (one dimension may be -1); `newshape` is numpy 1's
+    name of `shape`."""
     from ._indexing import _reshape
-    return _reshape(_as_value(a, "reshape"), newshape)
+    if order != "C":
+        raise ValueError("adjoint.numpy.reshape: only order='C' is "
+                         "supported")
+    shape = newshape if shape is None else shape
+    if shape is None:
+        raise TypeError("adjoint.numpy.reshape: missing the shape")
+    return _reshape(_as_value(a, "reshape"), shape)
+
+
+def transpose(a, axes=None):
+    """a's axes permuted (reversed when `axes` is None)."""
+    x = _as_value(a, "transpose")
+    if axes is None:
+        return _adj.transpose(x)
+    return _adj.transpose(x, [_axis(d, x.rank, "transpose") for d in axes])
+
+
+def ravel(a, order="C"):
+    if order not in ("C", "A", "K"):
+        raise ValueError("adjoint.numpy.ravel: only order='C' is supported")
+    return _ravel(a)
 
 
 def asarray(a, dtype=None):
@@ -78,19 +127,36 @@ array = asarray
 
 
 def shape(a):
-    return tuple(_as_value(a, "shape").shape)
+    return tuple(_np.shape(a) if _is_host(a) else _as_value(a, "shape").shape)
 
 
 def ndim(a):
-    return _as_value(a, "ndim").rank
+    return _np.ndim(a) if _is_host(a) else _as_value(a, "ndim").rank
 
 
 def size(a, axis=None):
+    if _is_host(a):
+        return _np.size(a, axis)
     s = _as_value(a, "size").shape
     return _size(s) if axis is None else s[axis]
 
 
-#: The numpy names this namespace implements (_numpy_calls maps numpy's
-#: functions of these names to these).
+def _is_host(a):
+    """An array outside jitted code: its shape is numpy's to say."""
+    return isinstance(a, _np.ndarray) and _TRANSLATOR.get() is None
+
+
+#: The numpy functions this namespace implements (_numpy_calls maps numpy's
+#: functions of these names to these; numpy's r_ and c_ are objects,
+#: resolved where they are subscripted).
 NAMES = sorted(n for n in dir() if not n.startswith("_") and n not in (
-    "NAMES", "pow", "cast", "sigmoid", "relu", "softmax", "log_softmax"))
+    "NAMES", "pow", "cast", "sigmoid", "relu", "softmax", "log_softmax",
+    "r_", "c_"))
+
+# Outside jitted code, on numpy arrays, the functions run compiled (the
+# shape queries are answered by numpy).
+for _name in NAMES:
+    if _name not in ("shape", "ndim", "size"):
+        globals()[_name] = _eager(globals()[_name])
+logsumexp = _eager(logsumexp)
+del _name

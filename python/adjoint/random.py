@@ -21,9 +21,11 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._np_support import _TRANSLATOR, float_dtype, to_dtype
+from . import _random_sampling as _sampling
 
 __all__ = ["key", "PRNGKey", "split", "fold_in", "bits", "uniform",
-           "normal", "bernoulli", "categorical", "dropout"]
+           "normal", "bernoulli", "categorical", "dropout", "randint",
+           "permutation", "shuffle", "choice"]
 
 _R = _adj._random
 
@@ -182,3 +184,63 @@ def dropout(key, x, rate):
     holds, else 0."""
     return _dispatch("dropout", lambda k, v: _R.dropout(k, v, float(rate)),
                      key, x)
+
+
+def randint(key, shape, minval, maxval, dtype=None):
+    """Integers in [minval, maxval) (int32 by default, as JAX's default
+    32-bit mode; int32 or narrower), JAX's numbers."""
+    shape = _shape(shape, "randint")
+    dtype = _dtype(dtype, "randint", DType.i32)
+    if dtype not in (DType.i32,):
+        raise TypeError("adjoint.random.randint: dtype must be int32 (JAX's "
+                        "64-bit draws are not implemented)")
+    bounds = [b for b in (minval, maxval) if not _is_int(b)]
+    if bounds:
+        raise TypeError("adjoint.random.randint: minval and maxval must be "
+                        "Python ints")
+    return _dispatch("randint", lambda k: _sampling.randint(
+        k, shape, int(minval), int(maxval), dtype), key)
+
+
+def _is_int(x):
+    return isinstance(x, (int, _np.integer)) and not isinstance(x, bool)
+
+
+def _array_or_int(x):
+    return int(x) if _is_int(x) else x
+
+
+def permutation(key, x, axis=0, independent=False):
+    """A shuffled copy of x along `axis` (its rows moved together unless
+    `independent`), or a permutation of range(x) for an int x."""
+    x = _array_or_int(x)
+    if isinstance(x, int):
+        return _dispatch("permutation",
+                         lambda k: _sampling.permutation(k, x, 0, False), key)
+    return _dispatch("permutation", lambda k, v: _sampling.permutation(
+        k, v, int(axis), bool(independent)), key, x)
+
+
+def shuffle(key, x, axis=0):
+    """JAX's deprecated shuffle: x's entries shuffled independently along
+    `axis` (permutation with independent=True)."""
+    return _dispatch("shuffle", lambda k, v: _sampling.shuffle(
+        k, v, int(axis) % max(1, v.rank)), key, x)
+
+
+def choice(key, a, shape=(), replace=True, p=None, axis=0):
+    """Samples of `a` (an array, along `axis`, or range(a) for an int), with
+    or without replacement, uniform or with probabilities `p`."""
+    shape = _shape(shape, "choice")
+    a = _array_or_int(a)
+    fd = float_dtype()
+
+    def draw(k, *rest):
+        it = iter(rest)
+        arr = a if isinstance(a, int) else next(it)
+        weights = None if p is None else next(it)
+        return _sampling.choice(k, arr, shape, bool(replace), weights,
+                                int(axis), fd)
+    args = [key] + ([] if isinstance(a, int) else [a]) + \
+        ([] if p is None else [p])
+    return _dispatch("choice", draw, *args)

@@ -69,12 +69,30 @@ def test_uniform_and_bernoulli_are_jax_bit_for_bit():
                                   np.asarray(jr.bernoulli(jk, p)))
 
 
+def _half_uniform(jax_key, shape, minval, maxval):
+    """jax.random.uniform's float16 numbers from their definition, on any
+    CPU: JAX's 16-bit random words (integer arithmetic, exact everywhere),
+    their top 10 bits as the mantissa of a float in [1, 2), minus 1, then
+    u * (maxval - minval) + minval in float16, each operation rounded to
+    float16 (numpy's float16 arithmetic rounds each one correctly). XLA is
+    not the reference: on a CPU with native float16 (AVX-512 FP16) it fuses
+    the product and the sum into one FMA, rounded once."""
+    words = np.asarray(jr.bits(jax_key, shape, np.uint16)).astype(np.int64)
+    unit = ((words >> 6) / 1024.0).astype(np.float16)
+    low, high = np.float16(minval), np.float16(maxval)
+    return np.maximum(low, unit * (high - low) + low)
+
+
 def test_half_and_double_uniforms_are_jax_bit_for_bit():
-    jk = jr.PRNGKey(7)
-    k = _words(jk)
-    np.testing.assert_array_equal(
-        ar.uniform(k, (500,), adj.f16, -3.0, 2.0),
-        np.asarray(jr.uniform(jk, (500,), np.float16, -3.0, 2.0)))
+    for seed, shape, low, high in ((7, (500,), -3.0, 2.0),
+                                   (1, (40, 3), 0.0, 1.0),
+                                   (123, (257,), -0.1, 7.3)):
+        jk = jr.PRNGKey(seed)
+        got = ar.uniform(_words(jk), shape, adj.f16, low, high)
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, _half_uniform(jk, shape, low,
+                                                         high))
+    k = _words(jr.PRNGKey(7))
     with jax.enable_x64(True):
         np.testing.assert_array_equal(
             ar.uniform(k, (500,), adj.f64),
@@ -250,3 +268,68 @@ def test_keys_and_shapes_are_checked():
         ar.categorical(ar.key(0), np.zeros((2, 3), np.float32), shape=(4, 5))
     with pytest.raises(TypeError, match="seed must be an int"):
         ar.key(1.5)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 42, -7])
+def test_randint_is_jax_bit_for_bit(seed):
+    jk = jr.PRNGKey(seed)
+    k = _words(jk)
+    for shape, low, high in (((10,), 0, 10), ((3, 4), -5, 1000),
+                             ((64,), 0, 100000), ((5,), 7, 7),
+                             ((20,), -2**31, 2**31 - 1),
+                             ((33,), 0, 2**31 - 1), ((), -3, 3)):
+        got = ar.randint(k, shape, low, high)
+        want = np.asarray(jr.randint(jk, shape, low, high))
+        assert got.dtype == want.dtype == np.int32
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", [1, 9, 2**31 - 1])
+def test_permutation_shuffle_and_choice_are_jax_bit_for_bit(seed):
+    jk = jr.PRNGKey(seed)
+    k = _words(jk)
+    x = np.arange(12.0, dtype=np.float32).reshape(3, 4) * 1.5
+    n = np.arange(40, dtype=np.int32)
+    p = np.array([0.1, 0.2, 0.3, 0.1, 0.3], np.float32)
+    pairs = [
+        (ar.permutation(k, 10), jr.permutation(jk, 10)),
+        (ar.permutation(k, 3000), jr.permutation(jk, 3000)),   # 2 rounds
+        (ar.permutation(k, x), jr.permutation(jk, x)),
+        (ar.permutation(k, x, axis=1), jr.permutation(jk, x, axis=1)),
+        (ar.permutation(k, x, 1, True), jr.permutation(jk, x, 1, True)),
+        (ar.shuffle(k, n), jr.permutation(jk, n, independent=True)),
+        (ar.choice(k, 10, (4,)), jr.choice(jk, 10, (4,))),
+        (ar.choice(k, x, (2, 2), axis=1), jr.choice(jk, x, (2, 2), axis=1)),
+        (ar.choice(k, n, (7,), replace=False),
+         jr.choice(jk, n, (7,), replace=False)),
+        (ar.choice(k, x, (2,), replace=False, axis=1),
+         jr.choice(jk, x, (2,), replace=False, axis=1)),
+        (ar.choice(k, 5, (50,), p=p), jr.choice(jk, 5, (50,), p=p)),
+        (ar.choice(k, 5, (3,), replace=False, p=p),
+         jr.choice(jk, 5, (3,), replace=False, p=p)),
+        (ar.choice(k, x, (2,), replace=False, p=p[:4] / p[:4].sum(),
+                   axis=1),
+         jr.choice(jk, x, (2,), replace=False, p=p[:4] / p[:4].sum(),
+                   axis=1)),
+    ]
+    for i, (got, want) in enumerate(pairs):
+        want = np.asarray(want)
+        assert got.dtype == want.dtype, i
+        np.testing.assert_array_equal(got, want, err_msg=str(i))
+
+
+def test_sampling_in_jitted_code():
+    jk = jr.PRNGKey(5)
+
+    @adj.jit
+    def f(key, x):
+        k1, k2 = ar.split(key)
+        return (ar.randint(k1, (6,), 0, 50), ar.permutation(k2, x),
+                ar.choice(k2, x, (3,), replace=False))
+
+    x = np.arange(8.0, dtype=np.float32)
+    got = f(_words(jk), x)
+    j1, j2 = jr.split(jk)
+    for g, w in zip(got, (jr.randint(j1, (6,), 0, 50), jr.permutation(j2, x),
+                          jr.choice(j2, x, (3,), replace=False))):
+        np.testing.assert_array_equal(g, np.asarray(w))
