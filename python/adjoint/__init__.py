@@ -19,12 +19,14 @@ _cuda_libraries.point_runtime_at_wheels()
 from . import _adjoint  # noqa: E402
 from ._adjoint import *  # noqa: F401,F403
 from ._adjoint import Error, DType, Type, Module, Function, Value, Tensor
-from ._adjoint import Device, devices, device, device_put, to_numpy  # noqa: F401
+from ._adjoint import Device, devices, device, device_put  # noqa: F401
 
 from . import frontend, numpy  # noqa: F401
 from . import random, nn  # noqa: F401,E402
 from . import tree_util, tree, flatten_util  # noqa: F401,E402
-from . import _numpy_calls, _np_rounding
+from . import _numpy_calls, _np_rounding, _arrays, _donation
+from ._arrays import Array, block_until_ready  # noqa: F401
+from ._donation import to_numpy  # noqa: F401
 from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
 from ._jacobians import jacfwd, jacrev, hessian  # noqa: F401
@@ -41,11 +43,12 @@ __all__ = [name for name in dir(_adjoint) if not name.startswith("_")] + [
     "remat",
     "FrontendError", "JitFunction", "numpy", "set_matmul_precision",
     "get_matmul_precision", "matmul_precision", "vmap", "random",
-    "tree_util", "tree", "flatten_util", "nn"]
+    "tree_util", "tree", "flatten_util", "nn", "Array", "block_until_ready"]
 
 _numpy_calls.install(Value)
 from . import _tensor  # noqa: E402
 _tensor.install()
+_donation.install()
 
 
 def _run_eagerly_on_numpy():

@@ -76,22 +76,40 @@ class _Annotated:
         return self.fun
 
     @api_boundary
-    def __call__(self, *args):
-        return _jit_of(self)(*args)
+    def __call__(self, *args, **kwargs):
+        return _jit_of(self)(*args, **kwargs)
+
+    def _positional(self, args, kwargs):
+        """The arguments by position: the rules (fwd, bwd, the jvp rule)
+        see one entry per parameter, so keywords are resolved through the
+        function's signature, defaults included, as JAX does."""
+        try:
+            bound = inspect.signature(self.fun).bind(*args, **kwargs)
+        except (TypeError, ValueError) as e:
+            raise TypeError("%s(): %s" % (self.__name__, e)) from None
+        bound.apply_defaults()
+        if bound.kwargs:
+            raise TypeError("%s(): keyword-only arguments (%s) cannot be "
+                            "given to a function with custom derivatives; "
+                            "make them positional" %
+                            (self.__name__, ", ".join(bound.kwargs)))
+        return list(bound.args)
 
     def _function_value(self, tr, args, node, frame):
         """f at `args` as an adj.lambda over their Values."""
         return _Reified(tr, self.fun, args, (), node, frame)
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
-        if kwargs:
-            raise frame.error("%s() takes positional arguments only"
-                              % self.__name__, node)
         if self._in_rule:
             # A rule that calls the function itself (for its primal output,
             # as JAX rules do) gets the plain function: the rule's own code
             # is what gets differentiated.
-            return tr.call(self.fun, list(args), {}, node, frame)
+            return tr.call(self.fun, list(args), kwargs, node, frame)
+        if kwargs:
+            try:
+                args = self._positional(args, kwargs)
+            except TypeError as e:
+                raise frame.error(str(e), node) from None
         r = self._function_value(tr, list(args), node, frame)
         self._in_rule = True
         try:

@@ -79,7 +79,9 @@ def _structure(out_tree, blocks, groups, single):
 
 class _Jacobian(_Transform):
     """The shared part of jacfwd and jacrev: the differentiated arguments,
-    the function of them alone, its output structure and the aux split."""
+    the function of them alone, its output structure and the aux split.
+    Keyword arguments go to the function as they are (not
+    differentiated)."""
 
     has_nondiff_args = True
 
@@ -105,7 +107,6 @@ class _Jacobian(_Transform):
         return out[0]
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
-        self._no_kwargs(kwargs, node, frame)
         diff, single = _diff_args(self.argnums, len(args), node, frame)
         args = list(args)
         for i in diff:
@@ -120,8 +121,8 @@ class _Jacobian(_Transform):
             a = list(args)
             for i, x in zip(diff, d):
                 a[i] = x
-            return self._main(tr.call(self.fn, a, {}, node, frame),
-                              node, frame)
+            return self._main(tr.call(self.fn, a, dict(kwargs), node,
+                                      frame), node, frame)
         of_diff.__name__ = _fn_name(self.fn)  # what errors name
 
         in_leaves, groups = [], []
@@ -132,7 +133,7 @@ class _Jacobian(_Transform):
                                        in_leaves, node, frame)
         result = _structure(out_tree, jac, groups, single)
         if self.has_aux:
-            aux = tr.call(self.fn, args, {}, node, frame)[1]
+            aux = tr.call(self.fn, args, dict(kwargs), node, frame)[1]
             return result, aux
         return result
 

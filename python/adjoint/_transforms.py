@@ -18,6 +18,7 @@ import weakref
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Function, Value
+from ._call_args import argnums_spec, positions
 from ._tracebacks import api_boundary
 from ._trees import _flatten, _is_number, _results, _unflatten
 
@@ -106,10 +107,13 @@ class _Reified:
     `values` are the call's arguments for the lambda, `wrt` the indices of
     those of the differentiated arguments, `groups` their (tree, count) per
     differentiated argument, `out_tree` the structure of fn's result and
-    `out_types` the types of its leaves."""
+    `out_types` the types of its leaves. Keyword arguments (`kwargs`) are
+    passed to fn as they are: the lambda captures their Values, so they
+    are never differentiated (JAX's argnums name positional arguments
+    only)."""
 
     def __init__(self, tr, fn, args, diff, node, frame, has_aux=False,
-                 name=None):
+                 name=None, kwargs=None):
         trees, per_arg = [], []
         self.function = fn
         for i, a in enumerate(args):
@@ -119,20 +123,23 @@ class _Reified:
                 l = [_diff_leaf(tr, x, node, frame, name, i,
                                 trees[-1] is not None) for x in l]
             per_arg.append(l)
-        self.values, self.wrt = [], []
-        for i, l in enumerate(per_arg):
+        self.values, indices = [], []
+        for l in per_arg:
+            indices.append([])
             for x in l:
                 if isinstance(x, Value):
-                    if i in diff:
-                        self.wrt.append(len(self.values))
+                    indices[-1].append(len(self.values))
                     self.values.append(x)
+        # In argnums' order, which need not be the arguments' ((1, 0)).
+        self.wrt = [j for i in diff for j in indices[i]]
         self.groups = [(trees[i], len(per_arg[i])) for i in diff]
         self._trees, self._per_arg = trees, per_arg
         self.has_aux = has_aux
         state = {"aux": []}
 
         def body(*params):
-            out = tr.call(fn, self.rebuild(params), {}, node, frame)
+            out = tr.call(fn, self.rebuild(params), dict(kwargs or {}), node,
+                          frame)
             if has_aux:
                 out, aux = _split_aux(out, node, frame)
                 state["aux_tree"], state["aux"] = tr.leaves(aux, node, frame)
@@ -185,22 +192,20 @@ def _group(leaves, groups, single):
 
 
 def _diff_args(argnums, nargs, node, frame):
-    single = isinstance(argnums, int)
-    diff = (argnums,) if single else tuple(argnums)
-    for i in diff:
-        if not -nargs <= i < nargs:
-            raise frame.error("argnums %d is out of range for %d arguments"
-                              % (i, nargs), node)
-    return tuple(i % nargs for i in diff), single
+    """(positions, single) of `argnums` among `nargs` positional
+    arguments; JAX's errors (_call_args.positions) at the call."""
+    try:
+        return positions(argnums, nargs)
+    except (TypeError, ValueError) as e:
+        raise frame.error(str(e), node) from None
 
 
 def _no_kwargs_at(name, kwargs, node, frame):
-    """Transformed functions take positional arguments only: a keyword is
-    refused (naming it, as Python does) rather than ignored."""
+    """jvp, vjp and their internal forms take no keywords: one is refused
+    (naming it, as Python does) rather than ignored."""
     if kwargs:
-        raise frame.error("%s() got an unexpected keyword argument '%s' (a "
-                          "transformed function takes positional arguments "
-                          "only)" % (name, next(iter(kwargs))), node)
+        raise frame.error("%s() got an unexpected keyword argument '%s'"
+                          % (name, next(iter(kwargs))), node)
 
 
 def _as_like(tr, x, like, node, frame):
@@ -228,7 +233,7 @@ class _Transform:
 
     def __init__(self, fn, argnums=0, has_aux=False):
         self.fn = fn
-        self.argnums = argnums
+        self.argnums = argnums_spec(argnums)
         self.has_aux = bool(has_aux)
         self.__name__ = "%s_%s" % (self.prefix, _fn_name(fn))
 
@@ -238,8 +243,10 @@ class _Transform:
         return _jit_of(self)
 
     @api_boundary
-    def __call__(self, *args):
-        return self.jit_function(*args)
+    def __call__(self, *args, **kwargs):
+        if self.has_nondiff_args:  # argnums names positional arguments
+            positions(self.argnums, len(args))
+        return self.jit_function(*args, **kwargs)
 
     def static_int_args(self, nargs):
         """The arguments whose Python ints and bools are static when called
@@ -308,10 +315,9 @@ class _Grad(_Transform):
         return (g, aux) if r.has_aux else g
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
-        self._no_kwargs(kwargs, node, frame)
         diff, single = _diff_args(self.argnums, len(args), node, frame)
         r = _Reified(tr, self.fn, args, diff, node, frame, self.has_aux,
-                     self.prefix)
+                     self.prefix, kwargs)
         self._scalar(r, node, frame)
         out = _results(self._request(r.fn, r.wrt, self.has_aux)(*r.values))
         return self._shape(out, r.groups, single, r)

@@ -16,7 +16,7 @@ mapped arguments.
 
 from . import _adjoint as _adj
 from ._adjoint import Type, Value
-from ._transforms import _Transform, _no_kwargs_at
+from ._transforms import _Transform
 from ._tree_nodes import head_size, node_of
 from ._trees import _flatten, _results, _unflatten
 
@@ -99,8 +99,6 @@ class _Vmap(_Transform):
                 _freeze(self.out_axes))
 
     def _adjoint_build(self, tr, args, kwargs, node, frame):
-        _no_kwargs_at(self.__name__, kwargs, node, frame)
-
         def error(msg):
             return frame.error(msg, node)
 
@@ -110,9 +108,15 @@ class _Vmap(_Transform):
         leaves = []
         tree = _flatten(tuple(args), leaves)
         if isinstance(in_axes, tuple) and len(in_axes) != len(args):
-            raise error("vmap: in_axes has %d entries for %d arguments"
-                        % (len(in_axes), len(args)))
+            raise error("vmap: in_axes has %d entries for %d positional "
+                        "arguments" % (len(in_axes), len(args)))
         axes = _axes_per_leaf(in_axes, tree, "in_axes", error)
+        # Keyword arguments are mapped over their leading axis, whatever
+        # in_axes says (in_axes describes positional arguments only), as in
+        # JAX.
+        n_args = len(leaves)
+        kw_tree = _flatten(dict(kwargs), leaves)
+        axes += [0] * (len(leaves) - n_args)
         size, params, types, in_list = None, [], [], []
         for x, a in zip(leaves, axes):
             if not isinstance(x, Value):
@@ -142,9 +146,9 @@ class _Vmap(_Transform):
 
         def body(*ps):
             it = iter(ps)
-            new = _unflatten(tree, [next(it) if isinstance(x, Value) else x
-                                    for x in leaves])
-            out = tr.call(self.fn, list(new), {}, node, frame)
+            new = [next(it) if isinstance(x, Value) else x for x in leaves]
+            out = tr.call(self.fn, list(_unflatten(tree, new[:n_args])),
+                          _unflatten(kw_tree, new[n_args:]), node, frame)
             state["tree"], out_leaves = tr.leaves(out, node, frame)
             return out_leaves
 

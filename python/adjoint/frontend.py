@@ -26,17 +26,20 @@ _source errors and sources. See docs/python.md, "Front end".
 """
 
 import sys
+import warnings
 
 import numpy as _np
 
 from . import _adjoint as _adj
-from . import _precision
+from . import _donation, _precision
 from ._adjoint import Device, DType, Module, Tensor, Type
+from ._arrays import Array, host_results, results as _host_or_device
+from ._call_args import ArgSpec
 from ._np_support import building
 from ._source import FrontendError, _Source, _NP_TO_ADJ
 from ._tree_nodes import node_of, rebuild
 from ._tracebacks import user_frames_only
-from ._trees import _flatten, _results, _unflatten
+from ._trees import _flatten, _unflatten
 from ._translator import _Frame, _Translator
 
 __all__ = ["jit", "JitFunction", "FrontendError"]
@@ -74,11 +77,12 @@ def _leaf(x, static, static_int=False):
     if t is Tensor and not static:
         # A runtime tensor, possibly on a device: passed as it is, so that
         # device arrays stay where they are.
+        _donation.check_alive(x)
         if x.dtype not in _NP_TO_ADJ:
             raise TypeError("adjoint.jit: unsupported argument dtype %s"
                             % x.dtype)
         return "A", (x.dtype, x.shape), x
-    if t is _np.ndarray and not static:  # the common case, kept quick
+    if (t is _np.ndarray or t is Array) and not static:  # kept quick
         if x.dtype not in _NP_TO_ADJ:
             if x.dtype.newbyteorder("=") in _NP_TO_ADJ:
                 # Swapped bytes (">f4" from FITS, HDF5, netCDF): converted
@@ -120,11 +124,17 @@ class JitFunction:
     Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
     tensors included; arrays in GPU memory such as torch CUDA tensors are
     taken through DLPack without a copy and run there), Python numbers,
-    and pytrees of them (adjoint.tree_util: results keep their node types);
-    the arguments at ``static_argnums`` and any leaf that is not an array or
-    a number (a function, a string) are static: Python values while
-    the program is built, part of the cache key. ``builds`` counts the
-    modules built (one per new signature).
+    and pytrees of them (adjoint.tree_util: results keep their node types),
+    by position or by keyword (keyword arguments are traced like positional
+    ones). The arguments at ``static_argnums`` or named by
+    ``static_argnames`` (names and positions map to each other through the
+    signature, as in jax.jit) and any leaf that is not an array or a number
+    (a function, a string) are static: Python values while the program is
+    built, part of the cache key. ``donate_argnums`` and
+    ``donate_argnames`` donate arguments (_donation: their adjoint.Tensor
+    leaves are deleted by the call). ``builds`` counts the modules built
+    (one per new signature). CPU results are adjoint.Array (numpy arrays
+    with ``block_until_ready``).
 
     ``device`` ("cpu", "opencl:0", an adjoint.Device) is where the compiled
     code runs; None: where the arguments' device arrays are (adjoint.Tensor
@@ -135,11 +145,25 @@ class JitFunction:
     precision in effect at the call is "tf32" (adjoint.matmul_precision);
     each precision has its own compiled code."""
 
-    def __init__(self, fn, static_argnums=(), device=None, static_ints=None):
+    def __init__(self, fn, static_argnums=(), device=None, static_ints=None,
+                 static_argnames=(), donate_argnums=(), donate_argnames=()):
         self.fn = fn
-        self.static_argnums = tuple(static_argnums)
+        self._static = ArgSpec(fn, static_argnums, static_argnames, "static")
+        self._donate = ArgSpec(fn, donate_argnums, donate_argnames, "donate")
+        both = set(self._static.nums) & set(self._donate.nums) or \
+            set(self._static.names) & set(self._donate.names)
+        if both:
+            raise ValueError("jit: argument %r is both static and donated"
+                             % sorted(both)[0])
+        self.static_argnums, self.static_argnames = \
+            self._static.nums, self._static.names
+        self.donate_argnums, self.donate_argnames = \
+            self._donate.nums, self._donate.names
+        # Static and donated arguments need the full path.
+        self._plain = not (self._static or self._donate)
         #: nargs -> the arguments whose Python ints are static (transforms:
-        #: those not differentiated), or None.
+        #: those not differentiated), or None; keyword arguments are never
+        #: differentiated, so theirs are static too then.
         self.static_ints = static_ints
         self.device = None if device is None else _device(device)
         self.__name__ = getattr(fn, "__name__", type(fn).__name__)
@@ -153,23 +177,36 @@ class JitFunction:
 
     # Signatures ------------------------------------------------------------
 
-    def _signature(self, args):
+    def _parts(self, args, kwargs):
+        """The arguments as one list (positional ones, then keyword ones in
+        the order of their sorted names), the names, and for each whether
+        it is static, whether its Python ints are, and whether donated."""
+        names = tuple(sorted(kwargs))
+        n = len(args)
+        ints = self.static_ints(n) if self.static_ints else ()
+        flags = [(self._static.at(i, n), i in ints, self._donate.at(i, n))
+                 for i in range(n)]
+        kw_ints = self.static_ints is not None
+        flags += [(self._static.named(k), kw_ints, self._donate.named(k))
+                  for k in names]
+        return list(args) + [kwargs[k] for k in names], names, flags
+
+    def _signature(self, args, kwargs=None):
+        parts, names, flags = self._parts(args, kwargs or {})
         trees, leaves = [], []
-        ints = self.static_ints(len(args)) if self.static_ints else ()
-        for i, a in enumerate(args):
+        for a, (static, ints, _) in zip(parts, flags):
             l = []
             trees.append(_flatten(a, l))
-            static = i in self.static_argnums
-            leaves += [_leaf(x, static, i in ints) for x in l]
+            leaves += [_leaf(x, static, ints) for x in l]
         float_dtype = next((_NP_TO_ADJ[c[0]] for k, c, _ in leaves
                             if k == "A" and c[0].kind == "f"), DType.f32)
         device = self.device or _argument_device(leaves)
         # The target with the matmul precision in effect (+tf32 on cuda):
         # a new precision compiles anew.
         target = _precision.target_for(device.kind)
-        key = (tuple(trees), float_dtype, device.id, target) + \
+        key = (tuple(trees), names, float_dtype, device.id, target) + \
             tuple((k, c) for k, c, _ in leaves)
-        return key, tuple(trees), leaves, float_dtype, device
+        return key, (tuple(trees), names), leaves, float_dtype, device
 
     @staticmethod
     def _arrays(leaves, float_dtype):
@@ -189,8 +226,10 @@ class JitFunction:
 
     # Building --------------------------------------------------------------
 
-    def _translate(self, module, trees, leaves, float_dtype):
-        """Defines this function in `module`; returns (Function, out tree)."""
+    def _translate(self, module, layout, leaves, float_dtype):
+        """Defines this function in `module`; returns (Function, out tree).
+        `layout`: the argument trees and the keyword names (_signature)."""
+        trees, names = layout
         tr = _Translator(module, float_dtype)
         tr.names.add(self.__name__)
         state = {}
@@ -199,7 +238,9 @@ class JitFunction:
             it = iter(params)
             vals = [p if k == "S" else next(it) for k, _, p in leaves]
             pos = [0]
-            args = [_unflatten(t, vals, pos) for t in trees]
+            parts = [_unflatten(t, vals, pos) for t in trees]
+            n = len(parts) - len(names)
+            args, kwargs = parts[:n], dict(zip(names, parts[n:]))
             node, frame = None, _Frame(tr, "<jit>", {}, {})
             try:
                 src = _Source.of(self.fn)
@@ -207,7 +248,7 @@ class JitFunction:
                 frame = _Frame(tr, src.filename, {}, {})
             except (AttributeError, TypeError, FrontendError):
                 pass  # a transform or a callable without source
-            value = tr.call(self.fn, args, {}, node, frame)
+            value = tr.call(self.fn, args, kwargs, node, frame)
             state["tree"], out = tr.leaves(value, node, frame)
             return out
 
@@ -221,67 +262,101 @@ class JitFunction:
             sys.setrecursionlimit(limit)
         return fn, state["tree"]
 
-    def lower(self, *args):
+    def lower(self, *args, **kwargs):
         """The adj module built for these arguments (not compiled)."""
         try:
-            return self._lower(args)
+            return self._lower(args, kwargs)
         except Exception as e:
             user_frames_only(e)  # see __call__
             raise
 
-    def _lower(self, args):
-        _, trees, leaves, float_dtype, _ = self._signature(args)
+    def _lower(self, args, kwargs):
+        _, layout, leaves, float_dtype, _ = self._signature(args, kwargs)
         m = Module()
-        self._translate(m, trees, leaves, float_dtype)
+        self._translate(m, layout, leaves, float_dtype)
         return m
 
-    def _compiled(self, args):
-        key, trees, leaves, float_dtype, device = self._signature(args)
+    def _donated(self, args, kwargs):
+        """The positions among the compiled function's inputs of the
+        donated adjoint.Tensor leaves, and those tensors."""
+        parts, _, flags = self._parts(args, kwargs)
+        index, inputs, tensors = 0, [], []
+        for a, (static, ints, donated) in zip(parts, flags):
+            leaves = []
+            _flatten(a, leaves)
+            for x in leaves:
+                if static or _leaf(x, False, ints)[0] == "S":
+                    continue
+                if donated and type(x) is Tensor:
+                    inputs.append(index)
+                    tensors.append(x)
+                index += 1
+        return inputs, tensors
+
+    def _compiled(self, args, kwargs):
+        key, layout, leaves, float_dtype, device = \
+            self._signature(args, kwargs)
         entry = self._cache.get(key)
         if entry is None:
             m = Module()
             self.builds += 1
-            fn, tree = self._translate(m, trees, leaves, float_dtype)
-            exe = _adj.compile(m, fn.name,
-                               target=_precision.target_for(device.kind))
+            fn, tree = self._translate(m, layout, leaves, float_dtype)
+            options = {"target": _precision.target_for(device.kind)}
+            donated = self._donated(args, kwargs)[0] if self._donate else ()
+            if donated and _donation.REUSES_BUFFERS:
+                options["donate"] = donated
+            elif donated:
+                warnings.warn(
+                    "adjoint.jit: %s: the runtime cannot reuse donated "
+                    "buffers yet; the donated tensors are deleted but their "
+                    "memory is not reused" % self.__name__, stacklevel=4)
+            exe = _adj.compile(m, fn.name, **options)
             entry = self._cache[key] = (exe, tree)
         return entry, self._arrays(leaves, float_dtype), device
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         try:
-            return self._call(args)
+            return self._call(args, kwargs)
         except Exception as e:
             # The translator's frames are dropped (the bare raise adds
             # none): the traceback shows the user's code (_tracebacks).
             user_frames_only(e)
             raise
 
-    def _call(self, args):
+    def _call(self, args, kwargs):
         # The quick path: arguments made of numpy arrays, numpy scalars and
         # Python numbers in dicts, tuples and lists (what training steps
         # pass), looked up by one key built in a single walk.
         leaves = []
-        if self.static_argnums:
+        if not self._plain:
             key = None
         elif self.static_ints is None:
             key = _quick_key(args, leaves)
         else:
             key = self._quick_key_static_ints(args, leaves)
+        if kwargs and key is not None:
+            named = _quick_key(kwargs, leaves, self.static_ints is not None)
+            key = None if named is None else (key, named)
         if key is not None:
             key = (key, _precision.get_matmul_precision())
             entry = self._quick.get(key)
             if entry is not None:
-                exe, build, weak, device = entry
+                exe, build, weak, device, wrap = entry
                 if weak:
                     for i, dtype in weak:
                         leaves[i] = _np.asarray(leaves[i], dtype)
-                return build(_results(exe(*leaves, device=device)))
-        (exe, tree), arrays, device = self._compiled(args)
+                return build(wrap(exe(*leaves, device=device)))
+        (exe, tree), arrays, device = self._compiled(args, kwargs)
         if key is not None:
             weak = tuple((i, a.dtype) for i, a in enumerate(arrays)
                          if type(leaves[i]) in (bool, int, float))
-            self._quick[key] = (exe, _builder(tree), weak, device)
-        return _unflatten(tree, _results(exe(*arrays, device=device)))
+            wrap = host_results if device.kind == "cpu" else _host_or_device
+            self._quick[key] = (exe, _builder(tree), weak, device, wrap)
+        out = _host_or_device(exe(*arrays, device=device))
+        if self._donate:
+            for t in self._donated(args, kwargs)[1]:
+                _donation.delete(t)
+        return _unflatten(tree, out)
 
     def _quick_key_static_ints(self, args, leaves):
         ints = self.static_ints(len(args))
@@ -295,19 +370,26 @@ class JitFunction:
         return "<adjoint.jit %s>" % self.__name__
 
 
-def jit(fn=None, *, static_argnums=(), device=None):
-    """Compiles `fn` from its Python source, per argument signature. Use as
-    ``@jit``, ``@jit(static_argnums=(1,))`` or ``jit(f, device="opencl:0")``
-    (JitFunction says where the code runs)."""
+def jit(fn=None, *, static_argnums=(), static_argnames=(), donate_argnums=(),
+        donate_argnames=(), device=None):
+    """Compiles `fn` (a Python function, a functools.partial, a transform,
+    any callable whose source can be read) from its Python source, per
+    argument signature. Use as ``@jit``, ``@jit(static_argnums=(1,))``,
+    ``@partial(jit, static_argnames="n")`` or ``jit(f, device="opencl:0")``
+    (JitFunction says how arguments and results are passed)."""
+    options = dict(static_argnums=static_argnums,
+                   static_argnames=static_argnames,
+                   donate_argnums=donate_argnums,
+                   donate_argnames=donate_argnames, device=device)
     if fn is None:
-        return lambda f: jit(f, static_argnums=static_argnums, device=device)
-    if isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
-    if isinstance(fn, JitFunction) and \
-            fn.static_argnums == tuple(static_argnums) and \
-            fn.device == (None if device is None else _device(device)):
-        return fn
-    return JitFunction(fn, static_argnums, device)
+        return lambda f: jit(f, **options)
+    new = JitFunction(fn, **options)
+    if isinstance(fn, JitFunction) and all(
+            getattr(fn, k) == getattr(new, k) for k in
+            ("static_argnums", "static_argnames", "donate_argnums",
+             "donate_argnames", "device")):
+        return fn  # keeps its compiled signatures
+    return new
 
 
 def _quick_key(x, leaves, static_int=False):
@@ -319,14 +401,20 @@ def _quick_key(x, leaves, static_int=False):
     with `static_int`); None for anything else (device arrays, static
     values), which takes the full path."""
     t = type(x)
-    if t is _np.ndarray:
+    if t is _np.ndarray or t is Array:  # results passed back are Arrays
         leaves.append(x)
         return x.dtype, x.shape
     if t is dict:
         keys = tuple(sorted(x))
         parts = [dict, keys]
         for k in keys:
-            part = _quick_key(x[k], leaves, static_int)
+            v = x[k]
+            tv = type(v)
+            if tv is Array or tv is _np.ndarray:  # no call per parameter
+                leaves.append(v)
+                parts.append((v.dtype, v.shape))
+                continue
+            part = _quick_key(v, leaves, static_int)
             if part is None:
                 return None
             parts.append(part)
@@ -334,6 +422,11 @@ def _quick_key(x, leaves, static_int=False):
     if t is tuple or t is list:
         parts = [t]
         for e in x:
+            te = type(e)
+            if te is Array or te is _np.ndarray:
+                leaves.append(e)
+                parts.append((e.dtype, e.shape))
+                continue
             part = _quick_key(e, leaves, static_int)
             if part is None:
                 return None
