@@ -118,9 +118,20 @@ class _Expressions:
             args = self.starred(e.args, frame)
             kwargs = {}
             for k in e.keywords:
-                if k.arg is None:
-                    raise frame.error("**kwargs is not supported", e)
-                kwargs[k.arg] = self.expr(k.value, frame)
+                if k.arg is not None:
+                    kwargs[k.arg] = self.expr(k.value, frame)
+                    continue
+                # f(**options): a mapping known while building (its values
+                # may be traced arrays), as Python unpacks it.
+                named = self.expr(k.value, frame)
+                if not hasattr(named, "keys"):
+                    raise frame.error("argument after ** must be a mapping, "
+                                      "not %s" % type(named).__name__, k)
+                for name in named.keys():
+                    if name in kwargs:
+                        raise frame.error("got multiple values for keyword "
+                                          "argument '%s'" % name, k)
+                    kwargs[name] = named[name]
             return self.call(fn, args, kwargs, e, frame)
         if isinstance(e, ast.Subscript):
             obj = self.expr(e.value, frame)

@@ -219,7 +219,7 @@ NOT_DIFFERENTIABLE_OUTPUTS = [
     # From Python, vjp runs the forward pass and its pullback the rest.
     (lambda: adj.vjp(is_positive, XF)[1](XF), "vjp", "the output", "bool"),
     (lambda: adj.vjp(count_positive, XF)[1]((1.0, 1)), "vjp",
-     "output leaf #1", "int32"),
+     "output leaf #1", "int64"),
     (lambda: adj.jvp(is_positive, (XF,), (XF,)), "jvp", "the output",
      "bool"),
     (lambda: adj.grad(lambda x: np.sum(x) > 0)(XF), "grad", "the output",
@@ -228,8 +228,9 @@ NOT_DIFFERENTIABLE_OUTPUTS = [
      "value_and_grad", "the output", "int64"),
     (lambda: adj.jacrev(is_positive)(XF), "jacrev", "the output", "bool"),
     (lambda: adj.jacfwd(is_positive)(XF), "jacfwd", "the output", "bool"),
+    # numpy sums int32 into the platform's int64.
     (lambda: adj.jacrev(count_positive)(XF), "jacrev", "output leaf #1",
-     "int32"),
+     "int64"),
 ]
 
 
@@ -341,9 +342,22 @@ def scaled(a, b=1.0):
     return a * b
 
 
-def uses_double_star(x):
-    options = {"b": 2.0}
+def uses_double_star_on_a_list(x):
+    options = [2.0]
     return scaled(x, **options)  # marker
+
+
+def test_double_star_unpacks_a_mapping_at_a_call():
+    @adj.jit
+    def f(x, w):
+        options = {"b": w}
+        return scaled(x, **options), scaled(**{"a": x}, b=3.0)
+
+    y, z = f(X3, np.float64(2.0))
+    np.testing.assert_allclose(y, X3 * 2.0)
+    np.testing.assert_allclose(z, X3 * 3.0)
+    e = error_of(adj.jit(lambda x: scaled(x, b=1.0, **{"b": 2.0})), X3)
+    assert "multiple values for keyword argument 'b'" in str(e)
 
 
 def carries_a_function(x):
@@ -355,7 +369,8 @@ def carries_a_function(x):
 
 
 @pytest.mark.parametrize("fn", [uses_break, uses_return_in_loop,
-                                uses_double_star, carries_a_function,
+                                uses_double_star_on_a_list,
+                                carries_a_function,
                                 returns_a_closure])
 def test_what_is_not_supported_is_an_error_at_its_line(fn):
     e = error_of(adj.jit(fn), X3)
