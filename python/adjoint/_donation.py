@@ -8,11 +8,12 @@ call: passing it to a jitted function, reading it (``numpy()``,
 ``RuntimeError`` naming it. numpy arrays are never donated (the caller
 owns them; JAX copies them to the device and ignores their donation).
 
-The buffer itself is reused only when the runtime can make an output
-alias a donated input (``compile(..., donate=[input indices])``, see
-docs/python.md); without that hook donation still marks the tensors
-deleted, and jit warns once per compiled signature that nothing was
-reused, as JAX does where a backend cannot donate.
+The buffer itself is not reused yet: that needs a runtime hook (compile
+taking the donated input indices, bufferization writing outputs into
+those writable arguments, and rt::invoke adopting an output that aliases
+one). Until then donation marks the tensors deleted and jit warns once
+per compiled signature that nothing was reused, as JAX does where a
+backend cannot donate.
 """
 
 import weakref
@@ -20,10 +21,7 @@ import weakref
 from . import _adjoint as _adj
 from ._adjoint import Tensor
 
-__all__ = ["REUSES_BUFFERS", "check_alive", "delete"]
-
-#: Whether compile() takes the donated inputs (the runtime's hook).
-REUSES_BUFFERS = "donate" in (_adj.compile.__doc__ or "")
+__all__ = ["check_alive", "delete"]
 
 # Tensors donated to a call, by identity (tensors are unhashable, as numpy
 # arrays): id -> a weak reference whose callback forgets the id when the

@@ -303,9 +303,10 @@ class JitFunction:
             fn, tree = self._translate(m, layout, leaves, float_dtype)
             options = {"target": _precision.target_for(device.kind)}
             donated = self._donated(args, kwargs)[0] if self._donate else ()
-            if donated and _donation.REUSES_BUFFERS:
-                options["donate"] = donated
-            elif donated:
+            if donated:
+                # The runtime has no hook yet to make an output alias a
+                # donated input (_donation): said once per signature, as
+                # JAX does where a backend cannot donate.
                 warnings.warn(
                     "adjoint.jit: %s: the runtime cannot reuse donated "
                     "buffers yet; the donated tensors are deleted but their "

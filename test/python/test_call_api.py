@@ -353,9 +353,6 @@ def test_donated_numpy_arrays_stay_usable():
 
 
 def test_donation_without_buffer_reuse_warns_once_per_signature():
-    from adjoint import _donation
-    if _donation.REUSES_BUFFERS:
-        pytest.skip("the runtime reuses donated buffers")
     j = adj.jit(add, donate_argnums=0)
 
     def tensor():
