@@ -142,6 +142,7 @@ class _Loops:
             raise _Unroll()
         name = fn.__name__
         call = "%s += [...]" % kind.__name__ if name == "__iadd__" else \
+            "%s[...] = ..." % kind.__name__ if name == "__setitem__" else \
             "%s.%s(...)" % (kind.__name__, name)
         raise frame.error(
             "%s changes a %s made before %s: Python containers "
@@ -162,23 +163,31 @@ class _Loops:
                 "the values with np.where(done, old, new)"
                 % type(node).__name__.lower(), node)
 
-    def refuse_dropped_mutations(self, stmts, frame):
-        """A tensor-conditioned `if` that assigns nothing is not built: a
-        container mutation in it (`ys.append(x)`) is an error here, as it
-        is in the branches that are built."""
+    def refuse_dropped_mutations(self, stmts, frame,
+                                 what="a conditional on a tensor"):
+        """A tensor-conditioned `if` (or a traced loop) that assigns nothing
+        is not built: a container mutation in it (`ys.append(x)`,
+        `d[k] = v`) is an error here, as it is in the regions that are
+        built."""
         mutators = set().union(*_MUTATORS.values())
         for node in (n for s in stmts for n in ast.walk(s)):
             if isinstance(node, ast.Call) and \
                     isinstance(node.func, ast.Attribute) and \
-                    node.func.attr in mutators and \
-                    isinstance(node.func.value, (ast.Name, ast.Subscript)):
-                try:  # a container of the branch itself is not checked
-                    owner = self.expr(node.func.value, frame)
-                except (FrontendError, LookupError):
-                    continue
-                with self.region(frame, False, "a conditional on a tensor"):
-                    self.check_mutation(getattr(owner, node.func.attr, None),
-                                        node, frame)
+                    node.func.attr in mutators:
+                container, method = node.func.value, node.func.attr
+            elif isinstance(node, ast.Subscript) and \
+                    isinstance(node.ctx, ast.Store):
+                container, method = node.value, "__setitem__"  # d[k] = v
+            else:
+                continue
+            if not isinstance(container, (ast.Name, ast.Subscript)):
+                continue
+            try:  # a container of the branch itself is not checked
+                owner = self.expr(container, frame)
+            except (FrontendError, LookupError):
+                continue
+            with self.region(frame, False, what):
+                self.check_mutation(getattr(owner, method, None), node, frame)
 
     # -- for --------------------------------------------------------------
 
@@ -241,7 +250,7 @@ class _Loops:
         if not names and stacks is None:
             if static:
                 raise _Unroll()
-            self.no_effect(s, frame)
+            self.no_effect(s, frame, "a range with tensor bounds")
         plain = static and stacks is None and getattr(seq, "range", None)
         if plain:
             bounds = (plain.start, plain.stop, plain.step)
@@ -294,7 +303,8 @@ class _Loops:
                 "over a Python range" % (type(node).__name__.lower(), what),
                 node)
 
-    def no_effect(self, s, frame):
+    def no_effect(self, s, frame, what):
+        self.refuse_dropped_mutations(s.body, frame, what)
         raise frame.error("a loop that assigns no variable used before it "
                           "has no effect", s)
 
@@ -322,7 +332,7 @@ class _Loops:
         self.refuse_tensor_trip(s, frame, "a while loop with a tensor test")
         names = self.carried(s, frame)
         if not names:
-            self.no_effect(s, frame)
+            self.no_effect(s, frame, "a while loop with a tensor test")
         loop = _Carried(self, names, frame, s, False)
 
         def cond(*args):

@@ -141,8 +141,30 @@ class _Statements:
             for t, v in zip(target.elts, value):
                 self.assign(t, v, frame)
             return
+        if isinstance(target, ast.Subscript):
+            self.assign_item(target, value, frame)
+            return
         raise frame.error("unsupported assignment target: %s"
                           % type(target).__name__, target)
+
+    def assign_item(self, target, value, frame):
+        """`d[k] = v` on a Python dict or list (params["w"] = w): a change
+        of a build-time container, under the same rule as its methods (a
+        loop that changes a container made before it is unrolled). Arrays
+        are values, as in JAX: they are updated with x.at[i].set(v)."""
+        obj = self.expr(target.value, frame)
+        if isinstance(obj, Value):
+            raise frame.error(
+                "arrays are values in jitted code and cannot be assigned "
+                "to in place: write x = x.at[index].set(value) (or .add, "
+                ".multiply, .min, .max)", target)
+        if not isinstance(obj, (dict, list)):
+            raise frame.error("item assignment on a %s is not supported in "
+                              "jitted code (dicts and lists are)"
+                              % type(obj).__name__, target)
+        key = self.index_expr(target.slice, frame)
+        self.check_mutation(obj.__setitem__, target, frame)
+        obj[key] = value
 
     def if_stmt(self, s, rest, frame):
         """Translates `s`; returns True when it consumed `rest` (returned)."""

@@ -536,3 +536,58 @@ def test_a_list_local_to_a_tensor_branch_is_free():
         return x * 2.0
 
     same(f, np.ones(2))
+
+
+# ---------------------------------------------------------------------------
+# Item assignment on Python containers: d[k] = v, ys[i] = v
+# ---------------------------------------------------------------------------
+
+def set_items(x, w):
+    params = {"w": w, "b": x[0] * 0.0}
+    params["w"] = params["w"] * 2.0
+    outs = [None, None]
+    for i in range(2):
+        outs[i] = np.tanh(x[i] @ params["w"])
+        params["b"] = params["b"] + outs[i]
+    return np.sum(params["b"]) + np.sum(outs[1])
+
+
+def test_item_assignment_on_dicts_and_lists_as_python():
+    x = np.random.default_rng(3).normal(size=(2, 3))
+    w = np.random.default_rng(4).normal(size=(3, 3))
+    np.testing.assert_allclose(adj.jit(set_items)(x, w), set_items(x, w),
+                               rtol=1e-12)
+    g = adj.grad(set_items, argnums=1)(x, w)
+    np.testing.assert_allclose(g, central_diff(set_items, [x, w], 1),
+                               rtol=1e-6, atol=1e-9)
+
+
+def _marker_line(fn):
+    lines, start = inspect.getsourcelines(fn)
+    return start + next(i for i, l in enumerate(lines) if "# marker" in l)
+
+
+def test_item_assignment_that_cannot_be_kept_is_an_error_at_its_line():
+    def traced_loop(x):
+        d = {"h": x}
+        for i in range(np.sum(x > 0.0)):   # a tensor trip count
+            d["h"] = d["h"] * 2.0  # marker
+        return d["h"]
+
+    def under_a_tensor_condition(x):
+        d = {"h": x}
+        if np.sum(x) > 0.0:
+            d["h"] = x * 2.0  # marker
+        return d["h"]
+
+    def on_an_array(x):
+        x[0] = 1.0  # marker
+        return x
+
+    for fn, words in ((traced_loop, "dict[...] = ..."),
+                      (under_a_tensor_condition, "dict[...] = ..."),
+                      (on_an_array, "x.at[index].set(value)")):
+        with pytest.raises(adj.FrontendError) as info:
+            adj.jit(fn)(np.ones(3))
+        assert words in str(info.value)
+        assert info.value.lineno == _marker_line(fn)
