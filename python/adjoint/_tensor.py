@@ -18,9 +18,7 @@ import operator
 import numpy as _np
 
 from ._adjoint import DType, Tensor
-from ._source import _NP_TO_ADJ
-
-_ADJ_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
+from ._source import _ADJ_TO_NP, _NP_TO_ADJ
 
 
 def numpy_dtype(dtype):

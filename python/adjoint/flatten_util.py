@@ -11,12 +11,10 @@ import numpy as _np
 
 from ._adjoint import DType, Value
 from ._np_support import as_value, cast_to
-from ._source import _NP_TO_ADJ
+from ._source import _ADJ_TO_NP, _NP_TO_ADJ
 from .tree_util import tree_flatten
 
 __all__ = ["ravel_pytree"]
-
-_ADJ_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
 
 
 def _np_dtype(dtype):

@@ -36,7 +36,7 @@ from ._adjoint import Device, DType, Module, Tensor, Type
 from ._arrays import Array, host_results, results as _host_or_device
 from ._call_args import ArgSpec
 from ._np_support import building
-from ._source import FrontendError, _Source, _NP_TO_ADJ
+from ._source import FrontendError, _Source, _ADJ_TO_NP, _NP_TO_ADJ
 from ._tree_nodes import node_of, rebuild
 from ._tracebacks import user_frames_only
 from ._trees import _flatten, _unflatten
@@ -112,10 +112,7 @@ def _weak_array(x, float_dtype):
         return _np.asarray(x)
     if type(x) is int:
         return _np.asarray(x, _np.int64)
-    return _np.asarray(x, _DTYPE_TO_NP[float_dtype])
-
-
-_DTYPE_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}
+    return _np.asarray(x, _ADJ_TO_NP[float_dtype])
 
 
 class JitFunction:
