@@ -226,10 +226,9 @@ _METHODS = {
     "at": _At,
     "ndim": lambda x: x.rank,
     "size": _size,
-    # As numpy and JAX show them (the builder's Value has a list and a
-    # DType): `x.shape == (8, 4)`, `x.shape[:-1] + (2, 2)` and
-    # `x.dtype == np.float32` mean what they say.
-    "shape": lambda x: tuple(x.shape),
+    # numpy's dtype, as JAX shows it (the builder's Value has a DType), so
+    # that `x.dtype == np.float32` and `np.finfo(x.dtype)` mean what they
+    # say; `shape` is the Value's own, a tuple.
     "dtype": lambda x: numpy_dtype(x.dtype),
     "itemsize": lambda x: numpy_dtype(x.dtype).itemsize,
     "nbytes": lambda x: _size(x) * numpy_dtype(x.dtype).itemsize,
@@ -240,7 +239,7 @@ for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax",
     _METHODS.setdefault(_name, _method(_name))
 
 #: The Value's own attributes (the builder's).
-_OWN = ("type", "rank", "module", "is_")
+_OWN = ("type", "shape", "rank", "module", "is_")
 
 
 def attribute(x, name):
