@@ -39,6 +39,7 @@ set(ADJOINT_INSTALLED_LIBRARIES
   AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
   AdjointHoistInvariantLoads
   AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
+  AdjointReuseDonated
   AdjointAccumulateMatmul
   AdjointRuntime AdjointSupport AdjointTarget)
 foreach(lib ${ADJOINT_INSTALLED_LIBRARIES})

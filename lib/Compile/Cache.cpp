@@ -97,6 +97,12 @@ std::string compiler::cacheKey(mlir::ModuleOp module,
   add(target.str());
   add(options.optimize ? "optimize" : "no-optimize");
   add("O" + std::to_string(options.optLevel));
+  if (!options.donate.empty()) {
+    std::string donated = "donate";
+    for (unsigned index : options.donate)
+      donated += " " + std::to_string(index);
+    add(donated);
+  }
   add(function);
   add(text);
   std::array<uint8_t, 32> digest = hash.final();

@@ -11,6 +11,7 @@
 #include "CompileImpl.h"
 
 #include "adjoint/AD/Passes.h"
+#include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
@@ -133,6 +134,31 @@ std::vector<rt::TensorSpec> specsOf(TypeRange types, const char *what,
     specs.push_back(rt::TensorSpec{*dtype, tensor.getShape().vec()});
   }
   return specs;
+}
+
+/// Marks the donated inputs in `signature` and on `entry` (kDonateAttrName,
+/// for the lowering); throws adjoint::Error for an index out of range or
+/// given twice.
+void markDonated(adj::FuncOp entry, const std::vector<unsigned> &donate,
+                 rt::Signature &signature, const std::string &function) {
+  if (donate.empty())
+    return;
+  SmallVector<int64_t> indices;
+  for (unsigned index : donate) {
+    if (index >= signature.inputs.size())
+      throw Error("compile @" + function + ": donated input #" +
+                  std::to_string(index) + " does not exist (" +
+                  std::to_string(signature.inputs.size()) +
+                  " inputs, tuples flattened)");
+    if (signature.inputs[index].donated)
+      throw Error("compile @" + function + ": input #" +
+                  std::to_string(index) + " is donated twice");
+    signature.inputs[index].donated = true;
+    indices.push_back(index);
+  }
+  llvm::sort(indices);
+  entry->setAttr(kDonateAttrName,
+                 DenseI64ArrayAttr::get(entry.getContext(), indices));
 }
 
 /// The LLVM dialect form of a memref descriptor of `rank` dimensions.
@@ -280,6 +306,7 @@ compiler::lowerToTargetDialect(ModuleOp input, const std::string &function,
       specsOf(entry.getFunctionType().getInputs(), "input", function);
   signature.outputs =
       specsOf(entry.getFunctionType().getResults(), "output", function);
+  markDonated(entry, options.donate, signature, function);
 
   PassManager lower(ctx);
   std::string pipelineError;

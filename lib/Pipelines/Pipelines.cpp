@@ -77,8 +77,9 @@ void adjoint::buildTensorPipeline(OpPassManager &pm) {
   // shared fill.
   pm.addPass(createFuseElementwise());
   // Entry arguments are the caller's memory: bufferization must not write
-  // them.
+  // them, except the donated ones, which outputs are computed into.
   pm.addPass(createReadonlyArguments());
+  pm.addPass(createReuseDonated());
 }
 
 void adjoint::buildBufferizePipeline(OpPassManager &pm) {
@@ -87,11 +88,14 @@ void adjoint::buildBufferizePipeline(OpPassManager &pm) {
   addPipelineText(pm, "one-shot-bufferize{bufferize-function-boundaries "
                       "function-boundary-type-conversion=identity-layout-map "
                       "allow-return-allocs-from-loops},"
-                      "buffer-deallocation-pipeline,"
-                      // Frees each buffer right after its last use instead
-                      // of at the end of the block, so that the memory
-                      // pool hands it to the next allocation of the call.
-                      "func.func(optimize-allocation-liveness)");
+                      "buffer-deallocation-pipeline");
+  // Deallocation clones returned arguments; a donated one is the output's
+  // memory (-adj-reuse-donated) and returns as it is.
+  pm.addPass(createReturnDonated());
+  // Frees each buffer right after its last use instead of at the end of
+  // the block, so that the memory pool hands it to the next allocation of
+  // the call.
+  addPipelineText(pm, "func.func(optimize-allocation-liveness)");
 }
 
 void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {

@@ -203,6 +203,38 @@ void copyStrided(char *dst, const char *src, const std::vector<int64_t> &shape,
   }
 }
 
+/// Whether donated input `i` may be written by the call: it owns its
+/// memory (a borrowed array is the caller's), is not read-only, and shares
+/// no byte with another input (which the call reads).
+bool isWritableDonation(const std::vector<Tensor> &inputs, size_t i) {
+  const Tensor &input = inputs[i];
+  if (input.isBorrowed() || input.isReadOnly())
+    return false;
+  auto begin = reinterpret_cast<uintptr_t>(input.data());
+  uintptr_t end = begin + input.byteSize();
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    if (j == i || &inputs[j].device() != &input.device())
+      continue;
+    auto otherBegin = reinterpret_cast<uintptr_t>(inputs[j].data());
+    uintptr_t otherEnd = otherBegin + inputs[j].byteSize();
+    if (begin < otherEnd && otherBegin < end)
+      return false;
+  }
+  return true;
+}
+
+/// The donated input (as passed) whose memory the output `data` of type
+/// `spec` is, or null.
+const Tensor *donatedStorage(const Signature &signature,
+                             const std::vector<const Tensor *> &passed,
+                             const void *data, const TensorSpec &spec) {
+  for (size_t i = 0; i < passed.size(); ++i)
+    if (signature.inputs[i].donated && passed[i]->data() == data &&
+        passed[i]->dtype() == spec.dtype && passed[i]->shape() == spec.shape)
+      return passed[i];
+  return nullptr;
+}
+
 bool isRowMajor(const std::vector<int64_t> &shape, const int64_t *strides) {
   int64_t expected = 1;
   for (size_t d = shape.size(); d-- > 0;) {
@@ -433,11 +465,12 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
   InvokeStats local;
 
   // Input descriptors, back to back in one vector. Host memory aligned to
-  // its element is passed as is (compiled code never writes its inputs and
-  // assumes no more alignment than the element's: see Invoke.h); device
+  // its element is passed as is (compiled code writes only donated inputs
+  // and assumes no more alignment than the element's: see Invoke.h); device
   // memory must be aligned to kBufferAlignment (the device pools' blocks
   // are; a view imported through DLPack at a byte offset may not be).
-  // Anything else is copied once, on its own device.
+  // Anything else, and a donated input the call may not write, is copied
+  // once, on its own device.
   std::vector<Tensor> copies;
   copies.reserve(inputs.size());
   size_t inputWords = 0;
@@ -446,11 +479,18 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
   std::vector<int64_t> descriptors(inputWords);
   std::vector<void *> args(1 + inputs.size());
   size_t word = 0;
+  // What each input's descriptor points to: the input, or its copy.
+  std::vector<const Tensor *> passed(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Tensor *input = &inputs[i];
     auto address = reinterpret_cast<uintptr_t>(input->data());
     bool usable = gpuDevice ? isBufferAligned(input->data())
                             : address % dtypeSize(input->dtype()) == 0;
+    if (usable && signature.inputs[i].donated &&
+        !isWritableDonation(inputs, i)) {
+      usable = false;
+      ++local.donatedCopied;
+    }
     if (!usable) {
       try {
         copies.push_back(input->clone());
@@ -460,6 +500,7 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
       input = &copies.back();
       ++local.inputsCopied;
     }
+    passed[i] = input;
     int64_t *desc = descriptors.data() + word;
     args[1 + i] = desc;
     const std::vector<int64_t> &shape = input->shape();
@@ -552,6 +593,14 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
     char *data = reinterpret_cast<char *>(desc[1]) +
                  desc[2] * static_cast<int64_t>(dtypeSize(spec.dtype));
     const int64_t *strides = desc + 3 + rank;
+    // Computed into a donated input (-adj-reuse-donated): the output is
+    // that input's storage, on either kind of device.
+    if (const Tensor *donor = donatedStorage(signature, passed, data, spec);
+        donor && isRowMajor(spec.shape, strides)) {
+      outputs.push_back(*donor);
+      ++local.outputsDonated;
+      continue;
+    }
     if (gpuDevice) {
       // Device outputs: a block of this call becomes the tensor's storage;
       // anything else (an input, a constant) is copied into a new block.

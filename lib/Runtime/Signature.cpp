@@ -18,7 +18,7 @@ void print(std::string &out, const std::vector<TensorSpec> &specs) {
         out += ',';
       out += std::to_string(spec.shape[i]);
     }
-    out += "] ";
+    out += spec.donated ? "]! " : "] ";
   }
 }
 
@@ -77,6 +77,11 @@ std::optional<Signature> Signature::parse(const std::string &text) {
       continue;
     }
     TensorSpec spec;
+    // Only inputs are donated.
+    if (!seenArrow && word.size() > 1 && word.back() == '!') {
+      spec.donated = true;
+      word.pop_back();
+    }
     if (!parseSpec(word, spec))
       return std::nullopt;
     (seenArrow ? sig.outputs : sig.inputs).push_back(std::move(spec));

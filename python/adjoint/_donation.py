@@ -1,19 +1,21 @@
 """Donated arguments of ``jit(donate_argnums=..., donate_argnames=...)``.
 
-Donating an argument hands its buffer to the call, which may write an
-output of the same dtype and shape into it; the caller must not use it
-again. As in JAX, a donated ``adjoint.Tensor`` is marked deleted after the
-call: passing it to a jitted function, reading it (``numpy()``,
-``np.asarray``, ``to_numpy``, DLPack) or moving it (``to``) raises
-``RuntimeError`` naming it. numpy arrays are never donated (the caller
-owns them; JAX copies them to the device and ignores their donation).
+Donating an argument hands its buffer to the call: an output of the same
+dtype and shape is computed into it (the compiler's -adj-reuse-donated; the
+output then is that memory, neither allocated nor copied), and the caller
+must not use it again. As in JAX, a donated ``adjoint.Tensor`` is marked
+deleted after the call: passing it to a jitted function, reading it
+(``numpy()``, ``np.asarray``, ``to_numpy``, DLPack) or moving it (``to``)
+raises ``RuntimeError`` naming it.
 
-The buffer itself is not reused yet: that needs a runtime hook (compile
-taking the donated input indices, bufferization writing outputs into
-those writable arguments, and rt::invoke adopting an output that aliases
-one). Until then donation marks the tensors deleted and jit warns once
-per compiled signature that nothing was reused, as JAX does where a
-backend cannot donate.
+Only ``adjoint.Tensor`` leaves are donated (device arrays: results of GPU
+code, ``device_put``). numpy arrays, ``adjoint.Array`` CPU results
+included, are never donated: they are the caller's, cannot be marked
+deleted, and views of them (``w[:, 0]``, which JAX would have copied) would
+silently change; JAX likewise copies numpy arguments and ignores their
+donation. A Tensor that borrows caller memory, is read-only, or shares
+memory with another argument is copied by the runtime before the call
+writes it.
 """
 
 import weakref

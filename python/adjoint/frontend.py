@@ -26,7 +26,6 @@ _source errors and sources. See docs/python.md, "Front end".
 """
 
 import sys
-import warnings
 
 import numpy as _np
 
@@ -128,8 +127,9 @@ class JitFunction:
     signature, as in jax.jit) and any leaf that is not an array or a number
     (a function, a string) are static: Python values while the program is
     built, part of the cache key. ``donate_argnums`` and
-    ``donate_argnames`` donate arguments (_donation: their adjoint.Tensor
-    leaves are deleted by the call). ``builds`` counts the modules built
+    ``donate_argnames`` donate arguments (_donation: outputs are computed
+    into the memory of their adjoint.Tensor leaves, which the call
+    deletes). ``builds counts the modules built
     (one per new signature). CPU results are adjoint.Array (numpy arrays
     with ``block_until_ready``).
 
@@ -293,22 +293,20 @@ class JitFunction:
     def _compiled(self, args, kwargs):
         key, layout, leaves, float_dtype, device = \
             self._signature(args, kwargs)
+        # Which inputs are donated tensors (not numpy arrays) is part of
+        # what is compiled.
+        donated = self._donated(args, kwargs)[0] if self._donate else []
+        if donated:
+            key += (("donate",) + tuple(donated),)
         entry = self._cache.get(key)
         if entry is None:
             m = Module()
             self.builds += 1
             fn, tree = self._translate(m, layout, leaves, float_dtype)
-            options = {"target": _precision.target_for(device.kind)}
-            donated = self._donated(args, kwargs)[0] if self._donate else ()
-            if donated:
-                # The runtime has no hook yet to make an output alias a
-                # donated input (_donation): said once per signature, as
-                # JAX does where a backend cannot donate.
-                warnings.warn(
-                    "adjoint.jit: %s: the runtime cannot reuse donated "
-                    "buffers yet; the donated tensors are deleted but their "
-                    "memory is not reused" % self.__name__, stacklevel=4)
-            exe = _adj.compile(m, fn.name, **options)
+            # Outputs of a donated tensor's dtype and shape are computed
+            # into its memory (_donation).
+            exe = _adj.compile(m, fn.name, donate=donated,
+                               target=_precision.target_for(device.kind))
             entry = self._cache[key] = (exe, tree)
         return entry, self._arrays(leaves, float_dtype), device
 

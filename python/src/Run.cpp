@@ -184,9 +184,11 @@ void adjoint::python::bindRun(py::module_ &m) {
       "compile",
       [](const api::Module &module, const std::string &function,
          const std::string &target, bool optimize, unsigned optLevel,
-         bool cache, const std::string &cacheDir) {
+         bool cache, const std::string &cacheDir,
+         const std::vector<unsigned> &donate) {
         Target parsed = Target::parse(target);
         CompileOptions options;
+        options.donate = donate;
         options.optimize = optimize;
         options.optLevel = optLevel;
         options.cache = cache;
@@ -200,13 +202,16 @@ void adjoint::python::bindRun(py::module_ &m) {
       py::arg("module"), py::arg("function"), py::kw_only(),
       py::arg("target") = "cpu", py::arg("optimize") = true,
       py::arg("opt_level") = 3, py::arg("cache") = true,
-      py::arg("cache_dir") = "",
+      py::arg("cache_dir") = "", py::arg("donate") = std::vector<unsigned>(),
       "Compiles one function of the module (the module is not modified) "
       "for `target`: \"cpu\", \"cpu:znver4\", \"opencl\", "
       "\"level_zero\". Inputs and outputs are its tensor leaves, tuples "
       "flattened depth-first. Call the result with arrays (and device=... "
       "for GPU code: by default the inputs' device, else device 0 of the "
-      "kind); GPU results are adjoint.Tensor device arrays.");
+      "kind); GPU results are adjoint.Tensor device arrays. `donate` lists "
+      "inputs (flattened indices) the call may overwrite: an output of the "
+      "same dtype and shape is computed into a donated adjoint.Tensor's "
+      "memory and shares it (numpy arrays passed there are copied first).");
 
   m.def(
       "interpret",

@@ -78,6 +78,15 @@ struct CompileOptions {
   /// tensors, LLVM). Slower (the verifier is a large share of the
   /// optimizer's time on big programs); finds the pass that broke the IR.
   bool verifyEachPass = false;
+  /// Donated inputs (indices into the flattened inputs, JAX's
+  /// donate_argnums): the call may overwrite them, and an output of the
+  /// same dtype and shape is computed into the donated memory where
+  /// bufferization can do so without a copy. Such an output then shares
+  /// the input's storage (no new allocation, no copy); the caller must not
+  /// read the input again. A donated input the runtime cannot write (one
+  /// that borrows caller memory, is read-only, or overlaps another input)
+  /// is copied first. Part of the cache key.
+  std::vector<unsigned> donate;
 };
 
 /// Where an Executable's code came from.
@@ -96,8 +105,9 @@ public:
   Executable &operator=(const Executable &);
 
   /// Runs the function. Inputs whose data is 64-byte aligned are passed to
-  /// the compiled code without a copy (and never written). The outputs own
-  /// their memory. Throws adjoint::Error on a wrong input count, dtype or
+  /// the compiled code without a copy (and never written unless donated:
+  /// CompileOptions::donate). The outputs own their memory (an output
+  /// computed into a donated input shares that input's storage). Throws adjoint::Error on a wrong input count, dtype or
   /// shape, and on an allocation failure (the memory pool's limit).
   ///
   /// Code compiled for a GPU kind runs on `device` (a device of that kind),

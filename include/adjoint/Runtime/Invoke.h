@@ -20,7 +20,8 @@
 // block then comes from the system past the pool's limit and the call
 // fails when it returns. On success the blocks behind the outputs become
 // the output tensors (one shared owner when two outputs share a block), an
-// output that is not a block of this call (an input, a constant) is copied,
+// output computed into a donated input (Signature) shares that input's
+// storage, an output that is other memory (an input, a constant) is copied,
 // and anything else still allocated is freed.
 //
 // Recursion: a compiled function that can call itself calls
@@ -65,6 +66,12 @@ struct InvokeStats {
   unsigned outputsCopied = 0;
   /// Blocks allocated by the call and not returned (freed by invoke).
   unsigned blocksReleased = 0;
+  /// Donated inputs copied before the call because it could not write them
+  /// (borrowed, read-only, or sharing memory with another input).
+  unsigned donatedCopied = 0;
+  /// Outputs computed into a donated input's memory (that input's storage,
+  /// neither allocated nor copied).
+  unsigned outputsDonated = 0;
 };
 
 /// Checks count, dtypes and shapes of `inputs` against `signature`; the
@@ -79,7 +86,10 @@ Status validateInputs(const Signature &signature,
 /// Host inputs are passed without a copy when their memory is aligned to
 /// their element (numpy's arrays are; compiled code and the kernels assume
 /// no more alignment of their inputs than that), and copied once into a
-/// 64-byte aligned block otherwise.
+/// 64-byte aligned block otherwise. Compiled code writes only donated
+/// inputs; one it may not write (borrowed caller memory, read-only, or
+/// overlapping another input) is copied first, and the output computed
+/// into it then owns the copy.
 ///
 /// On a GPU `device` (null or the CPU: the host) the entry is GPU host
 /// code: the GpuABI (GpuABI.h) acts on `device` for the call, the inputs

@@ -5,7 +5,10 @@
 // object file as a string (so a cached or ahead-of-time compiled object
 // describes itself) in the form
 //
-//   f32[2,3] i64[] -> f32[]
+//   f32[2,3]! i64[] -> f32[2,3] f32[]
+//
+// where `!` marks a donated input (CompileOptions::donate): the call may
+// write it and an output may take over its memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,9 @@ namespace adjoint::rt {
 struct TensorSpec {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
+  /// An input the call may overwrite, whose memory an output of the same
+  /// type may take over (invoke() then hands the output that memory).
+  bool donated = false;
 
   int64_t numel() const { return numElements(shape); }
   /// "tensor<2x3xf32>".

@@ -91,8 +91,9 @@ public:
   /// Whether the data is borrowed caller memory.
   bool isBorrowed() const { return owner_ == nullptr; }
   /// Whether the memory must not be written: a producer lent it read-only
-  /// (DLPack's read-only flag). Compiled code never writes its inputs, so
-  /// such a tensor is a valid input; copies of it are writable.
+  /// (DLPack's read-only flag). Compiled code writes only donated inputs,
+  /// and invoke() copies a read-only one first, so such a tensor is a valid
+  /// input; copies of it are writable.
   bool isReadOnly() const { return readOnly_; }
   /// This tensor (the same memory) marked read-only.
   Tensor asReadOnly() const {

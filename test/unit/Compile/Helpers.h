@@ -14,6 +14,7 @@
 #include "adjoint/AD/Passes.h"
 #include "adjoint/InitAll.h"
 #include "adjoint/Interpreter/Interpreter.h"
+#include "adjoint/Runtime/DeviceRegistry.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -23,6 +24,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <set>
 #include <thread>
@@ -179,6 +181,18 @@ template <typename F> std::string errorOf(F &&f) {
     return e.what();
   }
   return "";
+}
+
+/// opencl:0, or null (with a warning) where there is none; where the tests
+/// installed the OpenCL runtime (OCL_ICD_VENDORS) it must be there.
+inline rt::Device *openclOrWarn() {
+  rt::Device *device = nullptr;
+  rt::Status status = rt::findDevice("opencl:0", &device);
+  if (status.ok())
+    return device;
+  REQUIRE(std::getenv("OCL_ICD_VENDORS") == nullptr);
+  WARN("opencl:0 unavailable: " << status.toString());
+  return nullptr;
 }
 
 } // namespace adjoint::test

@@ -3,14 +3,11 @@
 #include "Helpers.h"
 
 #include "adjoint/Compile/Target.h"
-#include "adjoint/Runtime/DeviceRegistry.h"
 #include "adjoint/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/TargetParser/Host.h"
-
-#include <cstdlib>
 
 using namespace adjoint;
 using namespace adjoint::test;
@@ -168,14 +165,9 @@ TEST_CASE("compile() lowers every kind; GPU code is not ahead of time yet") {
 }
 
 TEST_CASE("GPU executables run on a device of their kind") {
-  rt::Device *device = nullptr;
-  rt::Status status = rt::findDevice("opencl:0", &device);
-  if (!status.ok()) {
-    // Where the tests installed the OpenCL runtime, it must be there.
-    REQUIRE(std::getenv("OCL_ICD_VENDORS") == nullptr);
-    WARN("opencl:0 unavailable: " << status.toString());
+  rt::Device *device = openclOrWarn();
+  if (!device)
     return;
-  }
   api::Module m;
   m.function("f", {f32({4})}, [](api::Value x) { return x * 2.0 + 1.0; });
   Executable exe = compile(m, "f", Target::parse("opencl"), noCache());

@@ -137,6 +137,12 @@ TEST_CASE("signatures round-trip through their text form") {
   auto parsed = Signature::parse(text);
   REQUIRE(parsed);
   REQUIRE(*parsed == sig);
+  // Donated inputs are marked; outputs never are.
+  sig.inputs[1].donated = true;
+  REQUIRE(sig.serialize() == "f32[2,3] i64[]! i1[0] -> bf16[7]");
+  REQUIRE(Signature::parse(sig.serialize()) == sig);
+  REQUIRE(!Signature::parse("f32[2] -> f32[2]!"));
+  REQUIRE(!Signature::parse("! -> f32[2]"));
   Signature none;
   REQUIRE(none.serialize() == "->");
   REQUIRE(Signature::parse("->"));

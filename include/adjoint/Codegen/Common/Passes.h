@@ -23,6 +23,15 @@
 
 namespace adjoint {
 
+/// Donation (CompileOptions::donate) on its way through the lowering: the
+/// compiler puts the donated indices of the entry's flattened inputs on the
+/// adj.func as `adj.donate = array<i64: ...>`; -adj-to-linalg turns them
+/// into a unit `adj.donated` attribute on those func.func arguments, which
+/// -adj-readonly-arguments leaves writable and -adj-reuse-donated computes
+/// outputs into.
+inline constexpr llvm::StringLiteral kDonateAttrName = "adj.donate";
+inline constexpr llvm::StringLiteral kDonatedArgAttrName = "adj.donated";
+
 #define GEN_PASS_DECL
 #include "adjoint/Codegen/Common/Passes.h.inc"
 

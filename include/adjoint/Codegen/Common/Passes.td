@@ -207,6 +207,80 @@ def ReadonlyArguments : Pass<"adj-readonly-arguments", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def ReuseDonated : Pass<"adj-reuse-donated", "::mlir::ModuleOp"> {
+  let summary = "Computes outputs of public functions into their donated "
+                "arguments";
+  let description = [{
+    For each `adj.donated` tensor argument of a public `func.func` (the
+    compiler sets it for CompileOptions::donate), one returned value of the
+    same type is paired with it: the value itself when the function returns
+    the argument, else preferably one whose defining op reads the argument
+    (a parameter's update), else the first. The `tensor.empty` that starts
+    the paired value's chain of destinations (the tied init of the
+    destination-style op that produces it, or of the op that produces that
+    init, and so on, through same-typed values in the function's block) is
+    replaced by the argument. When the argument is read after the chain
+    begins and only the chain and the return use the chain's results, the
+    chain moves to just before the return (its ops are pure), so that every
+    other read of the argument comes before the write.
+
+    Why: donation (JAX's donate_argnums) exists so that a training step
+    writes its new parameters and optimizer state into the old ones'
+    memory instead of allocating a second copy of the model. The argument
+    is writable (-adj-readonly-arguments leaves donated ones alone), so
+    one-shot bufferization computes the output in place unless a later
+    read of the argument conflicts, in which case it allocates, as it did
+    before, without a copy (an empty tensor's contents are never read).
+    The runtime then hands the output the donated input's storage.
+
+    Before:
+    ```mlir
+    func.func @step(%w: tensor<4xf32> {adj.donated}, %g: tensor<4xf32>)
+        -> tensor<4xf32> {
+      %e = tensor.empty() : tensor<4xf32>
+      %u = linalg.generic {...} ins(%w, %g : ...) outs(%e : tensor<4xf32>)
+      return %u : tensor<4xf32>
+    }
+    ```
+    After:
+    ```mlir
+      %u = linalg.generic {...} ins(%w, %g : ...) outs(%w : tensor<4xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def ReturnDonated : Pass<"adj-return-donated", "::mlir::ModuleOp"> {
+  let summary = "Returns donated arguments of public functions themselves "
+                "instead of their clones";
+  let description = [{
+    After buffer deallocation: a `bufferization.clone` of an `adj.donated`
+    argument of a public `func.func` whose only use is the `func.return`
+    is removed, and the argument is returned.
+
+    Why: ownership-based deallocation clones every argument a function
+    returns (the function does not own its arguments). After
+    -adj-reuse-donated the output was computed into the donated argument,
+    whose memory the caller gave away; the clone would copy it into a new
+    buffer and undo the reuse. The runtime gives an output that is a
+    donated input's memory that input's storage (rt::invoke).
+
+    Before:
+    ```mlir
+    func.func @step(%w: memref<4xf32> {adj.donated}, ...) -> memref<4xf32> {
+      linalg.generic ... outs(%w : memref<4xf32>)
+      %0 = bufferization.clone %w : memref<4xf32> to memref<4xf32>
+      return %0 : memref<4xf32>
+    }
+    ```
+    After:
+    ```mlir
+      linalg.generic ... outs(%w : memref<4xf32>)
+      return %w : memref<4xf32>
+    ```
+  }];
+}
+
 def ApproximateMath : Pass<"adj-approximate-math"> {
   let summary = "Replaces transcendental math ops by polynomial "
                 "approximations (arithmetic only)";

@@ -9,6 +9,10 @@
 // unbounded recursion fails the call with an error instead of overflowing
 // the stack.
 //
+// A donated entry argument (kDonateAttrName on the adj.func, flattened leaf
+// indices) becomes a kDonatedArgAttrName attribute on that func.func
+// argument.
+//
 // A public function whose calls can make runtime objects (boxes,
 // environments) marks the runtime's arena on entry and releases it before
 // returning, so that what one call makes does not outlive it. Functions
@@ -19,6 +23,7 @@
 
 #include "Structure.h"
 
+#include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,6 +68,30 @@ void enterGuard(OpBuilder &b, Location loc, StringRef function) {
   func::CallOp::create(b, loc, rt::kEnterRecursive, TypeRange{}, pointer);
 }
 
+/// The converted arguments of `op` that kDonateAttrName names. Donated
+/// inputs are indices of the flattened leaves, which are the converted
+/// arguments when every leaf is a tensor (as in compiled entries).
+LogicalResult donatedArguments(adj::FuncOp op, size_t convertedCount,
+                               SmallVectorImpl<int64_t> &donated) {
+  auto donate = op->getAttrOfType<DenseI64ArrayAttr>(kDonateAttrName);
+  if (!donate)
+    return success();
+  SmallVector<Type> leaves;
+  for (Type t : op.getFunctionType().getInputs())
+    flattenLeaves(t, leaves);
+  if (leaves.size() != convertedCount ||
+      !llvm::all_of(leaves, llvm::IsaPred<RankedTensorType>))
+    return op.emitOpError() << kDonateAttrName
+                            << " needs arguments whose leaves are tensors";
+  for (int64_t index : donate.asArrayRef()) {
+    if (index < 0 || index >= static_cast<int64_t>(convertedCount))
+      return op.emitOpError()
+             << kDonateAttrName << " index " << index << " out of range";
+    donated.push_back(index);
+  }
+  return success();
+}
+
 struct FuncPattern : OpConversionPattern<adj::FuncOp> {
   FuncPattern(const TypeConverter &converter, MLIRContext *ctx,
               const HostPlan &plan)
@@ -78,6 +107,10 @@ struct FuncPattern : OpConversionPattern<adj::FuncOp> {
                                                    signature)) ||
         failed(typeConverter->convertTypes(type.getResults(), results)))
       return rewriter.notifyMatchFailure(op, "signature not convertible");
+    SmallVector<int64_t> donated;
+    if (failed(donatedArguments(op, signature.getConvertedTypes().size(),
+                                donated)))
+      return failure();
     auto func = func::FuncOp::create(
         rewriter, op.getLoc(), op.getSymName(),
         FunctionType::get(getContext(), signature.getConvertedTypes(),
@@ -100,6 +133,8 @@ struct FuncPattern : OpConversionPattern<adj::FuncOp> {
       func.setArgAttrsAttr(argAttrs);
     if (ArrayAttr resAttrs = spread(op.getResAttrsAttr(), type.getResults()))
       func.setResAttrsAttr(resAttrs);
+    for (int64_t index : donated)
+      func.setArgAttr(index, kDonatedArgAttrName, rewriter.getUnitAttr());
     // ExecutionEngine::invoke calls the _mlir_ciface_ wrapper of an entry.
     if (func.isPublic())
       func->setAttr("llvm.emit_c_interface", rewriter.getUnitAttr());

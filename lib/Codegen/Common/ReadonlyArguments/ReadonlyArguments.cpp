@@ -3,7 +3,8 @@
 // Public functions are the entry points that compiled code exposes; their
 // tensor arguments alias the caller's arrays. Marking them non-writable makes
 // one-shot bufferization copy before it writes, instead of updating the
-// caller's input in place.
+// caller's input in place. Donated arguments (kDonatedArgAttrName) are the
+// exception: the caller gave their memory to the call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +33,8 @@ struct ReadonlyArguments
       if (func.isExternal() || !func.isPublic())
         continue;
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-        if (isa<TensorType>(type))
+        if (isa<TensorType>(type) &&
+            !func.getArgAttr(i, adjoint::kDonatedArgAttrName))
           func.setArgAttr(i, bufferization::BufferizationDialect::
                                  kWritableAttrName,
                           notWritable);

@@ -47,3 +47,14 @@ adj.func @double(%x: tensor<8xf32>) -> tensor<8xf32> {
   %y = adj.add %x, %x : tensor<8xf32>, tensor<8xf32>
   adj.return %y : tensor<8xf32>
 }
+
+// -----
+
+// Donated arguments are memory the caller gave to the call: writable.
+// CHECK-LABEL: func.func @donated(
+// CHECK-SAME: %{{.*}}: tensor<4xf32> {adj.donated},
+// CHECK-SAME: %{{.*}}: tensor<4xf32> {bufferization.writable = false})
+func.func @donated(%x: tensor<4xf32> {adj.donated}, %y: tensor<4xf32>)
+    -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
