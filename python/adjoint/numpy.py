@@ -38,6 +38,13 @@ from ._np_rounding import (  # noqa: F401
     around, ceil, divmod, fix, floor, floor_divide, fmod, mod, remainder,
     rint, round, trunc)
 from ._np_sorting import argsort, sort  # noqa: F401
+from ._np_shapes import (  # noqa: F401
+    append, astype, atleast_1d, atleast_2d, atleast_3d, block, column_stack,
+    concat, copy, dsplit, dstack, flip, fliplr, flipud, hsplit, hstack,
+    matrix_transpose, moveaxis, permute_dims, roll, rollaxis, rot90,
+    row_stack, swapaxes, unstack, vsplit, vstack)
+from ._np_resizing import (  # noqa: F401
+    broadcast_arrays, broadcast_shapes, delete, insert, repeat, resize, tile)
 from ._np_support import as_value as _as_value, cast_to as _cast_to
 from ._np_support import binop as _binop, _TRANSLATOR
 from ._eager import eager as _eager
@@ -160,3 +167,6 @@ for _name in NAMES:
         globals()[_name] = _eager(globals()[_name])
 logsumexp = _eager(logsumexp)
 del _name
+
+# Functions of shapes only answer as they are outside jitted code too.
+from ._np_resizing import broadcast_shapes  # noqa: F401,E402,F811
