@@ -43,6 +43,8 @@ from ._np_shapes import (  # noqa: F401
     concat, copy, dsplit, dstack, flip, fliplr, flipud, hsplit, hstack,
     matrix_transpose, moveaxis, permute_dims, roll, rollaxis, rot90,
     row_stack, swapaxes, unstack, vsplit, vstack)
+from ._np_diagonals import (  # noqa: F401
+    diag, diagflat, diagonal, fill_diagonal, kron, trace, tri)
 from ._np_pad import pad  # noqa: F401
 from ._np_resizing import (  # noqa: F401
     broadcast_arrays, broadcast_shapes, delete, insert, repeat, resize, tile)
