@@ -45,6 +45,10 @@ from ._np_shapes import (  # noqa: F401
     row_stack, swapaxes, unstack, vsplit, vstack)
 from ._np_diagonals import (  # noqa: F401
     diag, diagflat, diagonal, fill_diagonal, kron, trace, tri)
+from ._np_index_functions import (  # noqa: F401
+    choose, diag_indices, diag_indices_from, indices, ix_, mask_indices,
+    meshgrid, put, put_along_axis, ravel_multi_index, select, tril_indices,
+    tril_indices_from, triu_indices, triu_indices_from, unravel_index)
 from ._np_pad import pad  # noqa: F401
 from ._np_resizing import (  # noqa: F401
     broadcast_arrays, broadcast_shapes, delete, insert, repeat, resize, tile)
@@ -173,3 +177,6 @@ del _name
 
 # Functions of shapes only answer as they are outside jitted code too.
 from ._np_resizing import broadcast_shapes  # noqa: F401,E402,F811
+from ._np_index_functions import (  # noqa: F401,E402,F811
+    diag_indices, diag_indices_from, mask_indices, tril_indices,
+    tril_indices_from, triu_indices, triu_indices_from)
