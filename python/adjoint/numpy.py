@@ -49,6 +49,8 @@ from ._np_index_functions import (  # noqa: F401
     choose, diag_indices, diag_indices_from, indices, ix_, mask_indices,
     meshgrid, put, put_along_axis, ravel_multi_index, select, tril_indices,
     tril_indices_from, triu_indices, triu_indices_from, unravel_index)
+from ._np_nonzero import (  # noqa: F401
+    argwhere, compress, extract, flatnonzero, nonzero)
 from ._np_pad import pad  # noqa: F401
 from ._np_resizing import (  # noqa: F401
     broadcast_arrays, broadcast_shapes, delete, insert, repeat, resize, tile)
