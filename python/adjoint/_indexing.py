@@ -237,6 +237,20 @@ for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax",
               "argmin", "cumsum", "cumprod", "clip", "var", "std", "take",
               "ravel", "squeeze", "argsort", "dot"):
     _METHODS.setdefault(_name, _method(_name))
+for _name in ("swapaxes", "repeat", "diagonal", "trace", "nonzero",
+              "choose"):
+    _METHODS.setdefault(_name, _method(_name))
+
+
+def _compress(x):
+    """x.compress(condition, axis): x is numpy.compress's second argument."""
+    def bound(condition, *args, **kwargs):
+        from . import numpy as anp
+        return anp.compress(condition, x, *args, **kwargs)
+    return bound
+
+
+_METHODS.setdefault("compress", _compress)
 
 #: The Value's own attributes (the builder's).
 _OWN = ("type", "shape", "rank", "module", "is_")

@@ -38,6 +38,22 @@ from ._np_rounding import (  # noqa: F401
     around, ceil, divmod, fix, floor, floor_divide, fmod, mod, remainder,
     rint, round, trunc)
 from ._np_sorting import argsort, sort  # noqa: F401
+from ._np_shapes import (  # noqa: F401
+    append, astype, atleast_1d, atleast_2d, atleast_3d, block, column_stack,
+    concat, copy, dsplit, dstack, flip, fliplr, flipud, hsplit, hstack,
+    matrix_transpose, moveaxis, permute_dims, roll, rollaxis, rot90,
+    row_stack, swapaxes, unstack, vsplit, vstack)
+from ._np_diagonals import (  # noqa: F401
+    diag, diagflat, diagonal, fill_diagonal, kron, trace, tri)
+from ._np_index_functions import (  # noqa: F401
+    choose, diag_indices, diag_indices_from, indices, ix_, mask_indices,
+    meshgrid, put, put_along_axis, ravel_multi_index, select, tril_indices,
+    tril_indices_from, triu_indices, triu_indices_from, unravel_index)
+from ._np_nonzero import (  # noqa: F401
+    argwhere, compress, extract, flatnonzero, nonzero)
+from ._np_pad import pad  # noqa: F401
+from ._np_resizing import (  # noqa: F401
+    broadcast_arrays, broadcast_shapes, delete, insert, repeat, resize, tile)
 from ._np_support import as_value as _as_value, cast_to as _cast_to
 from ._np_support import binop as _binop, _TRANSLATOR
 from ._eager import eager as _eager
@@ -160,3 +176,9 @@ for _name in NAMES:
         globals()[_name] = _eager(globals()[_name])
 logsumexp = _eager(logsumexp)
 del _name
+
+# Functions of shapes only answer as they are outside jitted code too.
+from ._np_resizing import broadcast_shapes  # noqa: F401,E402,F811
+from ._np_index_functions import (  # noqa: F401,E402,F811
+    diag_indices, diag_indices_from, mask_indices, tril_indices,
+    tril_indices_from, triu_indices, triu_indices_from)
