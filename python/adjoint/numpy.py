@@ -34,6 +34,11 @@ from ._np_movement import (  # noqa: F401
 from ._np_reductions import (  # noqa: F401
     all, amax, amin, any, argmax, argmin, cumprod, cumsum, logsumexp, mean,
     prod, sum)
+from ._np_polynomials import (  # noqa: F401
+    poly, polyadd, polyder, polyint, polymul, polysub, polyval, vander)
+from ._np_products import (  # noqa: F401
+    convolve, correlate, cross, einsum_path, inner, matvec, tensordot,
+    vdot, vecdot, vecmat)
 from ._np_rounding import (  # noqa: F401
     around, ceil, divmod, fix, floor, floor_divide, fmod, mod, remainder,
     rint, round, trunc)
@@ -54,6 +59,18 @@ from ._np_nonzero import (  # noqa: F401
 from ._np_pad import pad  # noqa: F401
 from ._np_resizing import (  # noqa: F401
     broadcast_arrays, broadcast_shapes, delete, insert, repeat, resize, tile)
+from ._np_calculus import (  # noqa: F401
+    cumulative_prod, cumulative_sum, diff, ediff1d, gradient, interp,
+    trapezoid, unwrap)
+from ._np_searching import (  # noqa: F401
+    argpartition, bincount, digitize, intersect1d, isin, lexsort, partition,
+    searchsorted, setdiff1d, setxor1d, trim_zeros, union1d, unique,
+    unique_all, unique_counts, unique_inverse, unique_values)
+from ._np_statistics import (  # noqa: F401
+    average, corrcoef, count_nonzero, cov, median, nanargmax, nanargmin,
+    nancumprod, nancumsum, nanmax, nanmean, nanmedian, nanmin,
+    nanpercentile, nanprod, nanquantile, nanstd, nansum, nanvar, percentile,
+    ptp, quantile)
 from ._np_support import as_value as _as_value, cast_to as _cast_to
 from ._np_support import binop as _binop, _TRANSLATOR
 from ._eager import eager as _eager
@@ -175,6 +192,8 @@ for _name in NAMES:
     if _name not in ("shape", "ndim", "size"):
         globals()[_name] = _eager(globals()[_name])
 logsumexp = _eager(logsumexp)
+# A contraction plan is Python data from shapes: nothing to compile.
+from ._np_products import einsum_path  # noqa: E402,F811
 del _name
 
 # Functions of shapes only answer as they are outside jitted code too.

@@ -1,0 +1,163 @@
+"""numpy's polynomial functions on coefficient arrays (highest power
+first) in jitted code: polyval (Horner's rule), polyadd, polysub, polymul
+(a convolution), polyder, polyint, vander (running products of x, so that
+x = 0 has the derivative of x**k) and poly (coefficients from roots).
+"""
+
+import operator
+
+import numpy as _np
+
+from . import _adjoint as _adj
+from ._adjoint import Value
+from ._indexing import _empty
+from ._np_products import convolve
+from ._np_support import as_value, binop, float_dtype
+
+
+def _coefficients(p, name, like=None):
+    x = as_value(p, name, like=like)
+    if x.rank == 0:
+        x = _adj.reshape(x, [1])
+    if x.rank != 1:
+        raise ValueError("adjoint.numpy.%s: the coefficients must be 1-D"
+                         % name)
+    return x
+
+
+def _float(x):
+    return x if x.dtype.is_float else _adj.cast(x, float_dtype())
+
+
+def _pair(a1, a2, name):
+    like = a1 if isinstance(a1, Value) else a2 if isinstance(a2, Value) \
+        else None
+    a, b = _coefficients(a1, name, like), _coefficients(a2, name, like)
+    if a.dtype != b.dtype:
+        dtype = _adj.promote_types(a.dtype, b.dtype)
+        a = a if a.dtype == dtype else _adj.cast(a, dtype)
+        b = b if b.dtype == dtype else _adj.cast(b, dtype)
+    return a, b
+
+
+def _coefficient(p, i):
+    return _adj.reshape(_adj.slice(p, [i], [i + 1]), [])
+
+
+def polyval(p, x, unroll=16):
+    """p[0] * x**(n-1) + ... + p[n-1], by Horner's rule."""
+    p = _coefficients(p, "polyval", like=x if isinstance(x, Value) else None)
+    xv = as_value(x, "polyval", like=p)
+    y = binop(operator.mul, xv, 0.0)
+    for i in range(p.shape[0]):
+        y = binop(operator.add, binop(operator.mul, y, xv),
+                  _coefficient(p, i))
+    return y
+
+
+def _aligned(a1, a2, name, combine):
+    a, b = _pair(a1, a2, name)
+    n = max(a.shape[0], b.shape[0])
+    a = _adj.pad(a, [n - a.shape[0]], [0], 0.0)
+    b = _adj.pad(b, [n - b.shape[0]], [0], 0.0)
+    return combine(a, b)
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials (the shorter padded with leading
+    zeros)."""
+    return _aligned(a1, a2, "polyadd", lambda a, b: a + b)
+
+
+def polysub(a1, a2):
+    return _aligned(a1, a2, "polysub", lambda a, b: a - b)
+
+
+def polymul(a1, a2, *, trim_leading_zeros=False):
+    """The product of two polynomials: the convolution of their
+    coefficients."""
+    a, b = _pair(a1, a2, "polymul")
+    return convolve(a, b)
+
+
+def polyder(p, m=1):
+    """The m-th derivative: each step drops the constant and multiplies
+    the k-th power's coefficient by k."""
+    if m < 0:
+        raise ValueError("adjoint.numpy.polyder: order of derivative must "
+                         "be positive (see polyint)")
+    p = _coefficients(p, "polyder")
+    for _ in range(m):
+        n = p.shape[0] - 1
+        if n <= 0:
+            return _empty(p, [0])
+        powers = _adj.constant(p.module, _np.arange(n, 0, -1, dtype=float),
+                               [n], p.dtype)
+        p = _adj.slice(p, [0], [n]) * powers
+    return p
+
+
+def polyint(p, m=1, k=None):
+    """The m-th antiderivative, with integration constants k (a number for
+    all, or one per step, the first for the first integration)."""
+    if m < 0:
+        raise ValueError("adjoint.numpy.polyint: order of integral must be "
+                         "positive (see polyder)")
+    p = _float(_coefficients(p, "polyint"))
+    if k is None:
+        ks = [0.0] * m
+    elif isinstance(k, Value) and k.rank == 1 or \
+            not isinstance(k, Value) and _np.ndim(k) == 1:
+        kv = as_value(k, "polyint", like=p)
+        if kv.shape[0] != m:
+            raise ValueError("adjoint.numpy.polyint: k must be a scalar or "
+                             "a rank-1 array of length %d" % m)
+        ks = [_adj.reshape(_adj.slice(kv, [i], [i + 1]), [1])
+              for i in range(m)]
+    else:
+        ks = [k] * m
+    for c in ks:
+        n = p.shape[0]
+        scale = _adj.constant(p.module, 1.0 / _np.arange(n, 0, -1),
+                              [n], p.dtype)
+        if not isinstance(c, Value) or c.rank == 0:
+            c = _adj.reshape(_adj.cast(as_value(c, "polyint", like=p),
+                                       p.dtype), [1])
+        p = _adj.concat([p * scale, _adj.cast(c, p.dtype)], 0)
+    return p
+
+
+def vander(x, N=None, increasing=False):
+    """Columns x**(N-1), ..., x, 1 (or increasing): running products."""
+    x = as_value(x, "vander")
+    if x.rank != 1:
+        raise ValueError("adjoint.numpy.vander: x must be a one-dimensional "
+                         "array or sequence")
+    n = x.shape[0] if N is None else int(N)
+    if n < 0:
+        raise ValueError("adjoint.numpy.vander: N must be nonnegative")
+    if n == 0:
+        return _empty(x, [x.shape[0], 0])
+    from ._np_reductions import cumprod
+    col = _adj.reshape(x, [x.shape[0], 1])
+    ones = binop(operator.add, binop(operator.mul, col, 0.0), 1.0)
+    columns = [ones] + [col] * (n - 1)
+    powers = cumprod(_adj.concat(columns, 1), axis=1)
+    return powers if increasing else _adj.reverse(powers, [1])
+
+
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with these (real) roots."""
+    r = as_value(seq_of_zeros, "poly")
+    if r.rank != 1:
+        raise ValueError("adjoint.numpy.poly: the roots must be 1-D (the "
+                         "characteristic polynomial of a matrix needs "
+                         "eigenvalues, which adjoint.numpy does not have)")
+    r = _float(r)
+    c = _adj.fill(r.module, 1.0, [1], r.dtype)
+    if r.shape[0] == 0:
+        return _adj.reshape(c, [])
+    for i in range(r.shape[0]):
+        root = _coefficient(r, i)
+        c = _adj.pad(c, [0], [1], 0.0) - _adj.pad(c, [1], [0], 0.0) * root
+    return c
