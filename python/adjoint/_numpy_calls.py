@@ -26,7 +26,10 @@ from ._trees import _flatten
 _MAP = None
 
 _CREATION = ("zeros", "ones", "full", "empty", "eye", "identity", "arange",
-             "linspace")
+             "linspace",
+             # numpy's would call a function of the jitted code itself.
+             "fromfunction", "geomspace", "logspace", "bartlett", "blackman",
+             "hamming", "hanning", "kaiser")
 
 #: numpy names under another name in adjoint.numpy.
 _ALIASES = {"asanyarray": "asarray", "ascontiguousarray": "asarray"}
