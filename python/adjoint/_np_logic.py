@@ -211,7 +211,7 @@ def bitwise_count(x, out=None):
     v = _adj.abs(v)
 
     def c(n):
-        return _adj.scalar(v.module, float(n), v.dtype)
+        return _int_constant(v.module, n, v.dtype)
 
     def shr(a, n):
         return _adj.shift_right_logical(a, c(n))
@@ -226,6 +226,17 @@ def bitwise_count(x, out=None):
     # The byte sums add up in the top byte.
     total = v * c(_signed(m // 255, width))
     return _adj.cast(shr(total, width - 8), DType.i32)
+
+
+def _int_constant(module, n, dtype):
+    """The integer n as a rank-0 Value, exactly (adj.scalar takes a double,
+    which holds integers only up to 2**53): two 32-bit halves."""
+    if abs(n) < 2 ** 53:
+        return _adj.scalar(module, float(n), dtype)
+    hi = _adj.scalar(module, float(n >> 32), dtype)
+    lo = _adj.scalar(module, float(n & 0xFFFFFFFF), dtype)
+    return _adj.bitwise_or(_adj.shift_left(
+        hi, _adj.scalar(module, 32.0, dtype)), lo)
 
 
 def _signed(u, width):
