@@ -53,6 +53,7 @@ from ._np_rounding import (  # noqa: F401
     around, ceil, divmod, fix, floor, floor_divide, fmod, mod, remainder,
     rint, round, trunc)
 from ._np_sorting import argsort, sort  # noqa: F401
+from ._np_vectorize import vectorize  # noqa: F401
 from ._np_windows import (  # noqa: F401
     bartlett, blackman, fromfunction, geomspace, hamming, hanning, kaiser,
     logspace)
@@ -174,7 +175,7 @@ NAMES = sorted(n for n in dir() if not n.startswith("_") and n not in (
 # Outside jitted code, on numpy arrays, the functions run compiled (the
 # shape and dtype queries are answered by numpy).
 for _name in NAMES:
-    if _name not in ("shape", "ndim", "size") + _HOST_ANSWERS:
+    if _name not in ("shape", "ndim", "size", "vectorize") + _HOST_ANSWERS:
         globals()[_name] = _eager(globals()[_name])
 logsumexp = _eager(logsumexp)
 del _name

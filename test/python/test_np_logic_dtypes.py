@@ -139,3 +139,37 @@ def test_on_opencl(opencl_device):
                                           np.bitwise_count(I))
             continue
         check_like_jax(name, *args, order=0, devices=[opencl_device])
+
+
+# -- vectorize ------------------------------------------------------------------
+
+def test_vectorize_like_numpy_and_jax():
+    import jax.numpy as jnp
+
+    def f(x, y, w):
+        h = np.vectorize(lambda a, b: np.sin(a) * b)
+        d = np.vectorize(lambda u, v: np.dot(u, v), signature="(n),(n)->()")
+        s = np.vectorize(lambda a, k: a * k, excluded=(1,))
+        two = np.vectorize(lambda u: (np.sum(u), u * 2.0),
+                           signature="(n)->(),(n)")
+        return (h(x, y), d(w, w[0]), s(x, 3.0), h(x, 2.0), two(w)[0],
+                two(w)[1])
+
+    x, y = RNG.standard_normal((2, 3)), RNG.standard_normal(3)
+    w = RNG.standard_normal((4, 5))
+    got = adj.jit(f)(x, y, w)
+    for k, (g, e) in enumerate(zip(got, f(x, y, w))):
+        np.testing.assert_allclose(g, e, rtol=1e-13, err_msg=str(k))
+
+    def poly(a, b):
+        return a * b + a * a * b
+
+    check_like_jax(lambda a, b: np.vectorize(poly)(a, b), x, y,
+                   jax_name=lambda a, b: jnp.vectorize(poly)(a, b))
+    # From Python on numpy arrays, through adjoint.vmap.
+    np.testing.assert_allclose(anp.vectorize(poly)(x, y), poly(x, y))
+    with pytest.raises(adj.FrontendError, match="dimension 'n' is 5 and 3"):
+        adj.jit(lambda w, y: np.vectorize(
+            lambda u, v: np.dot(u, v), signature="(n),(n)->()")(w, y))(w, y)
+    with pytest.raises(ValueError, match="not a valid gufunc signature"):
+        anp.vectorize(poly, signature="(n)->")
