@@ -245,14 +245,10 @@ fmin = _extreme(_fmin, "fmin")
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN as `nan`, +-inf as `posinf`/`neginf` (the dtype's largest finite
     magnitudes by default); integers and booleans are unchanged."""
-    import numpy as np
-    from ._source import _ADJ_TO_NP
     x = as_value(x, "nan_to_num")
     if not x.dtype.is_float:
         return x
-    info = np.finfo(_ADJ_TO_NP.get(x.dtype, np.float32)
-                    if x.dtype != DType.bf16 else np.float32)
-    big = float(info.max) if x.dtype != DType.bf16 else 3.3895313892515355e38
+    big = _largest(x.dtype)
     posinf = big if posinf is None else float(posinf)
     neginf = -big if neginf is None else float(neginf)
     out = _adj.select(x != x, float(nan), x)

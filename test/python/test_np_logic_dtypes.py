@@ -141,7 +141,7 @@ def test_on_opencl(opencl_device):
         check_like_jax(name, *args, order=0, devices=[opencl_device])
 
 
-# -- vectorize ------------------------------------------------------------------
+# -- vectorize ---------------------------------------------------------------
 
 def test_vectorize_like_numpy_and_jax():
     import jax.numpy as jnp
