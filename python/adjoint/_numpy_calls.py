@@ -26,7 +26,10 @@ from ._trees import _flatten
 _MAP = None
 
 _CREATION = ("zeros", "ones", "full", "empty", "eye", "identity", "arange",
-             "linspace")
+             "linspace",
+             # numpy's would call a function of the jitted code itself.
+             "fromfunction", "geomspace", "logspace", "bartlett", "blackman",
+             "hamming", "hanning", "kaiser", "vectorize")
 
 #: numpy names under another name in adjoint.numpy.
 _ALIASES = {"asanyarray": "asarray", "ascontiguousarray": "asarray"}
@@ -46,6 +49,8 @@ def _build_map():
         fn = getattr(_np, name, None)
         if fn is not None and callable(fn) and not isinstance(fn, type):
             out[fn] = getattr(anp, name)
+    # A class, so not among the functions above.
+    out[_np.vectorize] = anp.vectorize
     for name, target in _ALIASES.items():
         if hasattr(_np, name):
             out[getattr(_np, name)] = getattr(anp, target)

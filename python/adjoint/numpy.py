@@ -13,11 +13,26 @@ import operator as _operator
 import numpy as _np
 
 from ._adjoint import (  # noqa: F401
-    abs, sign, broadcast_to, relu, softmax, log_softmax, pow, cast)
+    abs, sign, broadcast_to, relu, softmax, log_softmax, cast)
 from ._adjoint import neg as negative  # noqa: F401
 from . import _adjoint as _adj
+from ._np_arithmetic import (  # noqa: F401
+    angle, cbrt, conj, conjugate, copysign, deg2rad, degrees, exp2, fabs,
+    float_power, fmax, fmin, frexp, gcd, heaviside, hypot, imag, lcm, ldexp,
+    log10, log2, logaddexp, logaddexp2, modf, nan_to_num, nextafter,
+    positive, pow, rad2deg, radians, real, signbit, sinc, spacing)
+from ._np_bessel import i0  # noqa: F401
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
+from ._np_dtype_queries import (  # noqa: F401
+    can_cast, iscomplexobj, isdtype, isrealobj, isscalar, issubdtype,
+    iterable, promote_types, result_type)
+from ._np_dtype_queries import HOST_ANSWERS as _HOST_ANSWERS
 from ._np_index_tricks import c_, r_  # noqa: F401
+from ._np_logic import (  # noqa: F401
+    allclose, array_equal, array_equiv, bitwise_and, bitwise_count,
+    bitwise_invert, bitwise_left_shift, bitwise_not, bitwise_or,
+    bitwise_right_shift, bitwise_xor, invert, iscomplex, isclose, isneginf,
+    isposinf, isreal, left_shift, packbits, right_shift, unpackbits)
 from ._np_creation import (  # noqa: F401
     arange, empty, empty_like, eye, full, full_like, identity, linspace,
     ones, ones_like, zeros, zeros_like)
@@ -71,6 +86,10 @@ from ._np_statistics import (  # noqa: F401
     nancumprod, nancumsum, nanmax, nanmean, nanmedian, nanmin,
     nanpercentile, nanprod, nanquantile, nanstd, nansum, nanvar, percentile,
     ptp, quantile)
+from ._np_vectorize import vectorize  # noqa: F401
+from ._np_windows import (  # noqa: F401
+    bartlett, blackman, fromfunction, geomspace, hamming, hanning, kaiser,
+    logspace)
 from ._np_support import as_value as _as_value, cast_to as _cast_to
 from ._np_support import binop as _binop, _TRANSLATOR
 from ._eager import eager as _eager
@@ -183,13 +202,13 @@ def _is_host(a):
 #: functions of these names to these; numpy's r_ and c_ are objects,
 #: resolved where they are subscripted).
 NAMES = sorted(n for n in dir() if not n.startswith("_") and n not in (
-    "NAMES", "pow", "cast", "sigmoid", "relu", "softmax", "log_softmax",
+    "NAMES", "cast", "sigmoid", "relu", "softmax", "log_softmax",
     "r_", "c_"))
 
 # Outside jitted code, on numpy arrays, the functions run compiled (the
-# shape queries are answered by numpy).
+# shape and dtype queries are answered by numpy).
 for _name in NAMES:
-    if _name not in ("shape", "ndim", "size"):
+    if _name not in ("shape", "ndim", "size", "vectorize") + _HOST_ANSWERS:
         globals()[_name] = _eager(globals()[_name])
 logsumexp = _eager(logsumexp)
 # A contraction plan is Python data from shapes: nothing to compile.

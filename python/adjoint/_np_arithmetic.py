@@ -1,0 +1,468 @@
+"""numpy's exponent, logarithm, power, sign and float-layout functions in
+jitted code, composed from adj ops so that derivatives and batching come
+from theirs: exp2 log2 log10 cbrt hypot logaddexp logaddexp2 float_power
+pow positive fabs copysign signbit heaviside sinc frexp ldexp modf
+nextafter spacing gcd lcm fmax fmin deg2rad rad2deg degrees radians
+nan_to_num and the complex-number functions on real arrays (real imag conj
+conjugate angle).
+
+Operands follow the front end's rules (a number takes the array's dtype);
+integers and booleans compute as the program's float dtype, as numpy
+computes them in float64. Derivatives are JAX's: where a function is a
+selection (copysign, heaviside, fmax, nan_to_num) the derivative flows
+through the selected operand, rounded or bit-derived parts (frexp's
+exponent, modf's integral part, nextafter, spacing) have none.
+"""
+
+import math
+import operator
+
+from . import _adjoint as _adj
+from ._adjoint import DType
+from . import _np_float_bits as _bits
+from ._np_elementwise import float_function
+from ._np_rounding import _and, _differ, _no_out, _operands, _or, _sign_bit
+from ._np_rounding import trunc
+from ._np_support import as_value, binop, float_dtype
+
+_INF = float("inf")
+
+
+def _const(like, value):
+    return _adj.scalar(like.module, value, like.dtype)
+
+
+def _floats(a, b, name):
+    a, b = _operands(a, b, name)
+    if not a.dtype.is_float:
+        a, b = _adj.cast(a, float_dtype()), _adj.cast(b, float_dtype())
+    return a, b
+
+
+def _binary(fn, name, doc):
+    """numpy's binary float function `fn(a, b)` of two Values of one float
+    dtype, with numbers on either side and integers as floats."""
+    def function(x1, x2, out=None):
+        _no_out(out, name)
+        return binop(lambda a, b: fn(*_floats(a, b, name)), x1, x2)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return function
+
+
+def _unary(fn, name, doc):
+    f = float_function(fn, name)
+    f.__doc__ = doc
+    return f
+
+
+# -- exponents and logarithms ------------------------------------------------
+
+exp2 = _unary(lambda x: _adj.pow(_const(x, 2.0), x), "exp2",
+              "2**x (exact at integers: pow, not exp(x * ln 2)).")
+log2 = _unary(lambda x: _adj.log(x) / math.log(2.0), "log2",
+              "log(x) / log(2), as JAX computes it.")
+log10 = _unary(lambda x: _adj.log(x) / math.log(10.0), "log10",
+               "log(x) / log(10), as JAX computes it.")
+
+
+#: Magnitudes below which cbrt's Newton step is taken on x * 2**(3k)
+#: (p**3 would lose bits as a subnormal), and that k.
+_CBRT_SCALE = {DType.f64: (2.0 ** -900, 100), DType.f32: (2.0 ** -100, 33)}
+
+
+def _cbrt(x):
+    """sign(x) |x|**(1/3), its derivative from the power; the value is
+    refined by one Newton step (a power's 1/3 is not exact in binary, so
+    cbrt(27) would be 3 - ulp). f16 and bf16 are computed in f32."""
+    if x.dtype in (DType.f16, DType.bf16):
+        return _adj.cast(_cbrt(_adj.cast(x, DType.f32)), x.dtype)
+    a = _adj.abs(x)
+    p = _adj.pow(a, 1.0 / 3.0)
+    below, k = _CBRT_SCALE[x.dtype]
+    small = a < below
+    an = _adj.stop_gradient(_adj.select(small, a * 2.0 ** (3 * k), a))
+    pn = _adj.pow(an, 1.0 / 3.0)
+    safe = _adj.select(pn == 0.0, 1.0, pn)
+    newton = pn - (pn * pn * pn - an) / (safe * safe * 3.0)
+    newton = _adj.select(small, newton * 2.0 ** -k, newton)
+    exact = _or(_or(p == 0.0, p == _INF), p != p)
+    r = _adj.select(exact, p, p + _adj.stop_gradient(
+        _adj.select(exact, p, newton) - p))
+    return _adj.select(_sign_bit(x), -r, r)
+
+
+cbrt = _unary(_cbrt, "cbrt", "The real cube root (negative for x < 0).")
+
+
+def _hypot(x, y):
+    """sqrt(x**2 + y**2) scaled by the larger magnitude (no overflow); an
+    infinite leg gives inf even beside a NaN, as numpy. The larger and
+    smaller legs are chosen by one comparison, so that at a tie each leg
+    gets half of the derivative's weight, as JAX's."""
+    a, b = _adj.abs(x), _adj.abs(y)
+    first = a >= b
+    big, small = _adj.select(first, a, b), _adj.select(first, b, a)
+    r = small / _adj.select(big == 0.0, 1.0, big)
+    h = _adj.select(big == 0.0, big, big * _adj.sqrt(r * r + 1.0))
+    h = _adj.select(_or(a != a, b != b), a + b, h)
+    return _adj.select(_or(a == _INF, b == _INF), _INF, h)
+
+
+hypot = _binary(_hypot, "hypot", "The hypotenuse sqrt(x1**2 + x2**2).")
+
+
+def _logaddexp(x, y):
+    """log(exp(x) + exp(y)) around m = max(x, y): m + log1p(s) with s the
+    smaller term, written so that each operand's derivative is its softmax
+    weight (exact at ties and for large differences). The larger term is
+    exp(0) - 1 = 0 in value but keeps its derivative; an infinite m shifts
+    by 0 instead (-inf and -inf give -inf, not NaN)."""
+    from . import numpy as anp   # its log1p: the best one adj has
+    first = x >= y
+    m = _adj.select(first, x, y)
+    m = _adj.stop_gradient(_adj.select(_adj.abs(m) < _INF, m, 0.0))
+    ex, ey = _adj.exp(x - m), _adj.exp(y - m)
+    s = _adj.select(first, (ex - 1.0) + ey, ex + (ey - 1.0))
+    return m + anp.log1p(s)
+
+
+logaddexp = _binary(_logaddexp, "logaddexp",
+                    "log(exp(x1) + exp(x2)), without overflow.")
+logaddexp2 = _binary(
+    lambda x, y: _logaddexp(x * math.log(2.0), y * math.log(2.0))
+    / math.log(2.0), "logaddexp2", "log2(2**x1 + 2**x2), without overflow.")
+float_power = _binary(_adj.pow, "float_power",
+                      "x1 ** x2 in floats (integers become the program's "
+                      "float dtype; a float dtype is kept, as JAX).")
+
+
+def pow(x1, x2):
+    """numpy 2's name of power: x1 ** x2 with the front end's rules."""
+    return binop(operator.pow, x1, x2)
+
+
+def positive(x, out=None):
+    """+x (a copy, which a value is); booleans are a TypeError, as in
+    numpy."""
+    _no_out(out, "positive")
+    x = as_value(x, "positive")
+    if x.dtype == DType.i1:
+        raise TypeError("adjoint.numpy.positive: not defined for booleans "
+                        "(as numpy's)")
+    return x
+
+
+fabs = _unary(_adj.abs, "fabs", "|x| as a float.")
+
+
+# -- signs -------------------------------------------------------------------
+
+def _copysign(x, y):
+    a = _adj.abs(x)
+    return _adj.select(_sign_bit(y), -a, a)
+
+
+copysign = _binary(_copysign, "copysign",
+                   "|x1| with x2's sign bit (so -0.0 counts as negative).")
+
+
+def signbit(x, out=None):
+    """Whether the sign bit is set: -0.0 and -nan too; x < 0 for integers,
+    False for booleans. Boolean, so without a derivative."""
+    _no_out(out, "signbit")
+    x = as_value(x, "signbit")
+    if x.dtype.is_float:
+        return _sign_bit(x)
+    if x.dtype == DType.i1:
+        return _adj.fill(x.module, 0.0, list(x.shape), DType.i1)
+    return x < 0.0
+
+
+def _heaviside(x, h0):
+    """0 below 0, 1 above, h0 at 0 (the derivative with respect to h0
+    flows there), NaN at NaN."""
+    at = _adj.select(x != x, x, h0)
+    return _adj.select(x < 0.0, _const(x, 0.0),
+                       _adj.select(x > 0.0, _const(x, 1.0), at))
+
+
+heaviside = _binary(_heaviside, "heaviside", "The Heaviside step function.")
+
+
+def _sinc(x):
+    """sin(pi x) / (pi x); at 0 its Maclaurin polynomial (to the 8th power,
+    evaluated at 0), so that derivatives at 0 are the function's, as JAX
+    defines them (0, -pi**2/3, ...)."""
+    t = x * math.pi
+    zero = x == 0.0
+    safe = _adj.select(zero, 1.0, t)
+    t2 = t * t
+    series = 1.0 + t2 * (-1.0 / 6.0 + t2 * (1.0 / 120.0 + t2 * (
+        -1.0 / 5040.0 + t2 * (1.0 / 362880.0))))
+    return _adj.select(zero, series, _adj.sin(safe) / safe)
+
+
+sinc = _unary(_sinc, "sinc", "The normalized sinc, sin(pi x) / (pi x).")
+deg2rad = _unary(lambda x: x * (math.pi / 180.0), "deg2rad",
+                 "Degrees to radians.")
+rad2deg = _unary(lambda x: x * (180.0 / math.pi), "rad2deg",
+                 "Radians to degrees.")
+radians = _unary(lambda x: x * (math.pi / 180.0), "radians",
+                 "Degrees to radians (deg2rad).")
+degrees = _unary(lambda x: x * (180.0 / math.pi), "degrees",
+                 "Radians to degrees (rad2deg).")
+
+
+def _fmax(x, y):
+    return _adj.select(_or(x > y, y != y), x, y)
+
+
+def _fmin(x, y):
+    return _adj.select(_or(x < y, y != y), x, y)
+
+
+def _extreme(fn, name):
+    def function(x1, x2, out=None):
+        _no_out(out, name)
+
+        def op(a, b):
+            a, b = _operands(a, b, name)
+            return fn(a, b) if a.dtype.is_float else \
+                _adj.maximum(a, b) if fn is _fmax else _adj.minimum(a, b)
+        return binop(op, x1, x2)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = ("numpy's %s: a NaN operand is ignored (NaN only "
+                        "when both are); at a tie x2 is taken, as JAX"
+                        % name)
+    return function
+
+
+fmax = _extreme(_fmax, "fmax")
+fmin = _extreme(_fmin, "fmin")
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN as `nan`, +-inf as `posinf`/`neginf` (the dtype's largest finite
+    magnitudes by default); integers and booleans are unchanged."""
+    x = as_value(x, "nan_to_num")
+    if not x.dtype.is_float:
+        return x
+    big = _largest(x.dtype)
+    posinf = big if posinf is None else float(posinf)
+    neginf = -big if neginf is None else float(neginf)
+    out = _adj.select(x != x, float(nan), x)
+    out = _adj.select(out == _INF, posinf, out)
+    return _adj.select(out == -_INF, neginf, out)
+
+
+# -- the float layout --------------------------------------------------------
+
+def _frexp(x):
+    """(m, e), x = m * 2**e with 0.5 <= |m| < 1; (x, 0) for 0, inf, NaN.
+    m is x times the exact power 2**-e, so its derivative is 2**-e (JAX's)."""
+    w = _bits.working(x.dtype)
+    v = _adj.cast(x, w)
+    special = _or(_or(v == 0.0, _adj.abs(v) == _INF), v != v)
+    e = _adj.select(special, 0.0, _bits.exponent(
+        _adj.select(special, 1.0, v)))
+    m = _bits.scale(v, -e)
+    return _adj.cast(m, x.dtype), _adj.cast(e, DType.i32)
+
+
+def frexp(x, out=None):
+    """numpy's frexp: (mantissa, int32 exponent)."""
+    _no_out(out, "frexp")
+    x = as_value(x, "frexp")
+    if not x.dtype.is_float:
+        x = _adj.cast(x, float_dtype())
+    return _frexp(x)
+
+
+def ldexp(x1, x2, out=None):
+    """x1 * 2**x2 for an integer x2, rounded once: x1's mantissa times the
+    total power of two, taken as two exact factors (no intermediate
+    overflow or underflow)."""
+    _no_out(out, "ldexp")
+    n = as_value(x2, "ldexp")
+    if n.dtype.is_float:
+        raise TypeError("adjoint.numpy.ldexp: the exponent must be an "
+                        "integer (as numpy's ldexp)")
+    x = as_value(float(x1) if isinstance(x1, int) else x1, "ldexp")
+    if not x.dtype.is_float:
+        x = _adj.cast(x, float_dtype())
+    m, e = _frexp(x)
+    w = _bits.working(x.dtype)
+    digits, low, high = _bits.FRAC[x.dtype]
+    k = _adj.cast(e, DType.i64) + _adj.cast(n, DType.i64)
+    # Beyond these the result is 0 or inf for any mantissa.
+    k = _adj.maximum(_adj.minimum(k, float(high + 2)),
+                     float(low - digits - 2))
+    return _adj.cast(_bits.scale(_adj.cast(m, w), k), x.dtype)
+
+
+def modf(x, out=None):
+    """(fractional part, integral part), both with x's sign (-0.0 for
+    negative integers); inf gives (+-0, inf) as numpy. The fractional part
+    has derivative 1, the integral part none."""
+    _no_out(out, "modf")
+    x = as_value(x, "modf")
+    if not x.dtype.is_float:
+        x = _adj.cast(x, float_dtype())
+    whole = trunc(x)
+    neg = _sign_bit(x)
+    # -((-x) - (-whole)) keeps -0.0 for negative integers, where x - whole
+    # would give +0.0.
+    frac = _adj.select(neg, -((-x) - (-whole)), x - whole)
+    frac = _adj.select(_adj.abs(x) == _INF, _adj.select(
+        neg, _const(x, -0.0), _const(x, 0.0)), frac)
+    return frac, whole
+
+
+def _ulp(a, dtype):
+    """The spacing above |a| (finite, non-zero) in `dtype`, computed in the
+    working dtype: 2**(max(e, emin) - digits)."""
+    digits, low, _ = _bits.FRAC[dtype]
+    w = _bits.working(dtype)
+    e = _bits.exponent(a)
+    return _bits.pow2(_adj.maximum(e, float(low)) - float(digits), w), e
+
+
+def _nextafter(x, y):
+    """The next float after x toward y, from the spacing at x: moving
+    toward 0 from a power of two (mantissa 0.5) the step halves."""
+    dtype = x.dtype
+    w = _bits.working(dtype)
+    v, t = _adj.cast(x, w), _adj.cast(y, w)
+    digits, low, _ = _bits.FRAC[dtype]
+    a = _adj.abs(v)
+    finite = _and(a < _INF, a > 0.0)
+    safe = _adj.select(finite, a, 1.0)
+    ulp, e = _ulp(safe, dtype)
+    power = _and(safe == _bits.pow2(e - 1.0, w), e > float(low))
+    up = _differ(t > v, v < 0.0)      # away from zero
+    step = _adj.select(up, ulp, _adj.select(power, ulp * 0.5, ulp))
+    mag = _adj.select(up, safe + step, safe - step)
+    moved = _adj.select(v < 0.0, -mag, mag)
+    tiny = _bits.pow2(_adj.scalar(x.module, float(low - digits), DType.i64),
+                      w)
+    big = _const(v, _largest(dtype))
+    moved = _adj.select(a == 0.0, _adj.select(t > v, tiny, -tiny), moved)
+    moved = _adj.select(a == _INF, _adj.select(v > 0.0, big, -big), moved)
+    r = _adj.select(v == t, t, _adj.select(_or(v != v, t != t), v + t,
+                                           moved))
+    return _adj.stop_gradient(_adj.cast(r, dtype))
+
+
+def _largest(dtype):
+    digits, _, high = _bits.FRAC[dtype]
+    return (2.0 - 2.0 ** (1 - digits)) * 2.0 ** (high - 1)
+
+
+nextafter = _binary(_nextafter, "nextafter",
+                    "The next representable value after x1 toward x2 "
+                    "(no derivative).")
+
+
+def _spacing(x):
+    """nextafter(x, +-inf) - x: the gap to the next float away from zero
+    (negative for x < 0; positive for -0.0 and for every f16, as
+    numpy)."""
+    if x.dtype == DType.f16:   # numpy's half spacing is always upward
+        away = _const(x, _INF)
+    else:
+        away = _adj.select(x < 0.0, _const(x, -_INF), _const(x, _INF))
+    return _adj.stop_gradient(_nextafter(x, away) - x)
+
+
+spacing = _unary(_spacing, "spacing",
+                 "The distance to the next float away from zero.")
+
+
+# -- integers ----------------------------------------------------------------
+
+def _integers(x1, x2, name):
+    def check(a, b):
+        a, b = _operands(a, b, name)
+        if a.dtype.is_float or a.dtype == DType.i1:
+            raise TypeError("adjoint.numpy.%s: the arguments must be "
+                            "integers (as numpy's %s)" % (name, name))
+        return a, b
+    return check
+
+
+def _gcd(a, b):
+    """Euclid's algorithm on |a|, |b| in an adj.while (until every pair
+    is done); gcd(0, 0) = 0."""
+    from ._np_reductions import any as any_
+    a, b = _adj.abs(a), _adj.abs(b)
+    both = a + b
+    a = _adj.broadcast_to(a, list(both.shape))
+    b = _adj.broadcast_to(b, list(both.shape))
+
+    def cond(a, b):
+        return any_(b != 0.0)
+
+    def body(a, b):
+        done = b == 0.0
+        safe = _adj.select(done, 1.0, b)
+        r = a - _adj.div(a, safe) * safe
+        return [_adj.select(done, a, b), _adj.select(done, b, r)]
+
+    return _adj.while_([a, b], cond, body)[0]
+
+
+def gcd(x1, x2, out=None):
+    """The greatest common divisor of |x1| and |x2| (integers)."""
+    _no_out(out, "gcd")
+    check = _integers(x1, x2, "gcd")
+    return binop(lambda a, b: _gcd(*check(a, b)), x1, x2)
+
+
+def lcm(x1, x2, out=None):
+    """The least common multiple of |x1| and |x2|; 0 if either is 0."""
+    _no_out(out, "lcm")
+    check = _integers(x1, x2, "lcm")
+
+    def op(a, b):
+        a, b = check(a, b)
+        a, b = _adj.abs(a), _adj.abs(b)
+        d = _gcd(a, b)
+        zero = d == 0.0
+        return _adj.select(zero, 0.0, a * _adj.div(b, _adj.select(
+            zero, 1.0, d)))
+    return binop(op, x1, x2)
+
+
+# -- complex-number functions on real arrays ---------------------------------
+
+def real(val):
+    """A real array is its own real part."""
+    return as_value(val, "real")
+
+
+def imag(val):
+    """The imaginary part of a real array: zeros of its dtype."""
+    x = as_value(val, "imag")
+    return _adj.fill(x.module, 0.0, list(x.shape), x.dtype)
+
+
+def conjugate(x, out=None):
+    """A real array is its own conjugate."""
+    _no_out(out, "conjugate")
+    return as_value(x, "conjugate")
+
+
+conj = conjugate
+
+
+def angle(z, deg=False):
+    """The argument of a real number: pi for negative values and -0.0
+    (arctan2(0, x), as numpy), 0 otherwise; NaN stays NaN. No
+    derivative (arctan2(0, x)'s is 0)."""
+    x = as_value(z, "angle")
+    if not x.dtype.is_float:
+        x = _adj.cast(x, float_dtype())
+    half = 180.0 if deg else math.pi
+    out = _adj.select(_sign_bit(x), _const(x, half), _const(x, 0.0))
+    return _adj.stop_gradient(_adj.select(x != x, x, out))
