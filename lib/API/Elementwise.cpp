@@ -34,6 +34,7 @@ Value api::div(Value a, Value b) { return binary("adj.div", a, b); }
 Value api::pow(Value a, Value b) { return binary("adj.pow", a, b); }
 Value api::maximum(Value a, Value b) { return binary("adj.maximum", a, b); }
 Value api::minimum(Value a, Value b) { return binary("adj.minimum", a, b); }
+Value api::atan2(Value y, Value x) { return binary("adj.atan2", y, x); }
 
 Value api::pow(Value a, double b) {
   return pow(a, scalarLike(a, b, "adj.pow"));
@@ -48,6 +49,8 @@ Value api::minimum(Value a, double b) {
 Value api::neg(Value x) { return unary("adj.neg", x); }
 Value api::exp(Value x) { return unary("adj.exp", x); }
 Value api::log(Value x) { return unary("adj.log", x); }
+Value api::log1p(Value x) { return unary("adj.log1p", x); }
+Value api::expm1(Value x) { return unary("adj.expm1", x); }
 Value api::tanh(Value x) { return unary("adj.tanh", x); }
 Value api::sigmoid(Value x) { return unary("adj.sigmoid", x); }
 Value api::relu(Value x) { return unary("adj.relu", x); }

@@ -21,9 +21,10 @@ using namespace adjoint::interp::detail;
 namespace adj = adjoint::adj;
 
 namespace {
-enum class BinaryKind { Add, Sub, Mul, Div, Pow, Max, Min };
+enum class BinaryKind { Add, Sub, Mul, Div, Pow, Max, Min, Atan2 };
 enum class UnaryKind {
-  Neg, Exp, Log, Tanh, Sigmoid, Relu, Sqrt, Rsqrt, Abs, Sign, Sin, Cos, Erf
+  Neg, Exp, Log, Log1p, Expm1, Tanh, Sigmoid, Relu, Sqrt, Rsqrt, Abs, Sign,
+  Sin, Cos, Erf
 };
 } // namespace
 
@@ -55,6 +56,8 @@ static double floatBinary(BinaryKind kind, double a, double b) {
     return a / b;
   case BinaryKind::Pow:
     return std::pow(a, b);
+  case BinaryKind::Atan2:
+    return std::atan2(a, b);
   case BinaryKind::Max:
   case BinaryKind::Min:
     // NaN propagates, as in NumPy's maximum/minimum.
@@ -86,6 +89,7 @@ static int64_t intBinary(Operation *op, BinaryKind kind, int64_t a,
   case BinaryKind::Min:
     return std::min(a, b);
   case BinaryKind::Pow:
+  case BinaryKind::Atan2:
     break;
   }
   fail(op, "expected a floating-point tensor");
@@ -95,7 +99,7 @@ static Tensor evalBinary(Operation *op, BinaryKind kind,
                          ArrayRef<Tensor> operands) {
   const Tensor &a = operands[0], &b = operands[1];
   requireSameDType(op, operands);
-  if (kind == BinaryKind::Pow)
+  if (kind == BinaryKind::Pow || kind == BinaryKind::Atan2)
     requireFloat(op, a);
   if (a.dtype() == DType::I1) {
     if (kind != BinaryKind::Max && kind != BinaryKind::Min)
@@ -126,6 +130,10 @@ static double floatUnary(UnaryKind kind, double x) {
     return std::exp(x);
   case UnaryKind::Log:
     return std::log(x);
+  case UnaryKind::Log1p:
+    return std::log1p(x);
+  case UnaryKind::Expm1:
+    return std::expm1(x);
   case UnaryKind::Tanh:
     return std::tanh(x);
   case UnaryKind::Sigmoid:
@@ -277,12 +285,18 @@ std::optional<Tensor> adjoint::interp::detail::evalElementwise(Operation *op,
     return binary(BinaryKind::Max);
   if (isa<adj::MinimumOp>(op))
     return binary(BinaryKind::Min);
+  if (isa<adj::Atan2Op>(op))
+    return binary(BinaryKind::Atan2);
   if (isa<adj::NegOp>(op))
     return unary(UnaryKind::Neg);
   if (isa<adj::ExpOp>(op))
     return unary(UnaryKind::Exp);
   if (isa<adj::LogOp>(op))
     return unary(UnaryKind::Log);
+  if (isa<adj::Log1pOp>(op))
+    return unary(UnaryKind::Log1p);
+  if (isa<adj::Expm1Op>(op))
+    return unary(UnaryKind::Expm1);
   if (isa<adj::TanhOp>(op))
     return unary(UnaryKind::Tanh);
   if (isa<adj::SigmoidOp>(op))

@@ -181,7 +181,3 @@ def reciprocal(x):
 
 def square(x):
     return x * x
-
-
-def log1p(x):
-    return _adj.log(x + 1.0)

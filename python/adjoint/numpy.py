@@ -39,7 +39,7 @@ from ._np_creation import (  # noqa: F401
 from ._np_elementwise import float_function as _float_function
 from ._np_elementwise import (  # noqa: F401
     add, clip, divide, equal, greater, greater_equal, isfinite, isinf,
-    isnan, less, less_equal, log1p, logical_and, logical_not, logical_or,
+    isnan, less, less_equal, logical_and, logical_not, logical_or,
     logical_xor, maximum, minimum, multiply, not_equal, reciprocal, square,
     subtract, tril, triu, true_divide, where)
 from ._np_movement import ravel as _ravel
@@ -90,6 +90,9 @@ from ._np_vectorize import vectorize  # noqa: F401
 from ._np_windows import (  # noqa: F401
     bartlett, blackman, fromfunction, geomspace, hamming, hanning, kaiser,
     logspace)
+from ._np_trigonometric import (  # noqa: F401
+    acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
+    asin, asinh, atan, atan2, atanh, cosh, expm1, log1p, sinh, tan)
 from ._np_support import as_value as _as_value, cast_to as _cast_to
 from ._np_support import binop as _binop, _TRANSLATOR
 from ._eager import eager as _eager

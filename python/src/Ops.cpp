@@ -176,11 +176,14 @@ void bindElementwise(py::module_ &m) {
   m.def("sub", &api::sub);
   m.def("mul", &api::mul);
   m.def("div", &api::div);
+  m.def("atan2", &api::atan2, py::arg("y"), py::arg("x"));
 
 #define ADJ_UNARY(NAME) m.def(#NAME, &api::NAME, py::arg("x"));
   ADJ_UNARY(neg)
   ADJ_UNARY(exp)
   ADJ_UNARY(log)
+  ADJ_UNARY(log1p)
+  ADJ_UNARY(expm1)
   ADJ_UNARY(tanh)
   ADJ_UNARY(sigmoid)
   ADJ_UNARY(relu)

@@ -313,10 +313,14 @@ Value maximum(Value a, Value b);
 Value maximum(Value a, double b);
 Value minimum(Value a, Value b);
 Value minimum(Value a, double b);
+/// atan2(y, x): the angle of the point (x, y), in [-pi, pi].
+Value atan2(Value y, Value x);
 
 Value neg(Value x);
 Value exp(Value x);
 Value log(Value x);
+Value log1p(Value x);
+Value expm1(Value x);
 Value tanh(Value x);
 Value sigmoid(Value x);
 Value relu(Value x);

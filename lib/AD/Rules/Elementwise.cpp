@@ -29,11 +29,16 @@ static Val safeLog(Emitter &e, Val x) {
   return e.log(e.select(positive, x, e.scalarLike(1, x)));
 }
 
-/// The side that max/min picks: lhs on ties, like a stable sort.
-template <typename OpT> static Val pickLhs(Emitter &e, OpT op) {
-  constexpr bool isMax = std::is_same_v<OpT, MaximumOp>;
-  return e.cmp(isMax ? CmpPredicate::ge : CmpPredicate::le,
-               e.val(op.getLhs()), e.val(op.getRhs()));
+/// The share of max/min's sensitivity that goes to `self`: 1 where it alone
+/// equals the result `y`, 0.5 where both operands do (a tie), 0 elsewhere
+/// (and where y is NaN). Splitting ties evenly is JAX's convention; it
+/// makes d max(x, x) = 1 and keeps the rule symmetric in its operands.
+static Val tieShare(Emitter &e, Val self, Val other, Val y) {
+  Val picked = e.cmp(CmpPredicate::eq, self, y);
+  Val tie = e.cmp(CmpPredicate::eq, other, y);
+  return e.select(picked,
+                  e.select(tie, e.scalarLike(0.5, y), e.scalarLike(1, y)),
+                  e.scalarLike(0, y));
 }
 
 /// A unary op whose derivative is `dy * f'`: the same factor serves both
@@ -50,21 +55,23 @@ static void defineUnary(RuleMap &m, DerivFn deriv) {
       });
 }
 
-/// Min and max route the sensitivity to the operand they picked.
+/// Min and max route the sensitivity to the operand they picked, half to
+/// each on ties (tieShare).
 template <typename OpT> static void defineMinMax(RuleMap &m) {
   define<OpT>(
       m,
       [](Emitter &e, OpT op, Val dy) -> Sens {
-        Val lhs = pickLhs(e, op);
-        return {e.unbroadcast(e.where(lhs, dy), op.getLhs()),
-                e.unbroadcast(e.whereNot(lhs, dy), op.getRhs())};
+        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
+        Val y = e.val(op.getResult());
+        return {e.unbroadcast(dy * tieShare(e, a, b, y), a),
+                e.unbroadcast(dy * tieShare(e, b, a, y), b)};
       },
       [](Emitter &e, OpT op, Ts t) -> Val {
-        Val lhs = pickLhs(e, op);
-        Val zero = e.scalar(0, elementOf(op));
-        return e.broadcastTo(
-            e.select(lhs, t[0] ? t[0] : zero, t[1] ? t[1] : zero),
-            op.getType());
+        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
+        Val y = e.val(op.getResult());
+        return e.sum({t[0] ? t[0] * tieShare(e, a, b, y) : Val(),
+                      t[1] ? t[1] * tieShare(e, b, a, y) : Val()},
+                     op.getType());
       });
 }
 
@@ -140,12 +147,30 @@ void adjoint::ad::rules::addElementwiseRules(RuleMap &m) {
   defineMinMax<MaximumOp>(m);
   defineMinMax<MinimumOp>(m);
 
+  // y = atan2(a, b): da = b / (a^2 + b^2), db = -a / (a^2 + b^2); NaN at the
+  // origin, as in JAX.
+  define<Atan2Op>(
+      m,
+      [](Emitter &e, Atan2Op op, Val dy) -> Sens {
+        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
+        Val g = dy / (a * a + b * b);
+        return {e.unbroadcast(g * b, a), e.unbroadcast(-(g * a), b)};
+      },
+      [](Emitter &e, Atan2Op op, Ts t) -> Val {
+        Val a = e.val(op.getLhs()), b = e.val(op.getRhs());
+        Val num = t[0] ? (t[1] ? t[0] * b - t[1] * a : t[0] * b) : -(t[1] * a);
+        return e.broadcastTo(num / (a * a + b * b), op.getType());
+      });
+
   define<NegOp>(
       m, [](Emitter &, NegOp, Val dy) -> Sens { return {-dy}; },
       [](Emitter &, NegOp, Ts t) -> Val { return -t[0]; });
 
   defineUnary<ExpOp>(m, [](Emitter &, Val, Val y) { return y; });
   defineUnary<LogOp>(m, [](Emitter &, Val x, Val) { return 1.0 / x; });
+  defineUnary<Log1pOp>(m,
+                       [](Emitter &, Val x, Val) { return 1.0 / (x + 1.0); });
+  defineUnary<Expm1Op>(m, [](Emitter &, Val, Val y) { return y + 1.0; });
   defineUnary<TanhOp>(m, [](Emitter &, Val, Val y) { return 1.0 - y * y; });
   defineUnary<SigmoidOp>(m,
                          [](Emitter &, Val, Val y) { return y * (1.0 - y); });

@@ -15,6 +15,15 @@ adj.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<3x2xf32>
   adj.return %r : tensor<3x2xf32>
 }
 
+// log1p, expm1 and atan2 count as the other transcendentals: 3 * 6.
+// CHECK-LABEL: @inverse_trig_primitives: 18 flops
+adj.func @inverse_trig_primitives(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %l = adj.log1p %a : tensor<2x3xf32>
+  %e = adj.expm1 %l : tensor<2x3xf32>
+  %t = adj.atan2 %e, %b : tensor<2x3xf32>, tensor<3xf32>
+  adj.return %t : tensor<2x3xf32>
+}
+
 // 2 * M * N * K * batch = 2 * 2 * 4 * 3 * 5.
 // CHECK-LABEL: @matmul: 240 flops
 adj.func @matmul(%a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4xf32> {

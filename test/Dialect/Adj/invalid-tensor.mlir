@@ -27,6 +27,22 @@ adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.
 // -----
 
 adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.any, %s: tensor<f32>) {
+  // expected-error @+1 {{adj.atan2: expected a floating-point tensor}}
+  %r = adj.atan2 %i, %i : tensor<4xi64>, tensor<4xi64>
+  adj.return
+}
+
+// -----
+
+adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.any, %s: tensor<f32>) {
+  // expected-error @+1 {{adj.log1p: expected a floating-point tensor}}
+  %r = adj.log1p %i : tensor<4xi64>
+  adj.return
+}
+
+// -----
+
+adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.any, %s: tensor<f32>) {
   %c = adj.cmp eq, %f, %f : tensor<4xf32>, tensor<4xf32>
   // expected-error @+1 {{adj.div: i1 tensors are not supported}}
   %r = adj.div %c, %c : tensor<4xi1>, tensor<4xi1>

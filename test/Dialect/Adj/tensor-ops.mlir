@@ -63,6 +63,22 @@ adj.func @unary(%x: tensor<2x?xf32>, %i: tensor<3xi32>, %u: !adj.any) -> !adj.tu
   adj.return %t : !adj.tuple<tensor<2x?xf32>, tensor<3xi32>, !adj.any>
 }
 
+// log1p and expm1 keep the operand's type; atan2 broadcasts like add.
+// CHECK-LABEL: adj.func @inverse_trig_primitives
+// CHECK-NEXT:    %[[L:.*]] = adj.log1p %arg0 : tensor<2x3xf64>
+// CHECK-NEXT:    %[[E:.*]] = adj.expm1 %[[L]] : tensor<2x3xf64>
+// CHECK-NEXT:    %[[A:.*]] = adj.atan2 %[[E]], %arg1 : tensor<2x3xf64>, tensor<3xf64>
+// CHECK-NEXT:    %[[U:.*]] = adj.atan2 %arg2, %arg2 : !adj.any, !adj.any
+// CHECK-NEXT:    %[[T:.*]] = adj.tuple %[[A]], %[[U]] : tensor<2x3xf64>, !adj.any
+adj.func @inverse_trig_primitives(%x: tensor<2x3xf64>, %y: tensor<3xf64>, %u: !adj.any) -> !adj.tuple<tensor<2x3xf64>, !adj.any> {
+  %a = adj.log1p %x : tensor<2x3xf64>
+  %b = adj.expm1 %a : tensor<2x3xf64>
+  %c = adj.atan2 %b, %y : tensor<2x3xf64>, tensor<3xf64>
+  %d = adj.atan2 %u, %u : !adj.any, !adj.any
+  %t = adj.tuple %c, %d : tensor<2x3xf64>, !adj.any
+  adj.return %t : !adj.tuple<tensor<2x3xf64>, !adj.any>
+}
+
 // CHECK-LABEL: adj.func @compare_select_cast
 // CHECK-NEXT:    %[[EQ:.*]] = adj.cmp eq, %arg0, %arg1 : tensor<3xf32>, tensor<f32>
 // CHECK-NEXT:    %[[NE:.*]] = adj.cmp ne, %arg0, %arg1 : tensor<3xf32>, tensor<f32>

@@ -71,21 +71,33 @@ TEST_CASE("rules: pow of a non-positive base has a zero exponent sensitivity") {
 TEST_CASE("rules: maximum") { checkBinary("maximum"); }
 TEST_CASE("rules: minimum") { checkBinary("minimum"); }
 
-TEST_CASE("rules: maximum and minimum route ties to the lhs") {
+TEST_CASE("rules: maximum and minimum split ties evenly, as JAX") {
   for (const char *op : {"maximum", "minimum"}) {
-    std::string src = binary(op, f64({2}), f64({2}), f64({2}));
+    std::string src = binary(op, f64({3}), f64({3}), f64({3}));
+    // A tie, then each side winning once.
     auto sens = runVjp(src,
-                       {Tensor::fromDoubles(DType::F64, {2}, {1, 2}),
-                        Tensor::fromDoubles(DType::F64, {2}, {1, 2})},
-                       {Tensor::fromDoubles(DType::F64, {2}, {3, 5})});
-    CHECK(sens[0].tensor().toDoubles() == std::vector<double>{3, 5});
-    CHECK(sens[1].tensor().toDoubles() == std::vector<double>{0, 0});
+                       {Tensor::fromDoubles(DType::F64, {3}, {1, 2, -1}),
+                        Tensor::fromDoubles(DType::F64, {3}, {1, -2, 3})},
+                       {Tensor::fromDoubles(DType::F64, {3}, {3, 5, 7})});
+    bool isMax = std::string(op) == "maximum";
+    CHECK(sens[0].tensor().toDoubles() ==
+          std::vector<double>{1.5, isMax ? 5.0 : 0.0, isMax ? 0.0 : 7.0});
+    CHECK(sens[1].tensor().toDoubles() ==
+          std::vector<double>{1.5, isMax ? 0.0 : 5.0, isMax ? 7.0 : 0.0});
   }
+}
+
+TEST_CASE("rules: atan2") {
+  // Away from the origin, where both derivatives are 0 / 0.
+  checkBinary("atan2", {.lo = 0.3, .hi = 2});
+  checkBinary("atan2", {.lo = -2, .hi = -0.3});
 }
 
 TEST_CASE("rules: neg") { checkUnary("neg"); }
 TEST_CASE("rules: exp") { checkUnary("exp"); }
 TEST_CASE("rules: log") { checkUnary("log", {.lo = 0.3, .hi = 3}); }
+TEST_CASE("rules: log1p") { checkUnary("log1p", {.lo = -0.7, .hi = 3}); }
+TEST_CASE("rules: expm1") { checkUnary("expm1", {.lo = -2, .hi = 2}); }
 TEST_CASE("rules: tanh") { checkUnary("tanh"); }
 TEST_CASE("rules: sigmoid") { checkUnary("sigmoid", {.lo = -3, .hi = 3}); }
 TEST_CASE("rules: relu") { checkUnary("relu", {.awayFromZero = true}); }

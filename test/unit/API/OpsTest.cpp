@@ -23,7 +23,8 @@ TEST_CASE("binary primitives broadcast", "[api][ops]") {
       {"adj.mul", mul},         {"adj.div", div},
       {"adj.pow", [](Value a, Value b) { return pow(a, b); }},
       {"adj.maximum", [](Value a, Value b) { return maximum(a, b); }},
-      {"adj.minimum", [](Value a, Value b) { return minimum(a, b); }}};
+      {"adj.minimum", [](Value a, Value b) { return minimum(a, b); }},
+      {"adj.atan2", atan2}};
   for (auto &[op, fn] : table) {
     INFO(op);
     Built b = build({f32({2, 1}), f32({3})},
@@ -42,7 +43,7 @@ TEST_CASE("unary primitives keep the type", "[api][ops]") {
       {"adj.tanh", tanh},   {"adj.sigmoid", sigmoid}, {"adj.relu", relu},
       {"adj.sqrt", sqrt},   {"adj.rsqrt", rsqrt},     {"adj.abs", abs},
       {"adj.sign", sign},   {"adj.sin", sin},         {"adj.cos", cos},
-      {"adj.erf", erf}};
+      {"adj.erf", erf},     {"adj.log1p", log1p},     {"adj.expm1", expm1}};
   for (auto &[op, fn] : table) {
     INFO(op);
     Built b = build({f32({4})}, [&](Module &, Args a) { return fn(a[0]); });

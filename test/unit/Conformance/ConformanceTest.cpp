@@ -41,7 +41,8 @@ TEST_CASE("elementwise: every unary op in f32 and f64",
                          api::rsqrt(positive), api::abs(x),
                          api::sign(x),    api::sin(x * 3.0),
                          api::cos(x * 3.0), api::erf(x * 2.0),
-                         -x,              api::gelu(x)};
+                         -x,              api::gelu(x),
+                         api::log1p(api::abs(x) - 0.75), api::expm1(x)};
     });
     checkOnAllTargets(m, "unary", 3, -2.0, 2.0);
   }
@@ -61,6 +62,7 @@ TEST_CASE("elementwise: binary ops, comparisons and select",
                                     api::pow(positive, b),
                                     api::maximum(a, b),
                                     api::minimum(a, b),
+                                    api::atan2(a, b),
                                     a < b,
                                     a <= b,
                                     a > b,

@@ -104,7 +104,9 @@ TEST_CASE("unary math in every float dtype") {
       {"sign", [](double x) { return double((x > 0) - (x < 0)); }},
       {"sin", [](double x) { return std::sin(x); }},
       {"cos", [](double x) { return std::cos(x); }},
-      {"erf", [](double x) { return std::erf(x); }}};
+      {"erf", [](double x) { return std::erf(x); }},
+      {"log1p", [](double x) { return std::log1p(x); }},
+      {"expm1", [](double x) { return std::expm1(x); }}};
   for (auto [name, dtype] : kAll) {
     if (!isFloat(dtype))
       continue;
@@ -113,8 +115,9 @@ TEST_CASE("unary math in every float dtype") {
         Program p(subst("adj.func @f(%x: tensor<3x$T>) -> tensor<3x$T> {\n"
                         "  %0 = adj." + op + " %x : tensor<3x$T>\n"
                         "  adj.return %0 : tensor<3x$T>\n}", name));
-        // Positive inputs for log/sqrt/rsqrt, mixed signs otherwise.
-        bool positive = op == "log" || op == "sqrt" || op == "rsqrt";
+        // Positive inputs for log/log1p/sqrt/rsqrt, mixed signs otherwise.
+        bool positive = op == "log" || op == "log1p" || op == "sqrt" ||
+                        op == "rsqrt";
         std::vector<double> in = positive ? std::vector<double>{0.5, 1.5, 2}
                                           : std::vector<double>{0.5, -1.5, 0};
         Tensor x = tensor(dtype, {3}, in);

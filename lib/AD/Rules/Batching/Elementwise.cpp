@@ -31,7 +31,8 @@ template <typename... OpTs> static void addAll(BatchRuleMap &map) {
 
 void adjoint::ad::batching::addElementwiseBatchRules(BatchRuleMap &map) {
   addAll<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
-         adj::MaximumOp, adj::MinimumOp, adj::NegOp, adj::ExpOp, adj::LogOp,
+         adj::MaximumOp, adj::MinimumOp, adj::Atan2Op, adj::NegOp, adj::ExpOp,
+         adj::LogOp, adj::Log1pOp, adj::Expm1Op,
          adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp, adj::RsqrtOp,
          adj::AbsOp, adj::SignOp, adj::SinOp, adj::CosOp, adj::ErfOp,
          adj::CmpOp, adj::SelectOp, adj::CastOp>(map);

@@ -142,8 +142,8 @@ LogicalResult checkSupported(Operation *op) {
   if (std::optional<LogicalResult> structural = checkStructure(op))
     return *structural;
   if (!isa<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
-           adj::MaximumOp, adj::MinimumOp, adj::NegOp, adj::ExpOp, adj::LogOp,
-           adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp,
+           adj::MaximumOp, adj::MinimumOp, adj::Atan2Op, adj::NegOp,
+           adj::ExpOp, adj::LogOp, adj::Log1pOp, adj::Expm1Op, adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp,
            adj::RsqrtOp, adj::AbsOp, adj::SignOp, adj::SinOp, adj::CosOp,
            adj::ErfOp, adj::CmpOp, adj::SelectOp, adj::CastOp, adj::MatmulOp,
            adj::ReduceSumOp, adj::ReduceMaxOp, adj::ReduceMeanOp,

@@ -138,6 +138,10 @@ struct Scalar {
   static Value pow(OpBuilder &b, Location l, Value x, Value y) {
     return floatOrInt<math::PowFOp, math::IPowIOp>(b, l, x, y);
   }
+  // Float only: type inference rejects integer operands.
+  static Value atan2(OpBuilder &b, Location l, Value y, Value x) {
+    return math::Atan2Op::create(b, l, y, x);
+  }
   // On i1, true is 1 and max/min are or/and: unsigned, since signed i1
   // reads true as -1. On floats NaN propagates (maximumf, not maxnumf), as
   // in the interpreter and NumPy: a NaN must not vanish into a maximum.
@@ -334,11 +338,13 @@ void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   patterns.add<ADJ_BINARY(AddOp, add), ADJ_BINARY(SubOp, sub),
                ADJ_BINARY(MulOp, mul), ADJ_BINARY(DivOp, div),
                ADJ_BINARY(PowOp, pow), ADJ_BINARY(MaximumOp, max),
-               ADJ_BINARY(MinimumOp, min), ADJ_BINARY(GradAddOp, gradAdd)>(ctx);
+               ADJ_BINARY(MinimumOp, min), ADJ_BINARY(Atan2Op, atan2),
+               ADJ_BINARY(GradAddOp, gradAdd)>(ctx);
   patterns.add<ADJ_UNARY(NegOp, neg), ADJ_UNARY(AbsOp, abs),
                ADJ_UNARY(ReluOp, relu), ADJ_UNARY(SigmoidOp, sigmoid),
                ADJ_UNARY(SignOp, sign)>(ctx);
   patterns.add<ADJ_MATH(ExpOp, ExpOp), ADJ_MATH(LogOp, LogOp),
+               ADJ_MATH(Log1pOp, Log1pOp), ADJ_MATH(Expm1Op, ExpM1Op),
                ADJ_MATH(TanhOp, TanhOp), ADJ_MATH(SqrtOp, SqrtOp),
                ADJ_MATH(RsqrtOp, RsqrtOp), ADJ_MATH(SinOp, SinOp),
                ADJ_MATH(CosOp, CosOp), ADJ_MATH(ErfOp, ErfOp)>(ctx);

@@ -129,7 +129,8 @@ static LogicalResult inferBinary(MLIRContext *ctx, Loc loc,
   FailureOr<Type> element = commonElementType(loc, name, types);
   if (failed(element))
     return failure();
-  bool floatOnly = std::is_same_v<OpTy, PowOp>;
+  bool floatOnly =
+      std::is_same_v<OpTy, PowOp> || std::is_same_v<OpTy, Atan2Op>;
   bool minMax = std::is_same_v<OpTy, MaximumOp> ||
                 std::is_same_v<OpTy, MinimumOp>;
   if (floatOnly && failed(requireFloat(loc, name, types.front())))
@@ -155,6 +156,7 @@ ADJ_BINARY_INFER(DivOp)
 ADJ_BINARY_INFER(PowOp)
 ADJ_BINARY_INFER(MaximumOp)
 ADJ_BINARY_INFER(MinimumOp)
+ADJ_BINARY_INFER(Atan2Op)
 #undef ADJ_BINARY_INFER
 
 /// Unary elementwise: the result has the operand's type.
@@ -182,6 +184,8 @@ static LogicalResult inferUnary(MLIRContext *ctx, Loc loc,
 ADJ_UNARY_INFER(NegOp)
 ADJ_UNARY_INFER(ExpOp)
 ADJ_UNARY_INFER(LogOp)
+ADJ_UNARY_INFER(Log1pOp)
+ADJ_UNARY_INFER(Expm1Op)
 ADJ_UNARY_INFER(TanhOp)
 ADJ_UNARY_INFER(SigmoidOp)
 ADJ_UNARY_INFER(ReluOp)

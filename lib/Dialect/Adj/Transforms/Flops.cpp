@@ -222,8 +222,8 @@ struct FlopCounter::Impl {
         .Case([&](WhileOp c) { return whileOp(c); })
         // Elementwise, including transcendentals, comparisons and
         // conversions: one per output element.
-        .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, NegOp,
-              ExpOp, LogOp, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, AbsOp,
+        .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp,
+              Atan2Op, NegOp, ExpOp, LogOp, Log1pOp, Expm1Op, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, AbsOp,
               SignOp, SinOp, CosOp, ErfOp, CmpOp, SelectOp, CastOp,
               BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
               ShiftRightLogicalOp, BitcastOp,

@@ -70,6 +70,18 @@ adj.func @unary(%x: tensor<4xf32>) -> tensor<4xf32> {
   adj.return %9 : tensor<4xf32>
 }
 
+// CHECK-LABEL: func.func @inverse_trig_primitives(
+// CHECK: math.log1p
+// CHECK: math.expm1
+// CHECK: linalg.generic {indexing_maps = [#[[ID2]], #[[ROW]], #[[ID2]]]
+// CHECK: math.atan2
+adj.func @inverse_trig_primitives(%x: tensor<2x3xf64>, %y: tensor<3xf64>) -> tensor<2x3xf64> {
+  %a = adj.log1p %x : tensor<2x3xf64>
+  %b = adj.expm1 %a : tensor<2x3xf64>
+  %c = adj.atan2 %b, %y : tensor<2x3xf64>, tensor<3xf64>
+  adj.return %c : tensor<2x3xf64>
+}
+
 // sigmoid(x) = 1 / (1 + exp(-x)); relu(x) = max(x, 0).
 // CHECK-LABEL: func.func @activations(
 // CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):

@@ -335,6 +335,8 @@ def Adj_DivOp : Adj_BinaryOp<"div", "Elementwise lhs / rhs (truncating for integ
 def Adj_PowOp : Adj_BinaryOp<"pow", "Elementwise lhs ** rhs (floating point)">;
 def Adj_MaximumOp : Adj_BinaryOp<"maximum", "Elementwise max(lhs, rhs)">;
 def Adj_MinimumOp : Adj_BinaryOp<"minimum", "Elementwise min(lhs, rhs)">;
+def Adj_Atan2Op : Adj_BinaryOp<"atan2",
+    "Elementwise angle of the point (rhs, lhs): atan(lhs / rhs) in the right quadrant">;
 
 /// f(x) elementwise; the result has the operand's type.
 class Adj_UnaryOp<string mnemonic, string doc, bit floatOnly = 1>
@@ -350,6 +352,8 @@ class Adj_UnaryOp<string mnemonic, string doc, bit floatOnly = 1>
 def Adj_NegOp : Adj_UnaryOp<"neg", "Elementwise -x", 0>;
 def Adj_ExpOp : Adj_UnaryOp<"exp", "Elementwise e**x">;
 def Adj_LogOp : Adj_UnaryOp<"log", "Elementwise natural logarithm">;
+def Adj_Log1pOp : Adj_UnaryOp<"log1p", "Elementwise log(1 + x), exact for tiny x">;
+def Adj_Expm1Op : Adj_UnaryOp<"expm1", "Elementwise e**x - 1, exact for tiny x">;
 def Adj_TanhOp : Adj_UnaryOp<"tanh", "Elementwise hyperbolic tangent">;
 def Adj_SigmoidOp : Adj_UnaryOp<"sigmoid", "Elementwise 1 / (1 + e**-x)">;
 def Adj_ReluOp : Adj_UnaryOp<"relu", "Elementwise max(x, 0)", 0>;
