@@ -49,8 +49,9 @@ def _build_map():
         fn = getattr(_np, name, None)
         if fn is not None and callable(fn) and not isinstance(fn, type):
             out[fn] = getattr(anp, name)
-    # A class, so not among the functions above.
-    out[_np.vectorize] = anp.vectorize
+    # Classes, so not among the functions above.
+    for name in ("vectorize", "finfo", "iinfo"):
+        out[getattr(_np, name)] = getattr(anp, name)
     for name, target in _ALIASES.items():
         if hasattr(_np, name):
             out[getattr(_np, name)] = getattr(anp, target)

@@ -24,8 +24,8 @@ from ._np_arithmetic import (  # noqa: F401
 from ._np_bessel import i0  # noqa: F401
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
 from ._np_dtype_queries import (  # noqa: F401
-    can_cast, iscomplexobj, isdtype, isrealobj, isscalar, issubdtype,
-    iterable, promote_types, result_type)
+    can_cast, finfo, iinfo, iscomplexobj, isdtype, isrealobj, isscalar,
+    issubdtype, iterable, promote_types, result_type)
 from ._np_dtype_queries import HOST_ANSWERS as _HOST_ANSWERS
 from ._np_index_tricks import c_, r_  # noqa: F401
 from ._np_logic import (  # noqa: F401
