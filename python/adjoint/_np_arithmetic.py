@@ -391,25 +391,27 @@ def _integers(x1, x2, name):
     return check
 
 
+#: Euclid's steps suffice for any pair below 2**63 (2**31): the pair that
+#: needs k steps is at least Fibonacci's (F(k + 2), F(k + 1)), and F(93)
+#: (F(47)) is past the range (Lame's theorem).
+_EUCLID_STEPS = {DType.i64: 92, DType.i32: 46}
+
+
 def _gcd(a, b):
-    """Euclid's algorithm on |a|, |b| in an adj.while (until every pair
-    is done); gcd(0, 0) = 0."""
-    from ._np_reductions import any as any_
+    """Euclid's algorithm on |a|, |b| for the worst case's number of steps
+    (an adj.for of fixed length, which batches, where an adj.while with a
+    data-dependent test would not); gcd(0, 0) = 0."""
     a, b = _adj.abs(a), _adj.abs(b)
-    both = a + b
-    a = _adj.broadcast_to(a, list(both.shape))
-    b = _adj.broadcast_to(b, list(both.shape))
+    shape = list((a + b).shape)
+    a, b = _adj.broadcast_to(a, shape), _adj.broadcast_to(b, shape)
 
-    def cond(a, b):
-        return any_(b != 0.0)
-
-    def body(a, b):
+    def step(i, a, b):
         done = b == 0.0
         safe = _adj.select(done, 1.0, b)
         r = a - _adj.div(a, safe) * safe
         return [_adj.select(done, a, b), _adj.select(done, b, r)]
 
-    return _adj.while_([a, b], cond, body)[0]
+    return _adj.for_(0, _EUCLID_STEPS[a.dtype], 1, [a, b], step)[0]
 
 
 def gcd(x1, x2, out=None):
