@@ -1,9 +1,10 @@
 """numpy's questions about dtypes and objects, answered by numpy for the
 dtypes of adjoint's arrays: can_cast, promote_types, result_type, isdtype,
-issubdtype, finfo, iinfo, iterable, isrealobj, iscomplexobj, isscalar. A traced array (a
-Value) stands for its dtype (for iterable and isscalar, its rank), so the
-questions can be asked in jitted code; the answers are Python values known
-while building (so these functions never run compiled).
+issubdtype, finfo, iinfo, iterable, isrealobj, iscomplexobj, isscalar. A
+traced array (a Value) stands for its dtype (for iterable and isscalar,
+its rank), so the questions can be asked in jitted code; the answers are
+Python values known while building (so these functions never run
+compiled).
 """
 
 import numpy as _np
