@@ -114,6 +114,11 @@ def resolve(fn, args, kwargs, node, frame):
     name = numpy_name(fn)
     if name is None:
         return fn
+    if isinstance(fn, _np.vectorize) and holds_value(args, kwargs):
+        # numpy.vectorize(f) made outside jitted code (a decorator): its
+        # function is mapped as adjoint.numpy.vectorize's.
+        from ._np_vectorize import from_numpy
+        return from_numpy(fn, node, frame)
     mapped = _mapped(fn)
     traced = holds_value(args, kwargs)
     if mapped is not None and (traced or getattr(

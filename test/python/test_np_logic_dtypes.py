@@ -146,6 +146,11 @@ def test_on_opencl(opencl_device):
 
 # -- vectorize ---------------------------------------------------------------
 
+@np.vectorize
+def numpy_poly(a, b):
+    return a * b + a * a * b if a > -100.0 else a
+
+
 def test_vectorize_like_numpy_and_jax():
     import jax.numpy as jnp
 
@@ -169,6 +174,9 @@ def test_vectorize_like_numpy_and_jax():
 
     check_like_jax(lambda a, b: np.vectorize(poly)(a, b), x, y,
                    jax_name=lambda a, b: jnp.vectorize(poly)(a, b))
+    # numpy's own vectorize object, made outside jitted code.
+    got = adj.jit(lambda a, b: numpy_poly(a, b))(x, y)
+    np.testing.assert_allclose(got, poly(x, y), rtol=1e-13)
     # From Python on numpy arrays, through adjoint.vmap.
     np.testing.assert_allclose(anp.vectorize(poly)(x, y), poly(x, y))
     with pytest.raises(adj.FrontendError, match="dimension 'n' is 5 and 3"):
