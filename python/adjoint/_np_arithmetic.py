@@ -1,17 +1,16 @@
-"""numpy's exponent, logarithm, power, sign and float-layout functions in
-jitted code, composed from adj ops so that derivatives and batching come
-from theirs: exp2 log2 log10 cbrt hypot logaddexp logaddexp2 float_power
-pow positive fabs copysign signbit heaviside sinc frexp ldexp modf
-nextafter spacing gcd lcm fmax fmin deg2rad rad2deg degrees radians
-nan_to_num and the complex-number functions on real arrays (real imag conj
-conjugate angle).
+"""numpy's exponent, logarithm, power and sign functions in jitted code,
+composed from adj ops so that derivatives and batching come from theirs:
+exp2 log2 log10 cbrt hypot logaddexp logaddexp2 float_power pow positive
+fabs copysign signbit heaviside sinc gcd lcm fmax fmin deg2rad rad2deg
+degrees radians nan_to_num and the complex-number functions on real arrays
+(real imag conj conjugate angle). The float-layout functions (frexp,
+ldexp, modf, nextafter, spacing) are in _np_float_layout.py.
 
 Operands follow the front end's rules (a number takes the array's dtype);
 integers and booleans compute as the program's float dtype, as numpy
 computes them in float64. Derivatives are JAX's: where a function is a
 selection (copysign, heaviside, fmax, nan_to_num) the derivative flows
-through the selected operand, rounded or bit-derived parts (frexp's
-exponent, modf's integral part, nextafter, spacing) have none.
+through the selected operand; booleans and integers have none.
 """
 
 import math
@@ -21,8 +20,7 @@ from . import _adjoint as _adj
 from ._adjoint import DType
 from . import _np_float_bits as _bits
 from ._np_elementwise import float_function
-from ._np_rounding import _and, _differ, _no_out, _operands, _or, _sign_bit
-from ._np_rounding import trunc
+from ._np_rounding import _no_out, _operands, _or, _sign_bit
 from ._np_support import as_value, binop, float_dtype
 
 _INF = float("inf")
@@ -248,7 +246,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     x = as_value(x, "nan_to_num")
     if not x.dtype.is_float:
         return x
-    big = _largest(x.dtype)
+    big = _bits.largest(x.dtype)
     posinf = big if posinf is None else float(posinf)
     neginf = -big if neginf is None else float(neginf)
     out = _adj.select(x != x, float(nan), x)
@@ -256,176 +254,51 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return _adj.select(out == -_INF, neginf, out)
 
 
-# -- the float layout --------------------------------------------------------
-
-def _frexp(x):
-    """(m, e), x = m * 2**e with 0.5 <= |m| < 1; (x, 0) for 0, inf, NaN.
-    m is x times the exact power 2**-e, so its derivative is 2**-e (JAX's)."""
-    w = _bits.working(x.dtype)
-    v = _adj.cast(x, w)
-    special = _or(_or(v == 0.0, _adj.abs(v) == _INF), v != v)
-    e = _adj.select(special, 0.0, _bits.exponent(
-        _adj.select(special, 1.0, v)))
-    m = _bits.scale(v, -e)
-    return _adj.cast(m, x.dtype), _adj.cast(e, DType.i32)
-
-
-def frexp(x, out=None):
-    """numpy's frexp: (mantissa, int32 exponent)."""
-    _no_out(out, "frexp")
-    x = as_value(x, "frexp")
-    if not x.dtype.is_float:
-        x = _adj.cast(x, float_dtype())
-    return _frexp(x)
-
-
-def ldexp(x1, x2, out=None):
-    """x1 * 2**x2 for an integer x2, rounded once: x1's mantissa times the
-    total power of two, taken as two exact factors (no intermediate
-    overflow or underflow)."""
-    _no_out(out, "ldexp")
-    n = as_value(x2, "ldexp")
-    if n.dtype.is_float:
-        raise TypeError("adjoint.numpy.ldexp: the exponent must be an "
-                        "integer (as numpy's ldexp)")
-    x = as_value(float(x1) if isinstance(x1, int) else x1, "ldexp")
-    if not x.dtype.is_float:
-        x = _adj.cast(x, float_dtype())
-    m, e = _frexp(x)
-    w = _bits.working(x.dtype)
-    digits, low, high = _bits.FRAC[x.dtype]
-    k = _adj.cast(e, DType.i64) + _adj.cast(n, DType.i64)
-    # Beyond these the result is 0 or inf for any mantissa.
-    k = _adj.maximum(_adj.minimum(k, float(high + 2)),
-                     float(low - digits - 2))
-    return _adj.cast(_bits.scale(_adj.cast(m, w), k), x.dtype)
-
-
-def modf(x, out=None):
-    """(fractional part, integral part), both with x's sign (-0.0 for
-    negative integers); inf gives (+-0, inf) as numpy. The fractional part
-    has derivative 1, the integral part none."""
-    _no_out(out, "modf")
-    x = as_value(x, "modf")
-    if not x.dtype.is_float:
-        x = _adj.cast(x, float_dtype())
-    whole = trunc(x)
-    neg = _sign_bit(x)
-    # -((-x) - (-whole)) keeps -0.0 for negative integers, where x - whole
-    # would give +0.0.
-    frac = _adj.select(neg, -((-x) - (-whole)), x - whole)
-    frac = _adj.select(_adj.abs(x) == _INF, _adj.select(
-        neg, _const(x, -0.0), _const(x, 0.0)), frac)
-    return frac, whole
-
-
-def _ulp(a, dtype):
-    """The spacing above |a| (finite, non-zero) in `dtype`, computed in the
-    working dtype: 2**(max(e, emin) - digits)."""
-    digits, low, _ = _bits.FRAC[dtype]
-    w = _bits.working(dtype)
-    e = _bits.exponent(a)
-    return _bits.pow2(_adj.maximum(e, float(low)) - float(digits), w), e
-
-
-def _nextafter(x, y):
-    """The next float after x toward y, from the spacing at x: moving
-    toward 0 from a power of two (mantissa 0.5) the step halves."""
-    dtype = x.dtype
-    w = _bits.working(dtype)
-    v, t = _adj.cast(x, w), _adj.cast(y, w)
-    digits, low, _ = _bits.FRAC[dtype]
-    a = _adj.abs(v)
-    finite = _and(a < _INF, a > 0.0)
-    safe = _adj.select(finite, a, 1.0)
-    ulp, e = _ulp(safe, dtype)
-    power = _and(safe == _bits.pow2(e - 1.0, w), e > float(low))
-    up = _differ(t > v, v < 0.0)      # away from zero
-    step = _adj.select(up, ulp, _adj.select(power, ulp * 0.5, ulp))
-    mag = _adj.select(up, safe + step, safe - step)
-    moved = _adj.select(v < 0.0, -mag, mag)
-    tiny = _bits.pow2(_adj.scalar(x.module, float(low - digits), DType.i64),
-                      w)
-    big = _const(v, _largest(dtype))
-    moved = _adj.select(a == 0.0, _adj.select(t > v, tiny, -tiny), moved)
-    moved = _adj.select(a == _INF, _adj.select(v > 0.0, big, -big), moved)
-    r = _adj.select(v == t, t, _adj.select(_or(v != v, t != t), v + t,
-                                           moved))
-    return _adj.stop_gradient(_adj.cast(r, dtype))
-
-
-def _largest(dtype):
-    digits, _, high = _bits.FRAC[dtype]
-    return (2.0 - 2.0 ** (1 - digits)) * 2.0 ** (high - 1)
-
-
-nextafter = _binary(_nextafter, "nextafter",
-                    "The next representable value after x1 toward x2 "
-                    "(no derivative).")
-
-
-def _spacing(x):
-    """nextafter(x, +-inf) - x: the gap to the next float away from zero
-    (negative for x < 0; positive for -0.0 and for every f16, as
-    numpy)."""
-    if x.dtype == DType.f16:   # numpy's half spacing is always upward
-        away = _const(x, _INF)
-    else:
-        away = _adj.select(x < 0.0, _const(x, -_INF), _const(x, _INF))
-    return _adj.stop_gradient(_nextafter(x, away) - x)
-
-
-spacing = _unary(_spacing, "spacing",
-                 "The distance to the next float away from zero.")
-
-
 # -- integers ----------------------------------------------------------------
 
-def _integers(x1, x2, name):
-    def check(a, b):
-        a, b = _operands(a, b, name)
-        if a.dtype.is_float or a.dtype == DType.i1:
-            raise TypeError("adjoint.numpy.%s: the arguments must be "
-                            "integers (as numpy's %s)" % (name, name))
-        return a, b
-    return check
+def _integers(a, b, name):
+    a, b = _operands(a, b, name)
+    if a.dtype.is_float or a.dtype == DType.i1:
+        raise TypeError("adjoint.numpy.%s: the arguments must be "
+                        "integers (as numpy's %s)" % (name, name))
+    return a, b
+
+
+#: Euclid's steps suffice for any pair below 2**63 (2**31): the pair that
+#: needs k steps is at least Fibonacci's (F(k + 2), F(k + 1)), and F(93)
+#: (F(47)) is past the range (Lame's theorem).
+_EUCLID_STEPS = {DType.i64: 92, DType.i32: 46}
 
 
 def _gcd(a, b):
-    """Euclid's algorithm on |a|, |b| in an adj.while (until every pair
-    is done); gcd(0, 0) = 0."""
-    from ._np_reductions import any as any_
+    """Euclid's algorithm on |a|, |b| for the worst case's number of steps
+    (an adj.for of fixed length, which batches, where an adj.while with a
+    data-dependent test would not); gcd(0, 0) = 0."""
     a, b = _adj.abs(a), _adj.abs(b)
-    both = a + b
-    a = _adj.broadcast_to(a, list(both.shape))
-    b = _adj.broadcast_to(b, list(both.shape))
+    shape = list((a + b).shape)
+    a, b = _adj.broadcast_to(a, shape), _adj.broadcast_to(b, shape)
 
-    def cond(a, b):
-        return any_(b != 0.0)
-
-    def body(a, b):
+    def step(i, a, b):
         done = b == 0.0
         safe = _adj.select(done, 1.0, b)
         r = a - _adj.div(a, safe) * safe
         return [_adj.select(done, a, b), _adj.select(done, b, r)]
 
-    return _adj.while_([a, b], cond, body)[0]
+    return _adj.for_(0, _EUCLID_STEPS[a.dtype], 1, [a, b], step)[0]
 
 
 def gcd(x1, x2, out=None):
     """The greatest common divisor of |x1| and |x2| (integers)."""
     _no_out(out, "gcd")
-    check = _integers(x1, x2, "gcd")
-    return binop(lambda a, b: _gcd(*check(a, b)), x1, x2)
+    return binop(lambda a, b: _gcd(*_integers(a, b, "gcd")), x1, x2)
 
 
 def lcm(x1, x2, out=None):
     """The least common multiple of |x1| and |x2|; 0 if either is 0."""
     _no_out(out, "lcm")
-    check = _integers(x1, x2, "lcm")
 
     def op(a, b):
-        a, b = check(a, b)
+        a, b = _integers(a, b, "lcm")
         a, b = _adj.abs(a), _adj.abs(b)
         d = _gcd(a, b)
         zero = d == 0.0

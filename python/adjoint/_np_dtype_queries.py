@@ -1,9 +1,10 @@
 """numpy's questions about dtypes and objects, answered by numpy for the
 dtypes of adjoint's arrays: can_cast, promote_types, result_type, isdtype,
-issubdtype, iterable, isrealobj, iscomplexobj, isscalar. A traced array (a
-Value) stands for its dtype (for iterable and isscalar, its rank), so the
-questions can be asked in jitted code; the answers are Python values known
-while building (so these functions never run compiled).
+issubdtype, finfo, iinfo, iterable, isrealobj, iscomplexobj, isscalar. A
+traced array (a Value) stands for its dtype (for iterable and isscalar,
+its rank), so the questions can be asked in jitted code; the answers are
+Python values known while building (so these functions never run
+compiled).
 """
 
 import numpy as _np
@@ -51,6 +52,20 @@ def issubdtype(arg1, arg2):
     return bool(_np.issubdtype(_numpy_dtype(arg1), _numpy_dtype(arg2)))
 
 
+def finfo(dtype):
+    """numpy's finfo of a float dtype (ml_dtypes' for bf16)."""
+    d = _numpy_dtype(dtype)
+    if getattr(d, "name", None) == "bfloat16":
+        import ml_dtypes
+        return ml_dtypes.finfo(d)
+    return _np.finfo(d)
+
+
+def iinfo(int_type):
+    """numpy's iinfo of an integer dtype."""
+    return _np.iinfo(_numpy_dtype(int_type))
+
+
 def iterable(y):
     """Whether y can be iterated: a traced array when its rank is not 0,
     as numpy's arrays."""
@@ -82,4 +97,4 @@ def isscalar(element):
 #: These answer with Python values, also outside jitted code.
 HOST_ANSWERS = ("can_cast", "promote_types", "result_type", "isdtype",
                 "issubdtype", "iterable", "isrealobj", "iscomplexobj",
-                "isscalar")
+                "isscalar", "finfo", "iinfo")

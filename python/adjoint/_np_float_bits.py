@@ -63,3 +63,9 @@ def exponent(x):
         _adj.scalar(x.module, mask, idt))
     e = _adj.cast(field, DType.i64) - float(bias - 1)
     return e - _adj.cast(sub, DType.i64) * float(mant)
+
+
+def largest(dtype):
+    """The dtype's largest finite value."""
+    digits, _, high = FRAC[dtype]
+    return (2.0 - 2.0 ** (1 - digits)) * 2.0 ** (high - 1)

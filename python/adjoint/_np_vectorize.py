@@ -6,7 +6,9 @@ the function is traced once and batched, never looped in Python.
 The arguments' loop dimensions broadcast together and are flattened into
 one mapped axis (vmap's), and the results are reshaped back. `excluded`
 positions and names are passed as they are; keyword arguments are passed
-unmapped (as JAX does for the keywords it is given).
+unmapped (as JAX does for the keywords it is given). A numpy.vectorize
+object made outside jitted code (``@np.vectorize`` on a function) is
+mapped the same way when jitted code calls it on traced arrays.
 """
 
 import functools
@@ -41,6 +43,16 @@ def vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False,
     broadcast dimensions (otypes and cache are accepted and have no
     effect: dtypes come from pyfunc's results)."""
     return _Vectorized(pyfunc, doc, excluded, signature)
+
+
+def from_numpy(v, node, frame):
+    """A numpy.vectorize object called on traced arrays at `node`: the
+    build of the same vectorization."""
+    from ._np_support import translator
+    same = _Vectorized(v.pyfunc, v.__doc__, v.excluded, v.signature)
+    tr = translator("vectorize")
+    return lambda *args, **kwargs: same._adjoint_build(tr, list(args),
+                                                       kwargs, node, frame)
 
 
 class _Vectorized:

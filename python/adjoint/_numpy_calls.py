@@ -49,8 +49,9 @@ def _build_map():
         fn = getattr(_np, name, None)
         if fn is not None and callable(fn) and not isinstance(fn, type):
             out[fn] = getattr(anp, name)
-    # A class, so not among the functions above.
-    out[_np.vectorize] = anp.vectorize
+    # Classes, so not among the functions above.
+    for name in ("vectorize", "finfo", "iinfo"):
+        out[getattr(_np, name)] = getattr(anp, name)
     for name, target in _ALIASES.items():
         if hasattr(_np, name):
             out[getattr(_np, name)] = getattr(anp, target)
@@ -113,6 +114,11 @@ def resolve(fn, args, kwargs, node, frame):
     name = numpy_name(fn)
     if name is None:
         return fn
+    if isinstance(fn, _np.vectorize) and holds_value(args, kwargs):
+        # numpy.vectorize(f) made outside jitted code (a decorator): its
+        # function is mapped as adjoint.numpy.vectorize's.
+        from ._np_vectorize import from_numpy
+        return from_numpy(fn, node, frame)
     mapped = _mapped(fn)
     traced = holds_value(args, kwargs)
     if mapped is not None and (traced or getattr(

@@ -18,14 +18,16 @@ from ._adjoint import neg as negative  # noqa: F401
 from . import _adjoint as _adj
 from ._np_arithmetic import (  # noqa: F401
     angle, cbrt, conj, conjugate, copysign, deg2rad, degrees, exp2, fabs,
-    float_power, fmax, fmin, frexp, gcd, heaviside, hypot, imag, lcm, ldexp,
-    log10, log2, logaddexp, logaddexp2, modf, nan_to_num, nextafter,
-    positive, pow, rad2deg, radians, real, signbit, sinc, spacing)
+    float_power, fmax, fmin, gcd, heaviside, hypot, imag, lcm, log10, log2,
+    logaddexp, logaddexp2, nan_to_num, positive, pow, rad2deg, radians,
+    real, signbit, sinc)
+from ._np_float_layout import (  # noqa: F401
+    frexp, ldexp, modf, nextafter, spacing)
 from ._np_bessel import i0  # noqa: F401
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
 from ._np_dtype_queries import (  # noqa: F401
-    can_cast, iscomplexobj, isdtype, isrealobj, isscalar, issubdtype,
-    iterable, promote_types, result_type)
+    can_cast, finfo, iinfo, iscomplexobj, isdtype, isrealobj, isscalar,
+    issubdtype, iterable, promote_types, result_type)
 from ._np_dtype_queries import HOST_ANSWERS as _HOST_ANSWERS
 from ._np_index_tricks import c_, r_  # noqa: F401
 from ._np_logic import (  # noqa: F401

@@ -183,6 +183,8 @@ def test_vmap_and_eager():
     np.testing.assert_allclose(
         adj.jit(f)(X, Y), np.logaddexp(X, Y) + np.hypot(X, Y)
         + np.frexp(X)[0] + np.sinc(Y), rtol=1e-13)
+    g = adj.jit(adj.vmap(lambda a, b: np.gcd(a, b) + np.lcm(a, 4)))(I, J)
+    np.testing.assert_array_equal(g, np.gcd(I, J) + np.lcm(I, 4))
     np.testing.assert_allclose(anp.cbrt(np.array([27.0, -8.0])), [3, -2])
     assert anp.gcd(np.array([12]), np.array([18]))[0] == 6
 

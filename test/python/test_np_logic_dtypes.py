@@ -112,7 +112,9 @@ def test_dtype_queries_in_jitted_code():
                   np.isdtype(x.dtype, ("real floating", "integral")),
                   np.iterable(x), not np.iterable(x[0, 0]),
                   np.isscalar(x[0, 0]), not np.isscalar(x),
-                  np.isrealobj(x), not np.iscomplexobj(x))
+                  np.isrealobj(x), not np.iscomplexobj(x),
+                  np.finfo(x).eps == np.finfo(np.float32).eps,
+                  np.iinfo(i).max == 2 ** 63 - 1)
         assert all(isinstance(c, (bool, np.bool_)) for c in checks)
         # The answers are known while building: Python control flow.
         return x * 2.0 if all(checks) else x
@@ -122,6 +124,7 @@ def test_dtype_queries_in_jitted_code():
                                     np.ones(2, bool)), 2.0 * x)
     # Outside jitted code they answer for numpy arrays, without compiling.
     assert anp.can_cast(np.ones(2, np.int32), np.float64)
+    assert anp.finfo(adj.bf16).bits == 16 and anp.iinfo(adj.i32).bits == 32
     assert anp.isscalar(3.0) and not anp.isscalar(np.ones(2))
     assert anp.iterable([1]) and anp.result_type(
         np.ones(2, np.float32), 2.0) == np.float32
@@ -142,6 +145,11 @@ def test_on_opencl(opencl_device):
 
 
 # -- vectorize ---------------------------------------------------------------
+
+@np.vectorize
+def numpy_poly(a, b):
+    return a * b + a * a * b if a > -100.0 else a
+
 
 def test_vectorize_like_numpy_and_jax():
     import jax.numpy as jnp
@@ -166,6 +174,9 @@ def test_vectorize_like_numpy_and_jax():
 
     check_like_jax(lambda a, b: np.vectorize(poly)(a, b), x, y,
                    jax_name=lambda a, b: jnp.vectorize(poly)(a, b))
+    # numpy's own vectorize object, made outside jitted code.
+    got = adj.jit(lambda a, b: numpy_poly(a, b))(x, y)
+    np.testing.assert_allclose(got, poly(x, y), rtol=1e-13)
     # From Python on numpy arrays, through adjoint.vmap.
     np.testing.assert_allclose(anp.vectorize(poly)(x, y), poly(x, y))
     with pytest.raises(adj.FrontendError, match="dimension 'n' is 5 and 3"):
