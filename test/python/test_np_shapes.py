@@ -172,3 +172,21 @@ def test_errors_name_the_function(call, error, words):
     assert isinstance(info.value.__cause__, error) or words in str(
         info.value), str(info.value)
     assert words in str(info.value)
+
+
+def test_vmap_batches_through_the_composed_ops():
+    """vmap of a function using several of these (the batching rules are
+    the adj ops')."""
+    import jax
+
+    def make(m):
+        def f(a):
+            return (m.pad(m.roll(a, 1, 0), 1, "reflect"), m.tile(a, 2),
+                    m.diagonal(m.kron(a, a)), m.insert(a, 1, 0.5, axis=1),
+                    m.flip(m.rot90(a), 0), m.repeat(a, 2, axis=1))
+        return f
+    x = np.random.default_rng(5).standard_normal((3, 2, 3))
+    got = adj.vmap(make(np))(x)
+    want = jax.vmap(make(jnp))(x)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-12)
