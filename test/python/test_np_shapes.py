@@ -148,7 +148,8 @@ def test_python_values_and_numpy_arrays_outside_jit():
 
 
 @pytest.mark.parametrize("call, error, words", [
-    (lambda a: np.roll(a, np.sum(a > 0)), TypeError, "shift"),
+    (lambda a: np.roll(a, np.sum(a > 0), axis=(0, 1)), TypeError, "shift"),
+    (lambda a: np.roll(a, np.sum(a), axis=0), TypeError, "shift"),
     (lambda a: np.repeat(a, np.asarray(a > 0, np.int64)), TypeError,
      "repeats"),
     (lambda a: np.rot90(a, 1, (0, 0)), ValueError, "different"),
@@ -172,6 +173,13 @@ def test_errors_name_the_function(call, error, words):
     assert isinstance(info.value.__cause__, error) or words in str(
         info.value), str(info.value)
     assert words in str(info.value)
+
+
+def test_roll_by_a_traced_shift(xy):
+    """JAX's traced shift: a gather at (i - shift) mod n."""
+    both(lambda m: lambda a, k: (m.roll(a, k, axis=1), m.roll(a, -k, 0),
+                                 m.roll(a, k * 5)),
+         xy[0], np.array(3), order=1)
 
 
 def test_vmap_batches_through_the_composed_ops():
