@@ -66,7 +66,7 @@ def _joined(xs, axis, dtype, name):
     return concatenate([cast_to(x, dtype) for x in xs], axis)
 
 
-def vstack(tup, *, dtype=None, casting="same_kind"):
+def vstack(tup, *, dtype=None):
     return _joined(_lifted(_sequence(tup, "vstack"), 2, "vstack"), 0, dtype,
                    "vstack")
 
@@ -74,7 +74,7 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
 row_stack = vstack
 
 
-def hstack(tup, *, dtype=None, casting="same_kind"):
+def hstack(tup, *, dtype=None):
     xs = _lifted(_sequence(tup, "hstack"), 1, "hstack")
     return _joined(xs, 0 if xs and xs[0].rank == 1 else 1, dtype, "hstack")
 
@@ -326,7 +326,7 @@ def matrix_transpose(x, /):
     return swapaxes(x, -1, -2)
 
 
-def copy(a, order="K", subok=False):
+def copy(a):
     """a itself: arrays are immutable values, a copy is the same value."""
     return as_value(a, "copy")
 

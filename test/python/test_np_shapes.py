@@ -117,13 +117,14 @@ def test_pad_every_mode(xy):
         m.pad(a, ((0, 2), (1, 1)), "median", stat_length=3)), xy[0])
 
 
-def test_pad_integers_and_empty_mode():
+def test_pad_integers_and_empty_mode(opencl_device):
     x = np.random.default_rng(3).integers(-9, 9, (3, 4))
     both(lambda m: lambda a: (
         m.pad(a, ((1, 2), (2, 3)), "mean"),
         m.pad(a, ((1, 2), (2, 3)), "linear_ramp", end_values=5),
         m.pad(a, 2, "median"), m.pad(a, [2], "reflect", reflect_type="odd"),
-        m.pad(a, ((1, 1),), constant_values=7)), x, order=0)
+        m.pad(a, ((1, 1),), constant_values=7)), x, order=0,
+        devices=[opencl_device])
     # numpy's (n,) per axis, which jax.numpy refuses.
     f = adj.jit(lambda a: np.pad(a, ((1,), (2,)), constant_values=-1))
     np.testing.assert_array_equal(f(x), np.pad(x, ((1,), (2,)),
