@@ -208,7 +208,7 @@ def broadcast_shapes(*shapes):
     return _np.broadcast_shapes(*shapes)
 
 
-def broadcast_arrays(*args, subok=False):
+def broadcast_arrays(*args):
     """The arrays broadcast to their common shape (a tuple, as numpy 2)."""
     xs = [as_value(a, "broadcast_arrays") for a in args]
     try:

@@ -9,10 +9,10 @@ batching are those ops' own.
 import numpy as _np
 
 from . import _adjoint as _adj
-from ._adjoint import Value
+from ._adjoint import DType, Value
 from ._np_movement import _split, concatenate
-from ._np_support import (as_value, cast_to, normalize_axes, normalize_axis,
-                          ravel, to_dtype)
+from ._np_support import (as_value, cast_to, iota, normalize_axes,
+                          normalize_axis, ravel, to_dtype)
 
 
 def _lifted(arys, rank, name):
@@ -66,7 +66,7 @@ def _joined(xs, axis, dtype, name):
     return concatenate([cast_to(x, dtype) for x in xs], axis)
 
 
-def vstack(tup, *, dtype=None, casting="same_kind"):
+def vstack(tup, *, dtype=None):
     return _joined(_lifted(_sequence(tup, "vstack"), 2, "vstack"), 0, dtype,
                    "vstack")
 
@@ -74,7 +74,7 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
 row_stack = vstack
 
 
-def hstack(tup, *, dtype=None, casting="same_kind"):
+def hstack(tup, *, dtype=None):
     xs = _lifted(_sequence(tup, "hstack"), 1, "hstack")
     return _joined(xs, 0 if xs and xs[0].rank == 1 else 1, dtype, "hstack")
 
@@ -233,13 +233,13 @@ def roll(a, shift, axis=None):
     """a's elements shifted along axes (cyclically): two slices joined per
     axis. `shift` and `axis` may be ints or sequences (broadcast against
     each other, shifts of a repeated axis add up); with `axis` None the
-    flattened array rolls."""
+    flattened array rolls. A traced scalar shift (JAX allows one) is a
+    gather at (i - shift) mod n."""
     x = as_value(a, "roll")
-    if isinstance(shift, Value):
-        raise TypeError("adjoint.numpy.roll: the shift must be known while "
-                        "building (a Python int or a sequence of them)")
     if axis is None:
         return _adj.reshape(roll(ravel(x), shift, 0), list(x.shape))
+    if isinstance(shift, Value):
+        return _roll_traced(x, shift, axis)
     shifts = _np.broadcast_arrays(_np.asarray(shift), _np.asarray(axis))
     total = {}
     for s, ax in zip(shifts[0].ravel(), shifts[1].ravel()):
@@ -255,6 +255,20 @@ def roll(a, shift, axis=None):
             lo[ax], hi[ax] = n - s, n
             x = _adj.concat([_adj.slice(x, lo, list(hi)), head], ax)
     return x
+
+
+def _roll_traced(x, shift, axis):
+    from .numpy import remainder
+    if shift.rank or shift.dtype.is_float or not isinstance(
+            axis, (int, _np.integer)):
+        raise TypeError("adjoint.numpy.roll: a traced shift must be an "
+                        "integer scalar with one int axis")
+    ax = normalize_axis(axis, x.rank, "roll")
+    n = x.shape[ax]
+    if n == 0:
+        return x
+    positions = iota(x.module, [n], 0) - cast_to(shift, DType.i64)
+    return _adj.gather(x, remainder(positions, n), ax)
 
 
 def moveaxis(a, source, destination):
@@ -312,7 +326,7 @@ def matrix_transpose(x, /):
     return swapaxes(x, -1, -2)
 
 
-def copy(a, order="K", subok=False):
+def copy(a):
     """a itself: arrays are immutable values, a copy is the same value."""
     return as_value(a, "copy")
 

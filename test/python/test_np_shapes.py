@@ -117,13 +117,14 @@ def test_pad_every_mode(xy):
         m.pad(a, ((0, 2), (1, 1)), "median", stat_length=3)), xy[0])
 
 
-def test_pad_integers_and_empty_mode():
+def test_pad_integers_and_empty_mode(opencl_device):
     x = np.random.default_rng(3).integers(-9, 9, (3, 4))
     both(lambda m: lambda a: (
         m.pad(a, ((1, 2), (2, 3)), "mean"),
         m.pad(a, ((1, 2), (2, 3)), "linear_ramp", end_values=5),
         m.pad(a, 2, "median"), m.pad(a, [2], "reflect", reflect_type="odd"),
-        m.pad(a, ((1, 1),), constant_values=7)), x, order=0)
+        m.pad(a, ((1, 1),), constant_values=7)), x, order=0,
+        devices=[opencl_device])
     # numpy's (n,) per axis, which jax.numpy refuses.
     f = adj.jit(lambda a: np.pad(a, ((1,), (2,)), constant_values=-1))
     np.testing.assert_array_equal(f(x), np.pad(x, ((1,), (2,)),
@@ -148,7 +149,8 @@ def test_python_values_and_numpy_arrays_outside_jit():
 
 
 @pytest.mark.parametrize("call, error, words", [
-    (lambda a: np.roll(a, np.sum(a > 0)), TypeError, "shift"),
+    (lambda a: np.roll(a, np.sum(a > 0), axis=(0, 1)), TypeError, "shift"),
+    (lambda a: np.roll(a, np.sum(a), axis=0), TypeError, "shift"),
     (lambda a: np.repeat(a, np.asarray(a > 0, np.int64)), TypeError,
      "repeats"),
     (lambda a: np.rot90(a, 1, (0, 0)), ValueError, "different"),
@@ -172,3 +174,28 @@ def test_errors_name_the_function(call, error, words):
     assert isinstance(info.value.__cause__, error) or words in str(
         info.value), str(info.value)
     assert words in str(info.value)
+
+
+def test_roll_by_a_traced_shift(xy):
+    """JAX's traced shift: a gather at (i - shift) mod n."""
+    both(lambda m: lambda a, k: (m.roll(a, k, axis=1), m.roll(a, -k, 0),
+                                 m.roll(a, k * 5)),
+         xy[0], np.array(3), order=1)
+
+
+def test_vmap_batches_through_the_composed_ops():
+    """vmap of a function using several of these (the batching rules are
+    the adj ops')."""
+    import jax
+
+    def make(m):
+        def f(a):
+            return (m.pad(m.roll(a, 1, 0), 1, "reflect"), m.tile(a, 2),
+                    m.diagonal(m.kron(a, a)), m.insert(a, 1, 0.5, axis=1),
+                    m.flip(m.rot90(a), 0), m.repeat(a, 2, axis=1))
+        return f
+    x = np.random.default_rng(5).standard_normal((3, 2, 3))
+    got = adj.vmap(make(np))(x)
+    want = jax.vmap(make(jnp))(x)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-12)
