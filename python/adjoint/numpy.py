@@ -17,6 +17,10 @@ from ._adjoint import (  # noqa: F401
 from ._adjoint import neg as negative  # noqa: F401
 from . import _adjoint as _adj
 from ._np_contraction import dot, einsum, matmul, outer  # noqa: F401
+from ._np_functional import (  # noqa: F401
+    apply_along_axis, apply_over_axes, piecewise)
+from ._np_histograms import (  # noqa: F401
+    histogram, histogram2d, histogram_bin_edges, histogramdd)
 from ._np_index_tricks import c_, r_  # noqa: F401
 from ._np_creation import (  # noqa: F401
     arange, empty, empty_like, eye, full, full_like, identity, linspace,
