@@ -56,10 +56,11 @@ def test_convolve_correlate(rng):
     def convolutions(np):
         return lambda a, v, w: tuple(
             f(x, y, mode) for f in (np.convolve, np.correlate)
-            for x, y in ((a, v), (v, a), (a, w), (w, a), (v, w))
+            for x, y in ((a, v), (v, a), (w, a))
             for mode in ("full", "same", "valid"))
+    # Linear in each operand: second order is checked on the defaults.
     check(convolutions, rng.standard_normal(6), rng.standard_normal(3),
-          rng.standard_normal(2))
+          rng.standard_normal(2), order=1)
 
     def defaults(np):
         return lambda a, v: (np.convolve(a, v), np.correlate(a, v))

@@ -143,7 +143,12 @@ def test_cov_corrcoef(rng):
             np.cov(m, fweights=np.asarray([1, 2, 1, 3, 1]), aweights=aw),
             np.corrcoef(m), np.corrcoef(m, y), np.corrcoef(m, rowvar=False))
     check(covariances, rng.standard_normal((3, 5)), rng.standard_normal(5),
-          rng.uniform(0.5, 2.0, 5), rtol=1e-9)
+          rng.uniform(0.5, 2.0, 5), rtol=1e-9, order=1)
+
+    def second_order(np):
+        return lambda m, aw: (np.cov(m, aweights=aw), np.corrcoef(m))
+    check(second_order, rng.standard_normal((2, 4)), rng.uniform(0.5, 2, 4),
+          rtol=1e-9)
 
 
 # -- differences, integrals, scans --------------------------------------------
