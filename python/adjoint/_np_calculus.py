@@ -92,7 +92,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return parts[0] if len(parts) == 1 else _adj.concat(parts, 0)
 
 
-# -- gradient --------------------------------------------------------------------
+# -- gradient -----------------------------------------------------------------
 
 def _spacings(varargs, f, axes):
     """One spacing per axis: a Python number, or the differences of a
@@ -196,7 +196,7 @@ def gradient(f, *varargs, axis=None, edge_order=None):
     return out[0] if len(out) == 1 else out
 
 
-# -- integrals and scans -----------------------------------------------------------
+# -- integrals and scans ------------------------------------------------------
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """The trapezoidal rule along `axis`, with sample points x (1-D, or of
@@ -243,7 +243,7 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
                        1.0, "cumulative_prod")
 
 
-# -- interp, unwrap ----------------------------------------------------------------
+# -- interp, unwrap -----------------------------------------------------------
 
 def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of (xp, fp) at x (xp increasing);

@@ -48,7 +48,7 @@ def polyval(p, x, unroll=16):
     """p[0] * x**(n-1) + ... + p[n-1], by Horner's rule."""
     p = _coefficients(p, "polyval", like=x if isinstance(x, Value) else None)
     xv = as_value(x, "polyval", like=p)
-    y = binop(operator.mul, xv, 0.0)
+    y = binop(operator.mul, xv, 0)   # zeros of x's shape and dtype
     for i in range(p.shape[0]):
         y = binop(operator.add, binop(operator.mul, y, xv),
                   _coefficient(p, i))
@@ -140,7 +140,7 @@ def vander(x, N=None, increasing=False):
         return _empty(x, [x.shape[0], 0])
     from ._np_reductions import cumprod
     col = _adj.reshape(x, [x.shape[0], 1])
-    ones = binop(operator.add, binop(operator.mul, col, 0.0), 1.0)
+    ones = binop(operator.add, binop(operator.mul, col, 0), 1)
     columns = [ones] + [col] * (n - 1)
     powers = cumprod(_adj.concat(columns, 1), axis=1)
     return powers if increasing else _adj.reverse(powers, [1])

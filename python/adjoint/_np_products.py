@@ -106,56 +106,54 @@ def vecmat(x1, x2, /):
     return _adj.sum(p, [p.rank - 2], False)
 
 
-# -- cross ---------------------------------------------------------------------
+# -- cross --------------------------------------------------------------------
 
-def _components(x, axis, name):
-    """x's vectors along `axis` as a list of their 2 or 3 components."""
+def _vectors(x, axis, name):
+    """x with its vectors along `axis` moved last and given 3 components
+    (a 2-vector's third is 0)."""
     ax = normalize_axis(axis, x.rank, name)
     n = x.shape[ax]
     if n not in (2, 3):
         raise ValueError("adjoint.numpy.cross: incompatible dimensions for "
                          "cross product (dimension must be 2 or 3)")
-    out = []
-    for i in range(n):
-        lo, hi = [0] * x.rank, list(x.shape)
-        lo[ax], hi[ax] = i, i + 1
-        c = _adj.slice(x, lo, hi)
-        out.append(_adj.reshape(c, [d for k, d in enumerate(c.shape)
-                                    if k != ax]))
-    return out
+    if ax != x.rank - 1:
+        x = _adj.transpose(x, [d for d in range(x.rank) if d != ax] + [ax])
+    if n == 2:
+        x = _adj.pad(x, [0] * x.rank, [0] * (x.rank - 1) + [1], 0.0)
+    return x, n
+
+
+def _rolled(x, order):
+    """x's last axis permuted to `order` (a gather of the components)."""
+    return _adj.gather(x, _adj.constant(x.module, _np.array(order, float),
+                                        [3], DType.i64), x.rank - 1)
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """The cross product of 2- or 3-vectors along axisa/axisb (or `axis`);
-    two 2-vectors give the z component only, as numpy."""
+    """The cross product of 2- or 3-vectors along axisa/axisb (or `axis`),
+    the other axes broadcast: c = roll1(a) roll2(b) - roll2(a) roll1(b) on
+    the components; two 2-vectors give the z component only, as numpy."""
     if axis is not None:
         axisa = axisb = axisc = axis
-    a, b = as_value(a, "cross"), as_value(b, "cross")
-    ca, cb = _components(a, axisa, "cross"), _components(b, axisb, "cross")
-
-    def mul(u, v):
-        return binop(lambda p, q: p * q, u, v)
-    if len(ca) == 2 and len(cb) == 2:
-        return mul(ca[0], cb[1]) - mul(ca[1], cb[0])
-    zero_a = mul(ca[0], 0.0)
-    zero_b = mul(cb[0], 0.0)
-    a0, a1, a2 = ca + [zero_a] * (3 - len(ca))
-    b0, b1, b2 = cb + [zero_b] * (3 - len(cb))
-    parts = [mul(a1, b2) - mul(a2, b1), mul(a2, b0) - mul(a0, b2),
-             mul(a0, b1) - mul(a1, b0)]
-    rank = parts[2].rank
-    parts = [_adj.broadcast_to(p, list(parts[2].shape)) for p in parts]
-    stacked = _adj.concat([_adj.reshape(p, list(p.shape) + [1])
-                           for p in parts], rank)
-    axc = normalize_axis(axisc, rank + 1, "cross")
-    if axc != rank:
-        perm = list(range(rank))
-        perm.insert(axc, rank)
-        stacked = _adj.transpose(stacked, perm)
-    return stacked
+    a, na = _vectors(as_value(a, "cross"), axisa, "cross")
+    b, nb = _vectors(as_value(b, "cross"), axisb, "cross")
+    up, down = [1, 2, 0], [2, 0, 1]
+    c = binop(lambda p, q: p - q,
+              binop(lambda p, q: p * q, _rolled(a, up), _rolled(b, down)),
+              binop(lambda p, q: p * q, _rolled(a, down), _rolled(b, up)))
+    last = c.rank - 1
+    if na == 2 and nb == 2:
+        return _adj.reshape(_adj.slice(c, [0] * last + [2], list(c.shape)),
+                            list(c.shape[:-1]))
+    axc = normalize_axis(axisc, c.rank, "cross")
+    if axc != last:
+        perm = list(range(last))
+        perm.insert(axc, last)
+        c = _adj.transpose(c, perm)
+    return c
 
 
-# -- convolution ---------------------------------------------------------------
+# -- convolution --------------------------------------------------------------
 
 def _full_convolution(a, v):
     """sum_j a[k - j] v[j] for k in [0, n + m - 1)."""

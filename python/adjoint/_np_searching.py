@@ -178,7 +178,7 @@ def lexsort(keys, axis=-1):
     return idx
 
 
-# -- unique and the set functions -------------------------------------------------
+# -- unique and the set functions ---------------------------------------------
 
 def _need_size(size, name):
     if size is None:
@@ -225,8 +225,12 @@ class _Runs:
         """data (sorted like the values) in the slots, fill_value in the
         empty ones (by default what the first slot holds)."""
         filled = _adj.max(_adj.cast(slots, DType.i32), [1], False) > 0.0
+        flags = data.dtype == DType.i1   # summed as integers
         picked = _adj.sum(_adj.select(slots, _adj.reshape(
-            data, [1, self.n]), _zero(data)), [1], False)
+            _adj.cast(data, DType.i32) if flags else data, [1, self.n]),
+            _zero(data)), [1], False)
+        if flags:
+            picked = picked != 0.0
         if fill_value is None:
             fill = _adj.reshape(_adj.slice(picked, [0], [1]), [])
         else:

@@ -8,7 +8,7 @@ nanmax, nanmedian are NaN; nanargmax of an all-NaN slice is -1 (as JAX:
 numpy raises, which a value known only when the program runs cannot).
 Quantiles sort the reduced elements (NaN last) and interpolate between the
 two neighbouring order statistics, so the derivative flows to them as in
-JAX. The histogram family is in _np_histograms.py.
+JAX.
 """
 
 import numpy as _np
@@ -46,7 +46,7 @@ def _all_nan(x, axis, keepdims):
     return _adj.max(_adj.cast(x == x, DType.i32), axes, keepdims) == 0.0
 
 
-# -- NaN-aware reductions ------------------------------------------------------
+# -- NaN-aware reductions -----------------------------------------------------
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
            where=None):
@@ -160,7 +160,7 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
                     "nanargmin")
 
 
-# -- average, ptp, count_nonzero -------------------------------------------------
+# -- average, ptp, count_nonzero ----------------------------------------------
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """The weighted mean: sum(a * w) / sum(w) over `axis`; 1-D weights
@@ -216,7 +216,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return _adj.sum(_adj.cast(x, DType.i64), axes, keepdims)
 
 
-# -- quantiles -----------------------------------------------------------------
+# -- quantiles ----------------------------------------------------------------
 
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -341,7 +341,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _quantile(a, 0.5, axis, "linear", keepdims, True, 1, "nanmedian")
 
 
-# -- covariance ----------------------------------------------------------------
+# -- covariance ---------------------------------------------------------------
 
 def _rows(m, rowvar, dtype, name):
     """m as a 2-D array of variables in rows (numpy's ndmin=2, then

@@ -194,6 +194,10 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
         """numpy's functions run as they are (never translated from their
         source), as adjoint.numpy's on traced arrays (_numpy_calls)."""
         resolved = resolve_numpy(fn, args, kwargs, node, frame)
+        if resolved is not fn and hasattr(resolved, "_adjoint_build"):
+            # It calls functions of the program (np.apply_along_axis).
+            return resolved._adjoint_build(self, list(args), kwargs, node,
+                                           frame)
         result = resolved(*args, **kwargs)
         if resolved is fn and isinstance(result, _np.ndarray):
             # numpy run on Python values: its array is a constant.

@@ -29,6 +29,10 @@ from ._np_dtype_queries import (  # noqa: F401
     can_cast, finfo, iinfo, iscomplexobj, isdtype, isrealobj, isscalar,
     issubdtype, iterable, promote_types, result_type)
 from ._np_dtype_queries import HOST_ANSWERS as _HOST_ANSWERS
+from ._np_functional import (  # noqa: F401
+    apply_along_axis, apply_over_axes, piecewise)
+from ._np_histograms import (  # noqa: F401
+    histogram, histogram2d, histogram_bin_edges, histogramdd)
 from ._np_index_tricks import c_, r_  # noqa: F401
 from ._np_logic import (  # noqa: F401
     allclose, array_equal, array_equiv, bitwise_and, bitwise_count,

@@ -30,7 +30,7 @@ def rng():
     return np.random.default_rng(0)
 
 
-# -- NaN-aware reductions ------------------------------------------------------
+# -- NaN-aware reductions -----------------------------------------------------
 
 def test_nan_reductions_without_nans(rng):
     def nan_reductions(np):
@@ -76,14 +76,15 @@ def test_nan_reductions_with_nans(rng):
     check(nan_grads, y, order=1)
 
 
-# -- quantiles -----------------------------------------------------------------
+# -- quantiles ----------------------------------------------------------------
 
 def test_median_quantile_percentile(rng):
     def quantiles(np):
         return lambda x: (
             np.median(x), np.median(x, axis=0), np.median(x, axis=(0, 2),
                                                           keepdims=True),
-            np.quantile(x, 0.3), np.quantile(x, np.asarray([0.1, 0.55, 0.9]), axis=1),
+            np.quantile(x, 0.3),
+            np.quantile(x, np.asarray([0.1, 0.55, 0.9]), axis=1),
             np.percentile(x, 37.0, axis=-1, keepdims=True),
             np.percentile(x, np.asarray([12.0, 81.0]), axis=(1, 2)))
     check(quantiles, rng.standard_normal((3, 4, 5)))
@@ -109,7 +110,7 @@ def test_quantile_of_traced_q_and_nan_input(rng):
         adj.jit(lambda x: np.quantile(x, 1.5))(x)
 
 
-# -- average, ptp, count_nonzero, cov, corrcoef ------------------------------------
+# -- average, ptp, count_nonzero, cov, corrcoef -------------------------------
 
 def test_average_ptp_count_nonzero(rng):
     def averages(np):
@@ -138,14 +139,19 @@ def test_cov_corrcoef(rng):
         return lambda m, y, aw: (
             np.cov(m), np.cov(m, rowvar=False), np.cov(m, y),
             np.cov(m, bias=True), np.cov(m, ddof=2), np.cov(m[0]),
-            np.cov(m, aweights=aw), np.cov(m, fweights=np.asarray([1, 2, 1, 3, 1]),
-                                           aweights=aw),
+            np.cov(m, aweights=aw),
+            np.cov(m, fweights=np.asarray([1, 2, 1, 3, 1]), aweights=aw),
             np.corrcoef(m), np.corrcoef(m, y), np.corrcoef(m, rowvar=False))
     check(covariances, rng.standard_normal((3, 5)), rng.standard_normal(5),
-          rng.uniform(0.5, 2.0, 5), rtol=1e-9)
+          rng.uniform(0.5, 2.0, 5), rtol=1e-9, order=1)
+
+    def second_order(np):
+        return lambda m, aw: (np.cov(m, aweights=aw), np.corrcoef(m))
+    check(second_order, rng.standard_normal((2, 4)), rng.uniform(0.5, 2, 4),
+          rtol=1e-9)
 
 
-# -- differences, integrals, scans ---------------------------------------------------
+# -- differences, integrals, scans --------------------------------------------
 
 def test_diff_ediff1d_trapezoid_cumulative(rng):
     def differences(np):
@@ -205,7 +211,7 @@ def test_interp_unwrap(rng):
     check(unwraps, rng.uniform(-8.0, 8.0, (4, 6)))
 
 
-# -- searches and sets ----------------------------------------------------------------
+# -- searches and sets --------------------------------------------------------
 
 def test_searchsorted_digitize_bincount_isin(rng):
     a = np.sort(rng.standard_normal(7))
@@ -267,3 +273,92 @@ def test_unique_and_sets(rng):
         adj.jit(lambda x: np.unique(x))(x)
     with pytest.raises(adj.FrontendError, match="trim_zeros"):
         adj.jit(lambda x: np.trim_zeros(x))(x[0])
+
+
+# -- histograms ---------------------------------------------------------------
+
+def test_histograms(rng):
+    x = rng.standard_normal(20)
+    y = rng.standard_normal(20)
+
+    def counts(np):
+        return lambda x, y: (
+            np.histogram(x)[0], np.histogram(x, bins=4, range=(-1.0, 1.0))[0],
+            np.histogram(x, bins=np.asarray([-2.0, -0.5, 0.0, 0.7, 3.0]))[0],
+            np.histogram2d(x, y, bins=3)[0],
+            np.histogramdd(np.stack([x, y, x * y], 1), bins=(2, 3, 2))[0])
+    check(counts, x, y, order=0)
+
+    def weighted(np):
+        return lambda x, y, w: (
+            np.histogram(x, bins=5, weights=w),
+            np.histogram(x, bins=3, range=(-1.0, 1.5), density=True),
+            np.histogram_bin_edges(x, bins=6),
+            np.histogram2d(x, y, bins=(2, 3), weights=w, density=True),
+            np.histogramdd(np.stack([x, y], 1), bins=2, weights=w,
+                           range=[(-2.0, 2.0), (-3.0, 3.0)]))
+    check(weighted, x, y, rng.uniform(0.5, 2.0, 20), order=1)
+    with pytest.raises(adj.FrontendError, match="estimator"):
+        adj.jit(lambda x: np.histogram(x, bins="auto"))(x)
+
+
+# -- functions of functions ---------------------------------------------------
+
+def test_apply_along_over_axes_piecewise(rng):
+    def applied(np):
+        return lambda x: (
+            np.apply_along_axis(lambda r: np.sum(r * r), 1, x),
+            np.apply_along_axis(lambda r: np.cumsum(r)[::2], 0, x),
+            np.apply_along_axis(lambda r, s: np.outer(r, r) * s, -1, x, 2.0),
+            np.apply_over_axes(np.sum, x, [0, 1]),
+            np.apply_over_axes(lambda a, ax: np.max(a, ax, keepdims=True),
+                               x, [1]),
+            np.piecewise(x, [x < -0.5, x > 0.5], [lambda v: v * v, np.sin,
+                                                  lambda v: 2.0 * v]),
+            np.piecewise(x, [x < 0.0], [np.exp]),
+            np.piecewise(x, [x > 0.0], [lambda v, k: v * k, -1.0], 3.0))
+    check(applied, rng.standard_normal((4, 5)))
+
+
+# -- other devices, vmap, eager calls -----------------------------------------
+
+def test_on_opencl(rng, opencl_device):
+    def on_device(np):
+        return lambda x: (
+            np.nanmean(x, axis=1), np.nanmax(x, axis=0), np.median(x, axis=0),
+            np.quantile(x, 0.3, axis=1, method="midpoint"), np.diff(x),
+            np.gradient(x, axis=1), np.cov(x), np.average(x, axis=0),
+            np.unique(x[0] > 0.0, size=2),
+            np.histogram(x, bins=3, weights=x * x)[0])
+    x = rng.standard_normal((3, 5))
+    x[1, 1] = np.nan
+    check(on_device, x, devices=[opencl_device], order=0)
+
+
+@pytest.mark.xfail(strict=True, reason="OpenCL: an element x[i] (rank 0) "
+                   "broadcast into an elementwise op reads x[0]")
+def test_interp_on_opencl(rng, opencl_device):
+    check_like_jax("interp", rng.uniform(-1.0, 2.0, 5),
+                   np.cumsum(rng.uniform(0.3, 0.8, 4)) - 1.0,
+                   rng.standard_normal(4), devices=[opencl_device], order=0)
+
+
+def test_under_vmap_and_eagerly(rng):
+    import adjoint.numpy as anp
+    x = rng.standard_normal((4, 6))
+
+    @adj.jit
+    def rows(x):
+        return adj.vmap(lambda r: (np.median(r), np.nanvar(r),
+                                   np.quantile(r, 0.8),
+                                   np.searchsorted(np.sort(r), 0.1),
+                                   np.diff(r, 2)))(x)
+    got = rows(x)
+    want = (np.median(x, axis=1), np.nanvar(x, axis=1),
+            np.quantile(x, 0.8, axis=1),
+            [np.searchsorted(np.sort(r), 0.1) for r in x], np.diff(x, 2))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-12)
+    np.testing.assert_allclose(anp.median(x, axis=0), np.median(x, axis=0),
+                               rtol=1e-12)
+    np.testing.assert_allclose(anp.cov(x), np.cov(x), rtol=1e-12)
