@@ -185,6 +185,8 @@ def asarray(a, dtype=None):
 
 
 array = asarray
+# numpy's memory-layout spellings: a traced array has no layout to choose.
+asanyarray = ascontiguousarray = asfortranarray = asarray
 
 
 def shape(a):
