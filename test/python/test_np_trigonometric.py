@@ -195,6 +195,26 @@ def test_on_opencl(opencl_device):
                    devices=[opencl_device])
 
 
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-15),
+                                         (np.float32, 4e-7)])
+def test_on_opencl_tiny_arguments_and_special_values(opencl_device, dtype,
+                                                      rtol):
+    """The SPIR-V conversion's own log1p/expm1 (log(1 + x), exp(x) - 1)
+    would give 0 here in f32; -adj-intel-precise-math keeps them."""
+    names = ["log1p", "expm1", "sinh", "arcsinh", "arctanh"]
+
+    def all_of(x):
+        return tuple(getattr(np, f)(x) for f in names)
+
+    x = np.array([1e-10, -3e-10, 0.25, -1.0, np.inf, -np.inf], dtype)
+    got = adj.jit(all_of, device=opencl_device)(x)
+    with np.errstate(all="ignore"):
+        for f, g in zip(names, got):
+            np.testing.assert_allclose(adj.to_numpy(g),
+                                       getattr(np, f)(x.astype(np.float64)),
+                                       rtol=rtol, err_msg=f)
+
+
 @pytest.mark.parametrize("name", ["maximum", "minimum"])
 def test_ties_split_the_derivative_evenly_like_jax(name):
     x = uniform(-1, 1)
