@@ -176,6 +176,21 @@ def test_integers_and_numbers_are_promoted_like_numpy():
         np.testing.assert_allclose(g, w, rtol=1e-6)
 
 
+def test_half_precision_goes_through_f32():
+    # In f16, x*x overflows at 256 and e^x at 11.
+    x = np.array([1e-3, -0.5, 300.0, 2000.0], np.float16)
+
+    @adj.jit
+    def f(x):
+        return np.arcsinh(x), np.cosh(x / 200.0), np.arctan2(x, x[::-1])
+
+    got = f(x)
+    want = (np.arcsinh(x), np.cosh(x / 200.0), np.arctan2(x, x[::-1]))
+    for g, w in zip(got, want):
+        assert g.dtype == np.float16
+        np.testing.assert_allclose(g, w, rtol=2e-3)
+
+
 def test_vmap_and_eager():
     x, y = uniform(-2, 2, (4, 3)), uniform(-2, 2, (3,))
     got = adj.jit(adj.vmap(lambda a: np.arctan2(a, y) + np.arcsinh(a)))(x)
