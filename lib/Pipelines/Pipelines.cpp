@@ -199,7 +199,9 @@ void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createWorkgroupAllocs());
   // Views sunk into the kernels fold into their loads and stores; affine
   // index arithmetic and math become what the SPIR-V conversion knows
-  // (math as OpenCL extended instructions).
+  // (math as OpenCL extended instructions; log1p and expm1, which it
+  // would write as log(1 + x) and exp(x) - 1, through log and exp first).
+  pm.addNestedPass<gpu::GPUModuleOp>(createPreciseMath());
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "canonicalize,convert-math-to-spirv)");
   pm.addNestedPass<gpu::GPUModuleOp>(createLegalizeArith());

@@ -41,9 +41,7 @@ def _in_f32(fn):
 
 
 def _unary(name, formula):
-    fn = float_function(_in_f32(formula), name)
-    fn.__doc__ = "numpy's %s; integers and booleans as floats." % name
-    return fn
+    return float_function(_in_f32(formula), name)
 
 
 def _const(like, value):

@@ -176,6 +176,21 @@ def test_integers_and_numbers_are_promoted_like_numpy():
         np.testing.assert_allclose(g, w, rtol=1e-6)
 
 
+def test_half_precision_goes_through_f32():
+    # In f16, x*x overflows at 256 and e^x at 11.
+    x = np.array([1e-3, -0.5, 300.0, 2000.0], np.float16)
+
+    @adj.jit
+    def f(x):
+        return np.arcsinh(x), np.cosh(x / 200.0), np.arctan2(x, x[::-1])
+
+    got = f(x)
+    want = (np.arcsinh(x), np.cosh(x / 200.0), np.arctan2(x, x[::-1]))
+    for g, w in zip(got, want):
+        assert g.dtype == np.float16
+        np.testing.assert_allclose(g, w, rtol=2e-3)
+
+
 def test_vmap_and_eager():
     x, y = uniform(-2, 2, (4, 3)), uniform(-2, 2, (3,))
     got = adj.jit(adj.vmap(lambda a: np.arctan2(a, y) + np.arcsinh(a)))(x)
@@ -193,6 +208,26 @@ def test_on_opencl(opencl_device):
                        devices=[opencl_device])
     check_like_jax("arctan2", uniform(-2, 2), uniform(-2, 2), order=0,
                    devices=[opencl_device])
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-15),
+                                         (np.float32, 4e-7)])
+def test_on_opencl_tiny_arguments_and_special_values(opencl_device, dtype,
+                                                      rtol):
+    """The SPIR-V conversion's own log1p/expm1 (log(1 + x), exp(x) - 1)
+    would give 0 here in f32; -adj-intel-precise-math keeps them."""
+    names = ["log1p", "expm1", "sinh", "arcsinh", "arctanh"]
+
+    def all_of(x):
+        return tuple(getattr(np, f)(x) for f in names)
+
+    x = np.array([1e-10, -3e-10, 0.25, -1.0, np.inf, -np.inf], dtype)
+    got = adj.jit(all_of, device=opencl_device)(x)
+    with np.errstate(all="ignore"):
+        for f, g in zip(names, got):
+            np.testing.assert_allclose(adj.to_numpy(g),
+                                       getattr(np, f)(x.astype(np.float64)),
+                                       rtol=rtol, err_msg=f)
 
 
 @pytest.mark.parametrize("name", ["maximum", "minimum"])

@@ -286,7 +286,8 @@ def ApproximateMath : Pass<"adj-approximate-math"> {
                 "approximations (arithmetic only)";
   let description = [{
     `exp(x) = 2^n * p(r)` and likewise for expm1, tanh, log, log1p, log2,
-    erf, sin and cos on f32 (scalars or vectors; f16 and bf16 through f32):
+    erf, sin, cos, atan and atan2 on f32 (scalars or vectors; f16 and bf16
+    through f32):
     MLIR's approximations, accurate to a few ulp, built from arith ops.
     On f64, exp, expm1, log, log1p, tanh and erf: our own (Cody-Waite
     reduction and Taylor series for exp/expm1, fdlibm's minimax polynomial
@@ -295,7 +296,7 @@ def ApproximateMath : Pass<"adj-approximate-math"> {
     erf), within 1.5 ulp (measured: exp 0.80, expm1 1.24, log 0.84,
     log1p 0.77, tanh 1.49, erf 0.81) with libm's special values
     (test/unit/Codegen/F64MathTest.cpp measures them). Other f64 functions
-    (sin, cos, log2) and other math ops are left alone. Runs on any op (a
+    (sin, cos, log2, atan2) and other math ops are left alone. Runs on any op (a
     module, a gpu.module).
 
     Before:

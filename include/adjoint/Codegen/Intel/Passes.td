@@ -97,4 +97,35 @@ def LegalizeArith
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def PreciseMath
+    : Pass<"adj-intel-precise-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrites log1p and expm1 through log and exp without "
+                "losing small arguments";
+  let description = [{
+    `log1p(x) = u == 1 ? x : log(u) * (x / (u - 1))` with `u = 1 + x`, and
+    `expm1(x) = u == 1 ? x : (u - 1 == -1 ? -1 : (u - 1) * (x / log(u)))`
+    with `u = exp(x)`; infinite u is passed through. The quotient cancels
+    the rounding of u, so the result keeps a few ulp of relative accuracy
+    where u rounds to 1 + x (Goldberg's and Kahan's forms).
+
+    Before:
+    ```mlir
+    %y = math.log1p %x : f32
+    ```
+    After:
+    ```mlir
+    %u = arith.addf %one, %x : f32
+    %l = math.log %u : f32
+    ... arith.divf, arith.mulf, arith.cmpf, arith.select ...
+    ```
+
+    Why: OpenCL has log1p and expm1, but MLIR's SPIR-V conversion has no
+    op for them and writes log(1 + x) and exp(x) - 1, which give 0 for
+    x = 1e-10 in f32 and lose half the digits in f64 (np.log1p,
+    np.arcsinh, np.arctanh and np.sinh are built on them).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // ADJOINT_CODEGEN_INTEL_PASSES_TD

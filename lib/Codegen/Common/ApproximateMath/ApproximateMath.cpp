@@ -5,9 +5,10 @@
 // being vectorized: a tanh over a 512x512 activation costs milliseconds.
 // MLIR's polynomial approximations (a few ulp in f32, like Eigen's, which
 // the reference interpreter uses) are plain arithmetic that the loop
-// vectorizer turns into AVX-512 code. f64 exp, expm1, log, log1p, tanh
-// and erf get our own approximations (F64Math.h, within 1.5 ulp); f64
-// sin, cos and log2 keep the library calls. NVIDIA and AMD kernels use
+// vectorizer turns into AVX-512 code (atan2 through atan, which
+// np.arctan2 and np.arcsin need). f64 exp, expm1, log, log1p, tanh and erf
+// get our own approximations (F64Math.h, within 1.5 ulp); f64 sin, cos,
+// log2 and atan2 keep the library calls. NVIDIA and AMD kernels use
 // them where the vendor's math library is not linked (the f64 ones only
 // where there is none at all, `f64=false` otherwise): with it, its
 // functions are the better code.
@@ -39,7 +40,7 @@ namespace {
 bool isApproximated(StringRef name) {
   name.consume_front("math.");
   return llvm::is_contained({"exp", "expm1", "tanh", "log", "log1p", "log2",
-                             "erf", "sin", "cos"},
+                             "erf", "sin", "cos", "atan", "atan2"},
                             name);
 }
 

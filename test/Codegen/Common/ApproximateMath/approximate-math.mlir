@@ -24,6 +24,20 @@ func.func @approximated(%x: f32, %v: vector<8xf32>) -> (f32, vector<8xf32>) {
 
 // -----
 
+// atan2 goes through atan's polynomial on f32 (the NVIDIA kernels without
+// libdevice have no other); f64 atan2 stays a library call.
+// CHECK-LABEL: func.func @arctangents
+// CHECK-NOT: math.atan2 %{{.*}} : f32
+// CHECK-NOT: math.atan %{{.*}} : f32
+// CHECK: math.atan2 %{{.*}} : f64
+func.func @arctangents(%y: f32, %x: f32, %w: f64) -> (f32, f64) {
+  %a = math.atan2 %y, %x : f32
+  %b = math.atan2 %w, %w : f64
+  return %a, %b : f32, f64
+}
+
+// -----
+
 // Compiled, each f32 approximation stays within 2e-6 of the f64 result
 // (relative, absolute below 1) over [-10, 10) (log: (0, 10]); f64 exp, tanh,
 // log, erf are our approximations (within 1.5 ulp of the exact values,
