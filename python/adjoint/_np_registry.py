@@ -68,7 +68,7 @@ NUMPY_ONLY = ("asanyarray", "ascontiguousarray", "asfortranarray", "fix",
 
 #: Functions of adjoint.numpy that neither numpy nor jax.numpy has at its
 #: top level (scipy's special functions that jitted code often needs).
-EXTRAS = ("erf", "logsumexp")
+EXTRAS = ("erf", "finfo", "iinfo", "logsumexp")
 
 _HOST = ("host-side: files, printing and buffers are not traced "
          "computations (use numpy outside jitted code)")

@@ -185,8 +185,6 @@ def asarray(a, dtype=None):
 
 
 array = asarray
-# numpy's memory-layout spellings: a traced array has no layout to choose.
-asanyarray = ascontiguousarray = asfortranarray = asarray
 
 
 def shape(a):
