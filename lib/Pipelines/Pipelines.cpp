@@ -205,6 +205,9 @@ void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "canonicalize,convert-math-to-spirv)");
   pm.addNestedPass<gpu::GPUModuleOp>(createLegalizeArith());
+  // Rank-0 views at an offset (a scalar element of a vector) as rank-1
+  // buffers: the conversion below would read them at offset 0.
+  pm.addPass(createScalarViewArgs());
   addPipelineText(pm, "convert-gpu-to-spirv{use-64bit-index=true},"
                       "gpu.module(spirv.module(spirv-lower-abi-attrs,"
                       "spirv-update-vce))");

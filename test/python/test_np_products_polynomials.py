@@ -105,8 +105,6 @@ def test_polynomials(rng):
         adj.jit(lambda m: np.poly(m))(np.eye(2))
 
 
-@pytest.mark.xfail(strict=True, reason="OpenCL: an element x[i] (rank 0) "
-                   "broadcast into an elementwise op reads x[0]")
 def test_polyval_on_opencl(rng, opencl_device):
     check_like_jax("polyval", rng.standard_normal(3), rng.standard_normal(4),
                    devices=[opencl_device], order=0)

@@ -335,8 +335,6 @@ def test_on_opencl(rng, opencl_device):
     check(on_device, x, devices=[opencl_device], order=0)
 
 
-@pytest.mark.xfail(strict=True, reason="OpenCL: an element x[i] (rank 0) "
-                   "broadcast into an elementwise op reads x[0]")
 def test_interp_on_opencl(rng, opencl_device):
     check_like_jax("interp", rng.uniform(-1.0, 2.0, 5),
                    np.cumsum(rng.uniform(0.3, 0.8, 4)) - 1.0,

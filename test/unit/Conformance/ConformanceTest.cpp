@@ -203,7 +203,11 @@ TEST_CASE("movement: transpose, reshape, slice, concat, pad, gather, scatter",
             api::concat({x, x * 2.0}, 1),
             api::pad(x, {1, 0, 2}, {0, 3, 1}, -1.5),
             rows,
-            api::scatter_add(table, idx, rows * 3.0)};
+            api::scatter_add(table, idx, rows * 3.0),
+            // A scalar element at an offset (x[1, 2, 3]) broadcast into an
+            // elementwise op: a rank-0 view that SPIR-V once read at [0].
+            x * api::reshape(api::slice(x, {1, 2, 3}, {2, 3, 4}), {}),
+            api::reshape(api::slice(table, {4, 1}, {5, 2}), {})};
       });
   checkOnAllTargets(m, "move", 19, -20.0, 20.0);
 }

@@ -63,6 +63,39 @@ def AttachTarget : Pass<"adj-intel-attach-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
 }
 
+def ScalarViewArgs : Pass<"adj-intel-scalar-view-args", "::mlir::ModuleOp"> {
+  let summary = "Gives rank-0 kernel arguments at an offset a rank-1 type "
+                "the SPIR-V conversion indexes correctly";
+  let description = [{
+    `kernel(%a: memref<T, strided<[], offset: k>>) = kernel(%a:
+    memref<(k+1)xT>)` with its loads and stores at `[k]`, and at each
+    launch the operand becomes `memref.reinterpret_cast` of the view to
+    that type (same aligned pointer, offset 0).
+
+    Before:
+    ```mlir
+    gpu.launch_func @m::@k ... args(%p : memref<f32, strided<[], offset: 1>>)
+    gpu.func @k(%p: memref<f32, strided<[], offset: 1>>) kernel {
+      %x = memref.load %p[] : memref<f32, strided<[], offset: 1>>
+    ```
+    After:
+    ```mlir
+    %v = memref.reinterpret_cast %p to offset: [0], sizes: [2], strides: [1]
+    gpu.launch_func @m::@k ... args(%v : memref<2xf32>)
+    gpu.func @k(%p: memref<2xf32>) kernel {
+      %x = memref.load %p[%c1] : memref<2xf32>
+    ```
+
+    Why: a kernel argument is the view's aligned pointer and the kernel
+    applies the offset its type names (-adj-gpu-launch-to-runtime), but
+    MLIR 22's memref-to-SPIR-V conversion drops the offset of a rank-0
+    memref: `x * p[1]` read `p[0]` on OpenCL and Level Zero. Rank-1 views
+    keep theirs, so the scalar is read as element k of a rank-1 buffer.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LegalizeArith
     : Pass<"adj-intel-legalize-arith", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrites kernel arithmetic that the SPIR-V conversion "
