@@ -288,7 +288,9 @@ def ApproximateMath : Pass<"adj-approximate-math"> {
     `exp(x) = 2^n * p(r)` and likewise for expm1, tanh, log, log1p, log2,
     erf, sin, cos, atan and atan2 on f32 (scalars or vectors; f16 and bf16
     through f32):
-    MLIR's approximations, accurate to a few ulp, built from arith ops.
+    MLIR's approximations, accurate to a few ulp, built from arith ops,
+    except sin and cos: ours, reduced in f64 (F32Trig.cpp), within 0.5
+    ulp over the whole f32 range.
     On f64, exp, expm1, log, log1p, tanh and erf: our own (Cody-Waite
     reduction and Taylor series for exp/expm1, fdlibm's minimax polynomial
     for log/log1p, Cephes' rational function below 0.625 and expm1 above

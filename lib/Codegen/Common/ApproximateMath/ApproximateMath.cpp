@@ -6,7 +6,8 @@
 // MLIR's polynomial approximations (a few ulp in f32, like Eigen's, which
 // the reference interpreter uses) are plain arithmetic that the loop
 // vectorizer turns into AVX-512 code (atan2 through atan, which
-// np.arctan2 and np.arcsin need). f64 exp, expm1, log, log1p, tanh and erf
+// np.arctan2 and np.arcsin need); f32 sin and cos are ours (F32Trig.cpp),
+// reduced in f64. f64 exp, expm1, log, log1p, tanh and erf
 // get our own approximations (F64Math.h, within 1.5 ulp); f64 sin, cos,
 // log2 and atan2 keep the library calls. NVIDIA and AMD kernels use
 // them where the vendor's math library is not linked (the f64 ones only
@@ -44,6 +45,14 @@ bool isApproximated(StringRef name) {
                             name);
 }
 
+/// The functions whose f32 form is MLIR's polynomial; f32 sin and cos are
+/// ours (F32Trig.cpp): MLIR's reduce the argument in f32, off by up to
+/// 1e-2 at |x| ~ 1e6 and by 6e-8 at x ~ 1e-12.
+bool hasF32Polynomial(StringRef name) {
+  name.consume_front("math.");
+  return isApproximated(name) && name != "sin" && name != "cos";
+}
+
 struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
   using ApproximateMathBase::ApproximateMathBase;
 
@@ -61,7 +70,8 @@ struct ApproximateMath : adjoint::impl::ApproximateMathBase<ApproximateMath> {
     RewritePatternSet patterns(&getContext());
     // f16 and bf16 through the f32 polynomials.
     populateMathF32ExpansionPatterns(patterns, isApproximated);
-    populateMathPolynomialApproximationPatterns(patterns, isApproximated);
+    populateMathPolynomialApproximationPatterns(patterns, hasF32Polynomial);
+    adjoint::f64math::populateF32TrigPatterns(patterns);
     if (f64)
       adjoint::f64math::populateF64ApproximationPatterns(patterns);
     GreedyRewriteConfig config;

@@ -54,9 +54,13 @@ Value F64Emitter::copySign(Value magnitude, Value sign) {
 Value F64Emitter::roundEven(Value a) {
   return math::RoundEvenOp::create(b, loc, a);
 }
+Value F64Emitter::floor(Value a) { return math::FloorOp::create(b, loc, a); }
 
 Value F64Emitter::cmp(arith::CmpFPredicate predicate, Value a, Value c) {
   return arith::CmpFOp::create(b, loc, predicate, a, c);
+}
+Value F64Emitter::cmpi(arith::CmpIPredicate predicate, Value a, Value c) {
+  return arith::CmpIOp::create(b, loc, predicate, a, c);
 }
 Value F64Emitter::select(Value condition, Value a, Value c) {
   return arith::SelectOp::create(b, loc, condition, a, c);

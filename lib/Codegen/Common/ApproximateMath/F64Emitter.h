@@ -36,9 +36,13 @@ public:
   mlir::Value copySign(mlir::Value magnitude, mlir::Value sign);
   /// Nearest integer, ties to even, as a float.
   mlir::Value roundEven(mlir::Value a);
+  /// The largest integer not above `a`, as a float.
+  mlir::Value floor(mlir::Value a);
 
   mlir::Value cmp(mlir::arith::CmpFPredicate predicate, mlir::Value a,
                   mlir::Value b);
+  mlir::Value cmpi(mlir::arith::CmpIPredicate predicate, mlir::Value a,
+                   mlir::Value b);
   mlir::Value select(mlir::Value condition, mlir::Value a, mlir::Value b);
   /// `value` where it is NaN, `result` elsewhere.
   mlir::Value keepNaN(mlir::Value value, mlir::Value result);

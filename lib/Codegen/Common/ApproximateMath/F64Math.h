@@ -30,6 +30,10 @@ mlir::Value log1p(F64Emitter &e, mlir::Value x);
 mlir::Value tanh(F64Emitter &e, mlir::Value x);
 mlir::Value erf(F64Emitter &e, mlir::Value x);
 
+/// Rewrites math.sin and math.cos on f32 (scalars and vectors) into
+/// arithmetic on f64 (F32Trig.cpp), within an ulp over the whole f32 range.
+void populateF32TrigPatterns(mlir::RewritePatternSet &patterns);
+
 /// Rewrites math.exp, expm1, log, log1p, tanh and erf on f64 (scalars and
 /// vectors) into the functions above.
 void populateF64ApproximationPatterns(mlir::RewritePatternSet &patterns);
