@@ -56,25 +56,55 @@ Value detail::makeConstant(ModuleState &state, llvm::ArrayRef<double> data,
     }
     attr = DenseElementsAttr::get(tensorType, values);
   } else {
-    unsigned width = element.getIntOrFloatBitWidth();
-    SmallVector<llvm::APInt> values;
+    SmallVector<int64_t> whole;
     for (double d : data) {
+      // 2^63 rounds to itself as a double but is not an int64.
       bool valid = std::isfinite(d) && d == std::trunc(d) &&
-                   (width != 1 || d == 0 || d == 1) &&
-                   (width != 32 || (d >= INT32_MIN && d <= INT32_MAX)) &&
-                   std::fabs(d) < 9.3e18;
+                   d >= -0x1p63 && d < 0x1p63;
       if (!valid)
         throw Error(op.str() + ": " + formatNumber(d) +
                     " is not a valid " + dtypeName(dtype) + " value");
-      values.push_back(width == 1 ? llvm::APInt(1, d != 0)
-                                  : llvm::APInt(width, static_cast<int64_t>(d),
-                                                /*isSigned=*/true));
+      whole.push_back(static_cast<int64_t>(d));
     }
-    attr = DenseElementsAttr::get(tensorType, values);
+    return makeIntegerConstant(state, whole, shape, dtype, op);
   }
+  return constantOp(state, attr);
+}
+
+Value detail::makeIntegerConstant(ModuleState &state,
+                                  llvm::ArrayRef<int64_t> data,
+                                  const std::vector<int64_t> &shape,
+                                  DType dtype, StringRef op) {
+  checkInsideFunction(state, op);
+  Type type = Type::tensor(dtype, shape);
+  if (static_cast<int64_t>(data.size()) != type.numel())
+    throw Error(op.str() + ": " + std::to_string(data.size()) +
+                " values for shape " + formatShape(shape) + " (" +
+                std::to_string(type.numel()) + " elements)");
+  auto tensorType = cast<RankedTensorType>(state.mlirType(type));
+  mlir::Type element = tensorType.getElementType();
+  if (!element.isInteger())
+    return makeConstant(state,
+                        SmallVector<double>(data.begin(), data.end()),
+                        shape, dtype, op);
+  unsigned width = element.getIntOrFloatBitWidth();
+  SmallVector<llvm::APInt> values;
+  for (int64_t v : data) {
+    bool valid = (width != 1 || v == 0 || v == 1) &&
+                 (width != 32 || (v >= INT32_MIN && v <= INT32_MAX));
+    if (!valid)
+      throw Error(op.str() + ": " + std::to_string(v) + " is not a valid " +
+                  dtypeName(dtype) + " value");
+    values.push_back(width == 1 ? llvm::APInt(1, v != 0)
+                                : llvm::APInt(width, v, /*isSigned=*/true));
+  }
+  return constantOp(state, DenseElementsAttr::get(tensorType, values));
+}
+
+Value detail::constantOp(ModuleState &state, DenseElementsAttr attr) {
   OpSpec spec{"adj.constant"};
   spec.attributes.push_back(state.builder.getNamedAttr("value", attr));
-  spec.resultTypes = std::vector<mlir::Type>{tensorType};
+  spec.resultTypes = std::vector<mlir::Type>{attr.getType()};
   return createValue(state, spec);
 }
 
@@ -94,6 +124,15 @@ Value api::constant(Module &m, llvm::ArrayRef<double> data,
 
 Value api::scalar(Module &m, double value, DType dtype) {
   return makeConstant(*m.state(), {value}, {}, dtype);
+}
+
+Value api::integer_constant(Module &m, llvm::ArrayRef<int64_t> data,
+                            std::vector<int64_t> shape, DType dtype) {
+  return makeIntegerConstant(*m.state(), data, shape, dtype);
+}
+
+Value api::integer_scalar(Module &m, int64_t value, DType dtype) {
+  return makeIntegerConstant(*m.state(), {value}, {}, dtype);
 }
 
 Value api::fill(Module &m, double value, std::vector<int64_t> shape,

@@ -91,6 +91,12 @@ Value scalarLike(const Value &like, double value, llvm::StringRef op);
 Value makeConstant(ModuleState &state, llvm::ArrayRef<double> data,
                    const std::vector<int64_t> &shape, DType dtype,
                    llvm::StringRef op = "adj.constant");
+/// The same from integers, exact for every int64.
+Value makeIntegerConstant(ModuleState &state, llvm::ArrayRef<int64_t> data,
+                          const std::vector<int64_t> &shape, DType dtype,
+                          llvm::StringRef op = "adj.constant");
+/// `adj.constant` of `attr`'s value and type.
+Value constantOp(ModuleState &state, mlir::DenseElementsAttr attr);
 /// `a` and `b` with the operand of the lower dtype cast to the promoted one
 /// (api::promoteTypes) when both are tensors of different dtypes.
 std::pair<Value, Value> promoteOperands(Value a, Value b);

@@ -39,6 +39,11 @@ _MAX_WIDENINGS = 8
 _BOOL, _INT, _FLOAT = 0, 1, 2
 
 
+
+def _is_integer(x):
+    return isinstance(x, (int, _np.integer)) and \
+        not isinstance(x, (bool, _np.bool_))
+
 class Weak:
     """The join state of a weakly typed scalar of a kind (_BOOL, _INT or
     _FLOAT)."""
@@ -163,8 +168,10 @@ class _Types:
         for i, x in enumerate(out):
             if not isinstance(x, Value):
                 other = out[1 - i]
+                # Ints stay ints (all 64 bits, where a float keeps 53).
                 out[i] = self.materialize(x, like=other) if op in (
-                    operator.pow, operator.matmul) else float(x)
+                    operator.pow, operator.matmul) else \
+                    int(x) if _is_integer(x) else float(x)
         return out[0], out[1], wa and wb
 
     def _as_float(self, x):
@@ -228,7 +235,10 @@ class _Types:
         broadcast); weak states give weak Values."""
         t = self.concrete(state)
         if _is_number(x):
-            v = _adj.scalar(self.module, float(x), t.dtype)
+            exact = isinstance(x, (int, _np.integer)) and \
+                not isinstance(x, (bool, _np.bool_)) and not t.dtype.is_float
+            v = _adj.scalar(self.module, int(x) if exact else float(x),
+                            t.dtype)
         else:
             v = self.materialize(x)
         if v.type != t and v.type.is_tensor and t.is_tensor:

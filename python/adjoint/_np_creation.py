@@ -51,6 +51,12 @@ def _filled(shape, value, dtype, name, module=None):
         return cast_to(value, dtype)
     if module is None:
         module = module_of(name)
+    if not dtype.is_float and isinstance(value, (int, _np.integer)) and \
+            abs(int(value)) > 2 ** 53:
+        # adj.fill's value is a double: an integer beyond 2**53 is an exact
+        # constant broadcast instead.
+        return _adj.broadcast_to(_adj.scalar(module, int(value), dtype),
+                                 shape)
     return _adj.fill(module, float(value), shape, dtype)
 
 

@@ -229,14 +229,8 @@ def bitwise_count(x, out=None):
 
 
 def _int_constant(module, n, dtype):
-    """The integer n as a rank-0 Value, exactly (adj.scalar takes a double,
-    which holds integers only up to 2**53): two 32-bit halves."""
-    if abs(n) < 2 ** 53:
-        return _adj.scalar(module, float(n), dtype)
-    hi = _adj.scalar(module, float(n >> 32), dtype)
-    lo = _adj.scalar(module, float(n & 0xFFFFFFFF), dtype)
-    return _adj.bitwise_or(_adj.shift_left(
-        hi, _adj.scalar(module, 32.0, dtype)), lo)
+    """The integer n as a rank-0 Value, exactly."""
+    return _adj.scalar(module, int(n), dtype)
 
 
 def _signed(u, width):

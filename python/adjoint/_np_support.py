@@ -66,7 +66,10 @@ def as_value(x, name, like=None):
     tr = _TRANSLATOR.get()
     if tr is None:
         if like is not None and isinstance(x, (int, float, _np.number)):
-            return _adj.scalar(like.module, float(x), like.dtype)
+            exact = isinstance(x, (int, _np.integer)) and \
+                not isinstance(x, (bool, _np.bool_)) and not like.dtype.is_float
+            return _adj.scalar(like.module, int(x) if exact else float(x),
+                               like.dtype)
         if like is not None and isinstance(x, _np.ndarray):
             return _host_constant(x, like)
         raise TypeError("adjoint.numpy.%s: a %s is not an adjoint.Value "

@@ -36,7 +36,7 @@ def _words(key, shape):
 def _as_i64(x, like):
     if isinstance(x, Value):
         return _adj.cast(x, DType.i64)
-    return _adj.scalar(like.module, float(int(x)), DType.i64)
+    return _adj.scalar(like.module, int(x), DType.i64)
 
 
 def randint(key, shape, minval, maxval, dtype):

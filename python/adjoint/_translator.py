@@ -24,6 +24,15 @@ from ._statements import _Statements
 from ._trees import _InlineFn, _flatten, _is_number
 
 
+
+def _exact_int(x):
+    """A Python or numpy integer as a Python int for adj.scalar, which
+    keeps all 64 bits of one (a float would keep 53)."""
+    n = int(x)
+    if not -2 ** 63 <= n < 2 ** 64:
+        raise OverflowError("the integer %d does not fit in 64 bits" % n)
+    return n if n < 2 ** 63 else n - 2 ** 64
+
 class _Frame:
     """Variables of one function being translated, with its scopes: its own
     variables, then its Python closure cells, then the frame of the
@@ -99,9 +108,11 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
             if isinstance(x, (bool, _np.bool_)):
                 return _adj.scalar(self.module, float(x), DType.i1)
             if isinstance(x, (int, _np.integer)) and like is None:
-                return _adj.scalar(self.module, float(x), DType.i64)
+                return _adj.scalar(self.module, _exact_int(x), DType.i64)
             dtype = like.dtype if like is not None else self.float_dtype
-            return _adj.scalar(self.module, float(x), dtype)
+            exact = isinstance(x, (int, _np.integer)) and not dtype.is_float
+            return _adj.scalar(self.module,
+                               _exact_int(x) if exact else float(x), dtype)
         if isinstance(x, _np.ndarray):
             return self.constant(x)
         if callable(x) or isinstance(x, _InlineFn):
@@ -127,8 +138,9 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
         else:
             raise TypeError("a numpy array of dtype %s cannot be a value of "
                             "the program" % a.dtype)
-        return _adj.constant(self.module, a.astype(_np.float64),
-                             list(a.shape), dtype)
+        # Integers stay int64 (exact), floats go through float64.
+        data = a.astype(_np.int64 if a.dtype.kind in "iub" else _np.float64)
+        return _adj.constant(self.module, data, list(a.shape), dtype)
 
     def leaves(self, x, node, frame):
         leaves = []

@@ -65,16 +65,41 @@ api::detail::BodyFn adjoint::python::bodyFromPython(py::function fn) {
 
 namespace {
 
-/// Binds `a OP b` (and `b OP a` when `rname` is given) for Value and float
-/// operands.
+/// A Python int as a constant of `like`'s dtype, exact for every int64 (a
+/// double holds integers only up to 2^53), or nothing when `like` is not a
+/// tensor (the double overload then reports it).
+std::optional<Value> integerLike(const Value &like, int64_t n) {
+  if (!like.type().isTensor())
+    return std::nullopt;
+  return api::integer_scalar(*moduleOf(like), n, like.type().dtype());
+}
+
+/// Binds `a OP b` (and `b OP a` when `rname` is given) for Value, int and
+/// float operands (ints before floats: pybind tries overloads in order,
+/// and an int would also convert to a double).
 template <bool Reflected = true, typename F>
 void binary(py::class_<PyValue> &cls, const char *name, const char *rname,
             F f) {
   cls.def(name, [f](Value a, Value b) { return f(a, b); }, py::is_operator());
+  cls.def(
+      name,
+      [f](Value a, int64_t b) {
+        std::optional<Value> c = integerLike(a, b);
+        return c ? Value(f(a, *c)) : Value(f(a, double(b)));
+      },
+      py::is_operator());
   cls.def(name, [f](Value a, double b) { return f(a, b); }, py::is_operator());
-  if constexpr (Reflected)
+  if constexpr (Reflected) {
+    cls.def(
+        rname,
+        [f](Value a, int64_t b) {
+          std::optional<Value> c = integerLike(a, b);
+          return c ? Value(f(*c, a)) : Value(f(double(b), a));
+        },
+        py::is_operator());
     cls.def(rname, [f](Value a, double b) { return f(b, a); },
             py::is_operator());
+  }
 }
 
 } // namespace

@@ -89,22 +89,45 @@ void bindAD(py::module_ &m, const char *name,
 void bindCreation(py::module_ &m) {
   m.def(
       "constant",
-      [](api::Module &mod,
-         py::array_t<double, py::array::c_style | py::array::forcecast> data,
+      [](api::Module &mod, py::object given,
          std::optional<std::vector<int64_t>> shape, DType dtype) {
+        py::array data = py::array::ensure(given);
+        if (!data)
+          throw py::type_error("constant(): data must be array-like");
         std::vector<int64_t> dims =
             shape ? *shape
                   : std::vector<int64_t>(data.shape(),
                                          data.shape() + data.ndim());
+        // Integer data stays integral: a double holds integers only up to
+        // 2^53.
+        if (data.dtype().kind() == 'i' || data.dtype().kind() == 'u') {
+          auto whole = py::array_t<int64_t, py::array::c_style |
+                                                py::array::forcecast>(data);
+          return api::integer_constant(
+              mod, llvm::ArrayRef<int64_t>(whole.data(), size_t(whole.size())),
+              std::move(dims), dtype);
+        }
+        auto values =
+            py::array_t<double, py::array::c_style | py::array::forcecast>(
+                data);
         return api::constant(
-            mod, llvm::ArrayRef<double>(data.data(), size_t(data.size())),
+            mod, llvm::ArrayRef<double>(values.data(), size_t(values.size())),
             std::move(dims), dtype);
       },
       py::arg("module"), py::arg("data"), py::arg("shape") = py::none(),
       py::arg("dtype") = DType::F32,
-      "adj.constant from array-like data (its shape unless `shape` is given).");
-  m.def("scalar", &api::scalar, py::arg("module"), py::arg("value"),
-        py::arg("dtype") = DType::F32);
+      "adj.constant from array-like data (its shape unless `shape` is "
+      "given); integer data is exact for every int64.");
+  m.def(
+      "scalar",
+      [](api::Module &mod, py::object value, DType dtype) {
+        // A Python int keeps all its bits (int64 range; 2^53 + 1 is not a
+        // double).
+        if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value))
+          return api::integer_scalar(mod, value.cast<int64_t>(), dtype);
+        return api::scalar(mod, value.cast<double>(), dtype);
+      },
+      py::arg("module"), py::arg("value"), py::arg("dtype") = DType::F32);
   m.def("fill", &api::fill, py::arg("module"), py::arg("value"),
         py::arg("shape"), py::arg("dtype") = DType::F32);
   m.def("zeros", &api::zeros, py::arg("module"), py::arg("shape"),

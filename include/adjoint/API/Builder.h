@@ -280,6 +280,12 @@ Value constant(Module &m, llvm::ArrayRef<double> data,
                std::vector<int64_t> shape, DType dtype = DType::F32);
 /// A rank-0 constant.
 Value scalar(Module &m, double value, DType dtype = DType::F32);
+/// `adj.constant` from integers, exact for every int64 (a double holds
+/// integers only up to 2^53); a float dtype converts them.
+Value integer_constant(Module &m, llvm::ArrayRef<int64_t> data,
+                       std::vector<int64_t> shape, DType dtype = DType::I64);
+/// A rank-0 integer constant, exact for every int64.
+Value integer_scalar(Module &m, int64_t value, DType dtype = DType::I64);
 /// `adj.fill`: every element equal to `value`.
 Value fill(Module &m, double value, std::vector<int64_t> shape,
            DType dtype = DType::F32);

@@ -293,6 +293,26 @@ TEST_CASE("tensor creation", "[api][ops]") {
              Contains("dense<[-7, 8]> : tensor<2xi32>"));
   CHECK(build({}, [](Module &m, Args) { return scalar(m, 1.5, DType::F64); })
             .type == "tensor<f64>");
+  // Integers keep all 64 bits (a double would round 2^53 + 1 and 2^63 - 1).
+  CHECK_THAT(build({}, [](Module &m, Args) {
+               return integer_constant(
+                   m, {9007199254740993, INT64_MAX, INT64_MIN}, {3});
+             }).ir,
+             Contains("dense<[9007199254740993, 9223372036854775807, "
+                      "-9223372036854775808]> : tensor<3xi64>"));
+  CHECK_THAT(build({}, [](Module &m, Args) {
+               return integer_scalar(m, 4611686018427387905);
+             }).ir,
+             Contains("dense<4611686018427387905> : tensor<i64>"));
+  CHECK_THAT(build({}, [](Module &m, Args) {
+               return integer_constant(m, {3, -4}, {2}, DType::F64);
+             }).ir,
+             Contains("dense<[3.000000e+00, -4.000000e+00]> : tensor<2xf64>"));
+  CHECK_THROWS_WITH(
+      build({}, [](Module &m, Args) {
+        return integer_scalar(m, int64_t(1) << 40, DType::I32);
+      }),
+      Contains("1099511627776 is not a valid i32 value"));
 
   Built f = build({}, [](Module &m, Args) { return fill(m, 0.5, {2, 2}); });
   CHECK(f.op == "adj.fill");
