@@ -6,7 +6,10 @@
 // whose base case depends on the batch does not end: only trip counts that
 // do not depend on the batch are supported, as in JAX). A loop's carried
 // values start batched where their initial values are and become batched
-// where the body makes them so, until the batched-ness is a fixpoint.
+// where the body makes them so, until the batched-ness is a fixpoint. A
+// while whose condition depends on the batch runs while any example's
+// holds, and an example whose condition fails keeps its values (JAX's
+// batching rule of while_loop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,9 +172,13 @@ LogicalResult BodyBatcher::transformLoop(OpBuilder &b, Operation *op) {
   }
   Block &body = forOp ? forOp.getBody().front() : whileOp.getBody().front();
   size_t leading = forOp ? 1 : 0;
+  // A while whose condition depends on the batch runs until every example
+  // is done, each example's values frozen once its own condition fails
+  // (JAX's rule): every carried value is then batched.
+  bool perExample = false;
   // Each round builds the loop for the current guess of which carried
   // values are batched; a body that batches one more restarts with it.
-  for (size_t round = 0; round <= inits.size(); ++round) {
+  for (size_t round = 0; round <= inits.size() + 1; ++round) {
     SmallVector<Value> initValues;
     SmallVector<Type> types;
     for (auto [v, f] : llvm::zip(inits, flags)) {
@@ -187,42 +194,72 @@ LogicalResult BodyBatcher::transformLoop(OpBuilder &b, Operation *op) {
                                 bounds[2], initValues);
     else
       loop = adj::WhileOp::create(b, loc, types, initValues);
-    /// Builds one region of the new loop from the per-example block.
-    auto buildRegion = [&](Region &region,
-                           Block &primal) -> FailureOr<SmallVector<Batched>> {
-      Block *block = new Block();
-      region.push_back(block);
+    /// Maps the arguments of the per-example `primal` block to those of
+    /// `block`.
+    auto mapArguments = [&](Block *block, Block &primal) {
       for (size_t i = 0; i < leading; ++i)
-        set(primal.getArgument(i),
-            Batched{block->addArgument(primal.getArgument(i).getType(), loc),
-                    false});
-      for (auto [i, t] : llvm::enumerate(types))
+        set(primal.getArgument(i), Batched{block->getArgument(i), false});
+      for (size_t i = 0; i < types.size(); ++i)
         set(primal.getArgument(leading + i),
-            Batched{block->addArgument(t, loc), flags[i]});
+            Batched{block->getArgument(leading + i), flags[i]});
+    };
+    /// The batched ops of `primal` at the end of `block`, and its results.
+    auto batchBlock = [&](Block *block,
+                          Block &primal) -> FailureOr<SmallVector<Batched>> {
+      mapArguments(block, primal);
       OpBuilder rb = OpBuilder::atBlockEnd(block);
       if (failed(transformOps(rb, primal)))
         return failure();
       return terminatorValues(rb, primal);
     };
+    /// A new entry block of `region` with the loop's arguments.
+    auto newBlock = [&](Region &region, Block &primal) {
+      Block *block = new Block();
+      region.push_back(block);
+      for (size_t i = 0; i < leading; ++i)
+        block->addArgument(primal.getArgument(i).getType(), loc);
+      for (Type t : types)
+        block->addArgument(t, loc);
+      return block;
+    };
+    Region &bodyRegion = forOp ? cast<adj::ForOp>(loop).getBody()
+                               : cast<adj::WhileOp>(loop).getBody();
+    Block *bodyBlock = newBlock(bodyRegion, body);
+    // The per-example condition, computed again at the top of the body.
+    std::optional<Batched> running;
     if (whileOp) {
-      auto cond = buildRegion(cast<adj::WhileOp>(loop).getCond(),
-                              whileOp.getCond().front());
+      Block &primalCond = whileOp.getCond().front();
+      Block *condBlock =
+          newBlock(cast<adj::WhileOp>(loop).getCond(), primalCond);
+      auto cond = batchBlock(condBlock, primalCond);
       if (failed(cond)) {
         loop->erase();
         return failure();
       }
-      if ((*cond)[0].batched) {
+      if ((*cond)[0].batched && !perExample) {
+        perExample = true;
+        flags.assign(flags.size(), true);
         loop->erase();
-        return whileOp.emitOpError("cannot be batched: its condition "
-                                   "depends on the batch");
+        continue;
       }
-      Block &condBlock = cast<adj::WhileOp>(loop).getCond().front();
-      OpBuilder cb = OpBuilder::atBlockEnd(&condBlock);
-      adj::YieldOp::create(cb, loc, (*cond)[0].value);
+      Value any = (*cond)[0].value;
+      OpBuilder cb = OpBuilder::atBlockEnd(condBlock);
+      if (perExample) {
+        rules::Emitter e(cb, loc);
+        // Whether any example still runs: the count of those that do.
+        rules::Val live = e.cast(e.val(any), cb.getF32Type());
+        any = e.cmp(adj::CmpPredicate::gt, e.reduceSum(live, {0}),
+                    e.scalar(0, cb.getF32Type()));
+        auto again = batchBlock(bodyBlock, primalCond);
+        if (failed(again)) {
+          loop->erase();
+          return failure();
+        }
+        running = (*again)[0];
+      }
+      adj::YieldOp::create(cb, loc, any);
     }
-    Region &bodyRegion = forOp ? cast<adj::ForOp>(loop).getBody()
-                               : cast<adj::WhileOp>(loop).getBody();
-    auto next = buildRegion(bodyRegion, body);
+    auto next = batchBlock(bodyBlock, body);
     if (failed(next)) {
       loop->erase();
       return failure();
@@ -237,10 +274,19 @@ LogicalResult BodyBatcher::transformLoop(OpBuilder &b, Operation *op) {
       loop->erase();
       continue;
     }
-    OpBuilder yb = OpBuilder::atBlockEnd(&bodyRegion.front());
+    OpBuilder yb = OpBuilder::atBlockEnd(bodyBlock);
     SmallVector<Value> yielded;
-    for (auto [f, n] : llvm::zip(flags, *next)) {
+    for (auto [i, f, n] : llvm::enumerate(flags, *next)) {
       FailureOr<Value> v = f ? toBatched(yb, loc, n) : FailureOr<Value>(n.value);
+      if (succeeded(v) && running) {
+        // Examples whose condition failed keep their values.
+        Batched old{bodyBlock->getArgument(leading + i), true};
+        FailureOr<Batched> kept = selectBatched(
+            yb, loc, running->value, Batched{*v, true}, old,
+            op->getResult(i).getType());
+        v = failed(kept) ? FailureOr<Value>(failure())
+                         : FailureOr<Value>(kept->value);
+      }
       if (failed(v)) {
         loop->erase();
         return failure();

@@ -154,6 +154,38 @@ def test_loops_with_shared_trip_counts():
     close(adj.vmap(f, (0, None))(x, w), jax.vmap(fj, (0, None))(x, w))
 
 
+def test_while_with_a_per_example_trip_count():
+    # Each example iterates until its own condition fails and then keeps
+    # its values (JAX's batching of while_loop); a carried value that the
+    # condition does not read (the count) is frozen too.
+    def newton(a):
+        x, count = a, 0.0
+        while anp.abs(x * x - a) > 1e-12 * a:
+            x = 0.5 * (x + a / x)
+            count = count + 1.0
+        return x, count
+
+    def newton_jax(a):
+        def cond(state):
+            return jnp.abs(state[0] * state[0] - a) > 1e-12 * a
+
+        def body(state):
+            return 0.5 * (state[0] + a / state[0]), state[1] + 1.0
+        return jax.lax.while_loop(cond, body, (a, 0.0))
+
+    a = np.array([0.5, 2.0, 9.0, 1e6, 1.0])
+    x, count = adj.jit(adj.vmap(newton))(a)
+    want_x, want_count = jax.vmap(newton_jax)(a)
+    close(x, want_x)
+    np.testing.assert_array_equal(count, want_count)
+    assert len(set(np.asarray(count).tolist())) > 2
+    # Forward mode through it, per example.
+    tangents = adj.jit(adj.vmap(
+        lambda a: adj.jvp(lambda b: newton(b)[0], (a,), (1.0,))[1]))(a)
+    close(tangents, jax.vmap(lambda a: jax.jvp(
+        lambda b: newton_jax(b)[0], (a,), (1.0,))[1])(a))
+
+
 def power(x, n):
     """Recursion on a tensor with a shared depth n."""
     if n <= 0.0:
