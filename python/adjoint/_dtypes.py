@@ -30,7 +30,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
-from ._trees import _is_number
+from ._trees import _is_integer, _is_number
 
 #: The most times a loop or a recursive function is built again with wider
 #: types (the lattice is small: more means the types never settle).
@@ -38,11 +38,6 @@ _MAX_WIDENINGS = 8
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
 
-
-
-def _is_integer(x):
-    return isinstance(x, (int, _np.integer)) and \
-        not isinstance(x, (bool, _np.bool_))
 
 class Weak:
     """The join state of a weakly typed scalar of a kind (_BOOL, _INT or
@@ -235,8 +230,7 @@ class _Types:
         broadcast); weak states give weak Values."""
         t = self.concrete(state)
         if _is_number(x):
-            exact = isinstance(x, (int, _np.integer)) and \
-                not isinstance(x, (bool, _np.bool_)) and not t.dtype.is_float
+            exact = _is_integer(x) and not t.dtype.is_float
             v = _adj.scalar(self.module, int(x) if exact else float(x),
                             t.dtype)
         else:

@@ -12,6 +12,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._trees import _is_integer
 from ._np_support import (as_value, cast_to, float_dtype, iota, module_of,
                           to_dtype, translator)
 
@@ -51,8 +52,7 @@ def _filled(shape, value, dtype, name, module=None):
         return cast_to(value, dtype)
     if module is None:
         module = module_of(name)
-    if not dtype.is_float and isinstance(value, (int, _np.integer)) and \
-            abs(int(value)) > 2 ** 53:
+    if not dtype.is_float and _is_integer(value) and abs(int(value)) > 2 ** 53:
         # adj.fill's value is a double: an integer beyond 2**53 is an exact
         # constant broadcast instead.
         return _adj.broadcast_to(_adj.scalar(module, int(value), dtype),

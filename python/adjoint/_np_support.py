@@ -10,7 +10,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
-from ._trees import _flatten
+from ._trees import _flatten, _is_integer
 
 # The _Translator running on this thread, while a jitted function is built.
 _TRANSLATOR = contextvars.ContextVar("adjoint_translator", default=None)
@@ -66,8 +66,7 @@ def as_value(x, name, like=None):
     tr = _TRANSLATOR.get()
     if tr is None:
         if like is not None and isinstance(x, (int, float, _np.number)):
-            exact = isinstance(x, (int, _np.integer)) and \
-                not isinstance(x, (bool, _np.bool_)) and not like.dtype.is_float
+            exact = _is_integer(x) and not like.dtype.is_float
             return _adj.scalar(like.module, int(x) if exact else float(x),
                                like.dtype)
         if like is not None and isinstance(x, _np.ndarray):

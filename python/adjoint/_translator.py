@@ -21,8 +21,7 @@ from ._loops import _Loops
 from ._numpy_calls import numpy_name, resolve as resolve_numpy
 from ._source import FrontendError
 from ._statements import _Statements
-from ._trees import _InlineFn, _flatten, _is_number
-
+from ._trees import _InlineFn, _flatten, _is_integer, _is_number
 
 
 def _exact_int(x):
@@ -32,6 +31,7 @@ def _exact_int(x):
     if not -2 ** 63 <= n < 2 ** 64:
         raise OverflowError("the integer %d does not fit in 64 bits" % n)
     return n if n < 2 ** 63 else n - 2 ** 64
+
 
 class _Frame:
     """Variables of one function being translated, with its scopes: its own
@@ -110,7 +110,7 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
             if isinstance(x, (int, _np.integer)) and like is None:
                 return _adj.scalar(self.module, _exact_int(x), DType.i64)
             dtype = like.dtype if like is not None else self.float_dtype
-            exact = isinstance(x, (int, _np.integer)) and not dtype.is_float
+            exact = _is_integer(x) and not dtype.is_float
             return _adj.scalar(self.module,
                                _exact_int(x) if exact else float(x), dtype)
         if isinstance(x, _np.ndarray):

@@ -20,6 +20,13 @@ def _is_number(x):
     return isinstance(x, (bool, int, float, _np.number, _np.bool_))
 
 
+def _is_integer(x):
+    """A Python or numpy integer (not a bool): constants of these keep all
+    64 bits (adj.scalar takes Python ints exactly, floats hold 53)."""
+    return isinstance(x, (int, _np.integer)) and \
+        not isinstance(x, (bool, _np.bool_))
+
+
 def _is_data(x):
     """Whether `x` is a pytree whose leaves are Values and numbers."""
     node = node_of(x)
