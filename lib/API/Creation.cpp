@@ -33,61 +33,40 @@ static std::string formatNumber(double value) {
   return s;
 }
 
-Value detail::makeConstant(ModuleState &state, llvm::ArrayRef<double> data,
-                           const std::vector<int64_t> &shape, DType dtype,
-                           StringRef op) {
+/// The tensor type of a constant of `count` values, after checking that it
+/// can be created here and that the count matches the shape.
+static RankedTensorType constantType(ModuleState &state, size_t count,
+                                     const std::vector<int64_t> &shape,
+                                     DType dtype, StringRef op) {
   checkInsideFunction(state, op);
   Type type = Type::tensor(dtype, shape);
-  if (static_cast<int64_t>(data.size()) != type.numel())
-    throw Error(op.str() + ": " + std::to_string(data.size()) +
+  if (static_cast<int64_t>(count) != type.numel())
+    throw Error(op.str() + ": " + std::to_string(count) +
                 " values for shape " + formatShape(shape) + " (" +
                 std::to_string(type.numel()) + " elements)");
-  auto tensorType = cast<RankedTensorType>(state.mlirType(type));
-  mlir::Type element = tensorType.getElementType();
-  DenseElementsAttr attr;
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    SmallVector<llvm::APFloat> values;
-    for (double d : data) {
-      llvm::APFloat f(d);
-      bool lost;
-      f.convert(floatType.getFloatSemantics(),
-                llvm::APFloat::rmNearestTiesToEven, &lost);
-      values.push_back(f);
-    }
-    attr = DenseElementsAttr::get(tensorType, values);
-  } else {
-    SmallVector<int64_t> whole;
-    for (double d : data) {
-      // 2^63 rounds to itself as a double but is not an int64.
-      bool valid = std::isfinite(d) && d == std::trunc(d) &&
-                   d >= -0x1p63 && d < 0x1p63;
-      if (!valid)
-        throw Error(op.str() + ": " + formatNumber(d) +
-                    " is not a valid " + dtypeName(dtype) + " value");
-      whole.push_back(static_cast<int64_t>(d));
-    }
-    return makeIntegerConstant(state, whole, shape, dtype, op);
-  }
-  return constantOp(state, attr);
+  return cast<RankedTensorType>(state.mlirType(type));
 }
 
-Value detail::makeIntegerConstant(ModuleState &state,
-                                  llvm::ArrayRef<int64_t> data,
-                                  const std::vector<int64_t> &shape,
-                                  DType dtype, StringRef op) {
-  checkInsideFunction(state, op);
-  Type type = Type::tensor(dtype, shape);
-  if (static_cast<int64_t>(data.size()) != type.numel())
-    throw Error(op.str() + ": " + std::to_string(data.size()) +
-                " values for shape " + formatShape(shape) + " (" +
-                std::to_string(type.numel()) + " elements)");
-  auto tensorType = cast<RankedTensorType>(state.mlirType(type));
-  mlir::Type element = tensorType.getElementType();
-  if (!element.isInteger())
-    return makeConstant(state,
-                        SmallVector<double>(data.begin(), data.end()),
-                        shape, dtype, op);
-  unsigned width = element.getIntOrFloatBitWidth();
+/// A float constant of `type`, each value rounded to its element type.
+static Value floatConstant(ModuleState &state, RankedTensorType type,
+                           llvm::ArrayRef<double> data) {
+  auto floatType = cast<FloatType>(type.getElementType());
+  SmallVector<llvm::APFloat> values;
+  for (double d : data) {
+    llvm::APFloat f(d);
+    bool lost;
+    f.convert(floatType.getFloatSemantics(),
+              llvm::APFloat::rmNearestTiesToEven, &lost);
+    values.push_back(f);
+  }
+  return constantOp(state, DenseElementsAttr::get(type, values));
+}
+
+/// An integer (or i1) constant of `type`, each value checked against it.
+static Value integerConstant(ModuleState &state, RankedTensorType type,
+                             llvm::ArrayRef<int64_t> data, DType dtype,
+                             StringRef op) {
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
   SmallVector<llvm::APInt> values;
   for (int64_t v : data) {
     bool valid = (width != 1 || v == 0 || v == 1) &&
@@ -98,7 +77,37 @@ Value detail::makeIntegerConstant(ModuleState &state,
     values.push_back(width == 1 ? llvm::APInt(1, v != 0)
                                 : llvm::APInt(width, v, /*isSigned=*/true));
   }
-  return constantOp(state, DenseElementsAttr::get(tensorType, values));
+  return constantOp(state, DenseElementsAttr::get(type, values));
+}
+
+Value detail::makeConstant(ModuleState &state, llvm::ArrayRef<double> data,
+                           const std::vector<int64_t> &shape, DType dtype,
+                           StringRef op) {
+  RankedTensorType type = constantType(state, data.size(), shape, dtype, op);
+  if (isa<FloatType>(type.getElementType()))
+    return floatConstant(state, type, data);
+  SmallVector<int64_t> whole;
+  for (double d : data) {
+    // 2^63 rounds to itself as a double but is not an int64.
+    bool valid = std::isfinite(d) && d == std::trunc(d) && d >= -0x1p63 &&
+                 d < 0x1p63;
+    if (!valid)
+      throw Error(op.str() + ": " + formatNumber(d) + " is not a valid " +
+                  dtypeName(dtype) + " value");
+    whole.push_back(static_cast<int64_t>(d));
+  }
+  return integerConstant(state, type, whole, dtype, op);
+}
+
+Value detail::makeIntegerConstant(ModuleState &state,
+                                  llvm::ArrayRef<int64_t> data,
+                                  const std::vector<int64_t> &shape,
+                                  DType dtype, StringRef op) {
+  RankedTensorType type = constantType(state, data.size(), shape, dtype, op);
+  if (isa<FloatType>(type.getElementType()))
+    return floatConstant(state, type,
+                         SmallVector<double>(data.begin(), data.end()));
+  return integerConstant(state, type, data, dtype, op);
 }
 
 Value detail::constantOp(ModuleState &state, DenseElementsAttr attr) {
