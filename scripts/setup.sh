@@ -13,6 +13,8 @@ packages=(
   libclang-rt-22-dev libfuzzer-22-dev
   libeigen3-dev catch2
   libdnnl2
+  # LAPACK for the LinearAlgebra kernels (OpenBLAS: docs/cpu-backend.md).
+  libopenblas0-pthread
   python3-dev python3-pip pybind11-dev python3-numpy python3-pytest
   python3-venv
   ocl-icd-libopencl1 opencl-c-headers spirv-tools clinfo

@@ -286,6 +286,8 @@ LogicalResult ForwardMode::transformOp(OpBuilder &b, Operation &op,
         const Rules *rules = lookupRules(other);
         if (!rules || !rules->jvp)
           return other->emitOpError("has no derivative rule");
+        if (rules->supports && failed(rules->supports(other)))
+          return failure();
         SmallVector<Value> ts = rules->jvp(b, fwd, operandTangents);
         for (auto [r, t] : llvm::zip(other->getResults(), ts))
           if (t && isDifferentiable(r.getType()))

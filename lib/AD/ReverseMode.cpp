@@ -529,6 +529,8 @@ LogicalResult ReverseMode::backwardOp(OpBuilder &b, Operation &op,
         const Rules *rules = lookupRules(other);
         if (!rules || !rules->bprop)
           return other->emitOpError("has no derivative rule");
+        if (rules->supports && failed(rules->supports(other)))
+          return failure();
         SmallVector<Value> ds = rules->bprop(b, forwardOps_.lookup(other),
                                              douts);
         for (auto [operand, s] : llvm::zip(other->getOperands(), ds))

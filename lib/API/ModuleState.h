@@ -51,6 +51,8 @@ struct OpSpec {
   std::vector<mlir::NamedAttribute> attributes;
   /// Explicit result types; when unset, the op infers them.
   std::optional<std::vector<mlir::Type>> resultTypes;
+  /// How many results an op that infers them has (adj.lu has three).
+  unsigned numInferredResults = 1;
   unsigned numRegions = 0;
 };
 

@@ -120,7 +120,8 @@ Operation *detail::createOp(ModuleState &state, const OpSpec &spec) {
     os.addRegion();
   bool infer = !spec.resultTypes;
   if (infer)
-    os.addTypes(adj::AnyType::get(ctx));
+    os.addTypes(SmallVector<mlir::Type>(spec.numInferredResults,
+                                        adj::AnyType::get(ctx)));
   else
     os.addTypes(*spec.resultTypes);
   Operation *op = state.builder.create(os);

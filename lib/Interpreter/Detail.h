@@ -210,6 +210,9 @@ std::optional<Tensor> evalConvolution(mlir::Operation *op,
 /// constant, fill, iota.
 std::optional<Tensor> evalCreation(mlir::Operation *op,
                                    llvm::ArrayRef<Tensor> operands);
+/// cholesky, triangular_solve, lu, qr, eigh, svd: one tensor per result.
+std::optional<std::vector<Tensor>>
+evalLinearAlgebra(mlir::Operation *op, llvm::ArrayRef<Tensor> operands);
 /// bitwise_and/or/xor, shift_left, shift_right_logical, bitcast,
 /// threefry2x32.
 std::optional<Tensor> evalBits(mlir::Operation *op,

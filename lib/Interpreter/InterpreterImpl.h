@@ -106,6 +106,11 @@ struct adjoint::interp::Interpreter::Impl {
   void evalOther(Operation *op, Frame &frame);
   Value evalStructural(Operation *op, Frame &frame);
   Tensor evalPrimitive(Operation *op, Frame &frame);
+  /// The tensor operands of primitive `op`.
+  std::vector<Tensor> tensorOperands(Operation *op, Frame &frame);
+  /// Evaluates `op` when it is a primitive with several results (the
+  /// decompositions); false for other ops.
+  bool evalMultiResult(Operation *op, Frame &frame);
 };
 
 #endif // ADJOINT_LIB_INTERPRETER_INTERPRETERIMPL_H

@@ -140,6 +140,8 @@ std::string adjoint::interp::detail::typeMismatch(const interp::Value &value,
 
 LLVM_ATTRIBUTE_NOINLINE void Interpreter::Impl::evalOther(Operation *op,
                                                           Frame &frame) {
+  if (evalMultiResult(op, frame))
+    return;
   if (op->getNumResults() != 1)
     fail(op, "is not supported by the interpreter");
   // Identities, and function values that compute their first operand: the
@@ -169,9 +171,8 @@ LLVM_ATTRIBUTE_NOINLINE void Interpreter::Impl::evalOther(Operation *op,
   frame[op->getResult(0)] = evalPrimitive(op, frame);
 }
 
-Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
-  if (!isa_and_nonnull<adj::AdjDialect>(op->getDialect()))
-    fail(op, "is not an adj op; the interpreter runs adj IR only");
+std::vector<Tensor> Interpreter::Impl::tensorOperands(Operation *op,
+                                                      Frame &frame) {
   std::vector<Tensor> operands;
   operands.reserve(op->getNumOperands());
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
@@ -180,6 +181,35 @@ Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
       fail(op, "operand #" + Twine(i) + " must be a tensor");
     operands.push_back(v.tensor());
   }
+  return operands;
+}
+
+bool Interpreter::Impl::evalMultiResult(Operation *op, Frame &frame) {
+  // The whole LinearAlgebra family, cholesky's one result included.
+  if (!isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp, adj::QrOp,
+           adj::EighOp, adj::SvdOp>(op))
+    return false;
+  std::optional<std::vector<Tensor>> results;
+  try {
+    results = evalLinearAlgebra(op, tensorOperands(op, frame));
+  } catch (const AllocationError &e) {
+    fail(op, e.what());
+  }
+  if (!results)
+    return false;
+  for (auto [result, value] : llvm::zip(op->getResults(), *results)) {
+    std::string why = typeMismatch(value, result.getType());
+    if (!why.empty())
+      fail(op, "the result does not match its type: " + why);
+    frame[result] = std::move(value);
+  }
+  return true;
+}
+
+Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
+  if (!isa_and_nonnull<adj::AdjDialect>(op->getDialect()))
+    fail(op, "is not an adj op; the interpreter runs adj IR only");
+  std::vector<Tensor> operands = tensorOperands(op, frame);
   std::optional<Tensor> result;
   try {
     result = evalElementwise(op, operands);

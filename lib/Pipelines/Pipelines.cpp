@@ -66,8 +66,8 @@ void addPipelineText(OpPassManager &pm, llvm::StringRef text) {
 }
 } // namespace
 
-void adjoint::buildTensorPipeline(OpPassManager &pm) {
-  pm.addPass(createAdjToLinalg());
+void adjoint::buildTensorPipeline(OpPassManager &pm, StringRef target) {
+  pm.addPass(createAdjToLinalg(AdjToLinalgOptions{target.str()}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Before fusion, which would fold the sum into other elementwise work.
@@ -353,8 +353,9 @@ void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
 }
 
 void adjoint::buildLowerToSPIRVPipeline(OpPassManager &pm,
-                                        const LowerToTargetOptions &options) {
-  buildTensorPipeline(pm);
+                                        const LowerToTargetOptions &options,
+                                        StringRef kind) {
+  buildTensorPipeline(pm, kind);
   buildBufferizePipeline(pm);
   buildGPUKernelsPipeline(pm, options);
   buildIntelSPIRVPipeline(pm, options);
@@ -368,7 +369,7 @@ void adjoint::buildLowerToCUDAPipeline(OpPassManager &pm,
   cuda.copyOptionValuesFrom(options);
   if (cuda.subgroupSize == 0)
     cuda.subgroupSize = 32;
-  buildTensorPipeline(pm);
+  buildTensorPipeline(pm, "cuda");
   buildBufferizePipeline(pm);
   buildGPUKernelsPipeline(pm, cuda);
   buildNVIDIANVVMPipeline(pm, cuda);
@@ -388,7 +389,7 @@ void adjoint::buildLowerToHIPPipeline(OpPassManager &pm,
   hip.copyOptionValuesFrom(options);
   HipOptions resolved = hipOptionsOf(options);
   hip.subgroupSize = resolved.wavefrontSize;
-  buildTensorPipeline(pm);
+  buildTensorPipeline(pm, "hip");
   buildBufferizePipeline(pm);
   buildGPUKernelsPipeline(pm, hip);
   addAMDROCDL(pm, hip, /*checkLinker=*/true);
@@ -501,8 +502,8 @@ void adjoint::registerPipelines() {
           "Typed, optimized adj -> LLVM dialect host code that launches "
           "SPIR-V kernels through the GPU runtime (tensor, bufferize, "
           "adj-gpu-kernels, adj-intel-spirv, adj-gpu-host-llvm)",
-          [](OpPassManager &pm, const LowerToTargetOptions &options) {
-            buildLowerToSPIRVPipeline(pm, options);
+          [kind](OpPassManager &pm, const LowerToTargetOptions &options) {
+            buildLowerToSPIRVPipeline(pm, options, kind);
           });
   });
 }

@@ -61,8 +61,9 @@ struct CallContext {
   bool failedInRuntime = false;
   /// An allocation failed where no jump was possible.
   bool failed = false;
-  /// Set by the recursion guard before it jumps back.
-  std::string recursionError;
+  /// Set before a jump back by the recursion guard or a runtime function
+  /// that could not do its work (failCompiledCall).
+  Status error;
   /// The device of a call on a GPU (null on the CPU), the device blocks
   /// the GpuABI handed out and not yet freed, and its failure.
   gpu::GpuDevice *device = nullptr;
@@ -142,13 +143,12 @@ uintptr_t stackFloor() {
   return floor;
 }
 
-/// Fails `call` with its recursionError (already set). Inside a parallel
-/// loop there is no way back to invoke(): print it and abort (see
-/// Invoke.h).
-[[noreturn]] void recursionFailed(CallContext *call) {
+/// Fails `call` with its error (already set). Inside a parallel loop
+/// there is no way back to invoke(): print it and abort (see Invoke.h).
+[[noreturn]] void callFailed(CallContext *call) {
   if (std::this_thread::get_id() == call->owner && !insideParallelChunk())
     std::longjmp(call->jump, 1);
-  std::fprintf(stderr, "adjoint: %s\n", call->recursionError.c_str());
+  std::fprintf(stderr, "adjoint: %s\n", call->error.message().c_str());
   std::abort();
 }
 
@@ -392,17 +392,30 @@ extern "C" void adj_rt_enter_recursive(const char *function) {
   }
   // No object with a destructor may live in this frame across the jump:
   // the message is built in the call's own string.
-  call->recursionError =
+  call->error = Status::error(
+      StatusCode::ResourceExhausted,
       tooDeep ? "call depth limit of " + std::to_string(limit) +
                     " exceeded in @" + function + " (compiled code)"
               : "the stack is exhausted at call depth " +
                     std::to_string(depth) + " in @" + function +
                     " (compiled code; call depth limit " +
-                    std::to_string(limit) + ")";
-  recursionFailed(call);
+                    std::to_string(limit) + ")");
+  callFailed(call);
 }
 
 extern "C" void adj_rt_leave_recursive() { --tCallDepth; }
+
+void adjoint::rt::failCompiledCall(StatusCode code, const char *message) {
+  CallContext *call = currentCall();
+  if (!call) {
+    std::fprintf(stderr, "adjoint: %s: %s\n", statusCodeName(code), message);
+    std::abort();
+  }
+  // The status's string lives in the call: nothing with a destructor is
+  // left in this frame when callFailed jumps.
+  call->error = Status::error(code, message);
+  callFailed(call);
+}
 
 std::string adjoint::rt::entrySymbol(const std::string &function) {
   return "_adj_entry_" + function;
@@ -550,9 +563,9 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
     releaseAll();
     return call.deviceError;
   }
-  if (!call.recursionError.empty()) {
+  if (!call.error.ok()) {
     releaseAll();
-    return Status::error(StatusCode::ResourceExhausted, call.recursionError);
+    return call.error;
   }
   if (!completed || call.failed) {
     releaseAll();

@@ -9,7 +9,7 @@ import operator
 import numpy as _np
 
 from . import _adjoint as _adj
-from ._adjoint import Value
+from ._adjoint import DType, Value
 from ._indexing import _empty
 from ._np_products import convolve
 from ._np_support import as_value, binop, float_dtype
@@ -161,3 +161,58 @@ def poly(seq_of_zeros):
         root = _coefficient(r, i)
         c = _adj.pad(c, [0], [1], 0.0) - _adj.pad(c, [1], [0], 0.0) * root
     return c
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """Least-squares polynomial coefficients (highest power first) through
+    np.linalg.lstsq on the Vandermonde matrix with unit-norm columns, as
+    numpy. `full` adds (residuals, rank, singular values, rcond); `cov`
+    the coefficients' covariance (scaled by the residuals unless
+    'unscaled')."""
+    from ._np_linalg import lstsq
+    x, y = _float(as_value(x, "polyfit")), _float(as_value(y, "polyfit"))
+    order = operator.index(deg) + 1
+    if order < 1:
+        raise ValueError("adjoint.numpy.polyfit: expected deg >= 0")
+    if x.rank != 1 or y.rank not in (1, 2) or y.shape[0] != x.shape[0]:
+        raise TypeError("adjoint.numpy.polyfit: x must be 1-D and y 1-D or "
+                        "2-D with as many rows as x has points")
+    n = x.shape[0]
+    if x.dtype != y.dtype:
+        x, y = _adj.cast(x, float_dtype()), _adj.cast(y, float_dtype())
+    eps = _np.finfo(_np.float64 if x.dtype == DType.f64
+                    else _np.float32).eps
+    rcond = n * eps if rcond is None else float(rcond)
+    lhs, rhs = vander(x, order), y
+    if w is not None:
+        w = _adj.cast(as_value(w, "polyfit"), x.dtype)
+        if w.rank != 1 or w.shape[0] != n:
+            raise TypeError("adjoint.numpy.polyfit: w must be 1-D with one "
+                            "weight per point")
+        lhs = lhs * _adj.reshape(w, [n, 1])
+        rhs = rhs * (w if y.rank == 1 else _adj.reshape(w, [n, 1]))
+    # Unit-norm columns keep the least-squares problem well conditioned.
+    scale = _adj.sqrt(_adj.sum(lhs * lhs, [0]))
+    lhs = lhs / _adj.reshape(scale, [1, order])
+    c, resids, rank, s = lstsq(lhs, rhs, rcond)
+    c = c / (scale if y.rank == 1 else _adj.reshape(scale, [order, 1]))
+    if full:
+        return c, resids, rank, s, _adj.scalar(x.module, rcond, x.dtype)
+    if not cov:
+        return c
+    if n <= order and cov != "unscaled":
+        raise ValueError("adjoint.numpy.polyfit: the number of data points "
+                         "must exceed order to scale the covariance matrix")
+    from ._np_linalg import inv
+    base = inv(_adj.matmul(_adj.transpose(lhs, [1, 0]), lhs))
+    base = base / (_adj.reshape(scale, [order, 1]) *
+                   _adj.reshape(scale, [1, order]))
+    if cov == "unscaled":
+        # numpy's shapes: [order, order], or [order, order, 1] for a 2-D y.
+        return c, base if y.rank == 1 else \
+            _adj.reshape(base, [order, order, 1])
+    factor = resids / float(n - order)
+    if y.rank == 1:
+        return c, base * _adj.reshape(factor, [])
+    return c, _adj.reshape(base, [order, order, 1]) * \
+        _adj.reshape(factor, [1, 1, y.shape[1]])

@@ -74,8 +74,8 @@ _HOST = ("host-side: files, printing and buffers are not traced "
          "computations (use numpy outside jitted code)")
 _COMPLEX = "complex numbers are not supported yet (issue 26, part 4)"
 _TODO = "not implemented yet (issue 26)"
-_LINALG = ("needs np.linalg (least squares, eigenvalues: issue 26, "
-           "part 2)")
+_EIGVALS = ("needs the eigenvalues of a general matrix, which are complex "
+            "(issue 26, part 4)")
 
 #: Why a name of JAX_NUMPY or NUMPY_ONLY is missing, for the special
 #: classes; any other missing name is _TODO.
@@ -85,7 +85,7 @@ _REASONS = dict(
         "fromstring", "get_printoptions", "load", "printoptions", "save",
         "savez", "set_printoptions", "from_dlpack")] +
     [(n, _COMPLEX) for n in ("sort_complex",)] +
-    [(n, _LINALG) for n in ("polyfit", "roots")] +
+    [(n, _EIGVALS) for n in ("roots",)] +
     [("frompyfunc", "numpy's object ufuncs have no traced form: use "
       "vectorize")])
 

@@ -17,6 +17,8 @@ constant of the program, as a global array is.
 
 import types
 
+import sys
+
 import numpy as _np
 
 from ._adjoint import Value
@@ -52,6 +54,10 @@ def _build_map():
     # Classes, so not among the functions above.
     for name in ("vectorize", "finfo", "iinfo"):
         out[getattr(_np, name)] = getattr(anp, name)
+    for name in anp.linalg.NAMES:
+        fn = getattr(_np.linalg, name, None)
+        if fn is not None:
+            out[fn] = getattr(anp.linalg, name)
     for name, target in _ALIASES.items():
         if hasattr(_np, name):
             out[getattr(_np, name)] = getattr(anp, target)
@@ -100,6 +106,20 @@ def numpy_name(fn):
     return None
 
 
+def scipy_mapped(fn):
+    """adjoint.scipy.linalg's function for scipy.linalg's of that name.
+    scipy wraps some of them (batching decorators defined in scipy._lib),
+    so a function counts as scipy.linalg's when scipy.linalg exports it
+    under its name, whatever its __module__."""
+    scipy_linalg = sys.modules.get("scipy.linalg")
+    name = getattr(fn, "__name__", None)
+    if scipy_linalg is None or not isinstance(name, str) or \
+            getattr(scipy_linalg, name, None) is not fn:
+        return None
+    from .scipy import linalg
+    return getattr(linalg, name) if name in linalg.__all__ else None
+
+
 def holds_value(args, kwargs):
     leaves = []
     _flatten((tuple(args), dict(kwargs)), leaves)
@@ -113,6 +133,9 @@ def resolve(fn, args, kwargs, node, frame):
     traced arrays is an error at the call."""
     name = numpy_name(fn)
     if name is None:
+        scipy_function = scipy_mapped(fn)
+        if scipy_function is not None and holds_value(args, kwargs):
+            return scipy_function
         return fn
     if isinstance(fn, _np.vectorize) and holds_value(args, kwargs):
         # numpy.vectorize(f) made outside jitted code (a decorator): its

@@ -18,7 +18,7 @@ from ._functions import _Functions
 from ._host_calls import calls_back, host_arguments, runs_on_host
 from ._iteration import _TracedRange, is_iteration_call, iteration_builtin
 from ._loops import _Loops
-from ._numpy_calls import numpy_name, resolve as resolve_numpy
+from ._numpy_calls import numpy_name, resolve as resolve_numpy, scipy_mapped
 from ._source import FrontendError
 from ._statements import _Statements
 from ._trees import _InlineFn, _flatten, _is_integer, _is_number
@@ -165,7 +165,7 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
         if isinstance(fn, functools.partial):
             return self.call(fn.func, list(fn.args) + list(args),
                              {**fn.keywords, **kwargs}, node, frame)
-        if numpy_name(fn) is not None:
+        if numpy_name(fn) is not None or scipy_mapped(fn) is not None:
             return self.call_numpy(fn, args, kwargs, node, frame)
         if self.is_python_function(fn):
             return self.call_function(fn, list(args), kwargs, node, frame)

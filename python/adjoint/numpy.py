@@ -56,7 +56,8 @@ from ._np_reductions import (  # noqa: F401
     all, amax, amin, any, argmax, argmin, cumprod, cumsum, logsumexp, mean,
     prod, sum)
 from ._np_polynomials import (  # noqa: F401
-    poly, polyadd, polyder, polyint, polymul, polysub, polyval, vander)
+    poly, polyadd, polyder, polyfit, polyint, polymul, polysub, polyval,
+    vander)
 from ._np_products import (  # noqa: F401
     convolve, correlate, cross, einsum_path, inner, matvec, tensordot,
     vdot, vecdot, vecmat)
@@ -229,3 +230,19 @@ from ._np_resizing import broadcast_shapes  # noqa: F401,E402,F811
 from ._np_index_functions import (  # noqa: F401,E402,F811
     diag_indices, diag_indices_from, mask_indices, tril_indices,
     tril_indices_from, triu_indices, triu_indices_from)
+
+# numpy.linalg's functions: adjoint.numpy.linalg (importable by that name),
+# eager on numpy arrays as the functions above.
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+
+from . import _np_linalg as _linalg_functions  # noqa: E402
+
+linalg = _types.ModuleType("adjoint.numpy.linalg", _linalg_functions.__doc__)
+for _name in _linalg_functions.NAMES:
+    setattr(linalg, _name, _eager(getattr(_linalg_functions, _name)))
+for _name in ("NAMES", "EighResult", "QRResult", "SlogdetResult",
+              "SVDResult", "LinAlgError"):
+    setattr(linalg, _name, getattr(_linalg_functions, _name))
+_sys.modules[linalg.__name__] = linalg
+del _name

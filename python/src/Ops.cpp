@@ -239,6 +239,46 @@ void bindElementwise(py::module_ &m) {
 
 void bindTensorOps(py::module_ &m) {
   m.def("matmul", &api::matmul, py::arg("a"), py::arg("b"));
+  // The LinearAlgebra family (adjoint.numpy.linalg builds on these).
+  m.def("cholesky", &api::cholesky, py::arg("a"));
+  m.def(
+      "triangular_solve",
+      [](Value a, Value b, bool leftSide, bool lower, bool transposeA,
+         bool unitDiagonal) {
+        return api::triangular_solve(
+            a, b, {leftSide, lower, transposeA, unitDiagonal});
+      },
+      py::arg("a"), py::arg("b"), py::arg("left_side") = false,
+      py::arg("lower") = false, py::arg("transpose_a") = false,
+      py::arg("unit_diagonal") = false);
+  m.def(
+      "lu",
+      [](Value a) {
+        auto [lu, pivots, permutation] = api::lu(a);
+        return py::make_tuple(lu, pivots, permutation);
+      },
+      py::arg("a"));
+  m.def(
+      "qr",
+      [](Value a, bool full) {
+        auto [q, r] = api::qr(a, full);
+        return py::make_tuple(q, r);
+      },
+      py::arg("a"), py::arg("full_matrices") = false);
+  m.def(
+      "eigh",
+      [](Value a, bool upper) {
+        auto [w, v] = api::eigh(a, upper);
+        return py::make_tuple(w, v);
+      },
+      py::arg("a"), py::arg("upper") = false);
+  m.def(
+      "svd",
+      [](Value a, bool full) {
+        auto [u, s, vh] = api::svd(a, full);
+        return py::make_tuple(u, s, vh);
+      },
+      py::arg("a"), py::arg("full_matrices") = false);
 #define ADJ_REDUCE(NAME)                                                       \
   m.def(                                                                       \
       #NAME,                                                                   \

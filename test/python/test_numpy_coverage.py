@@ -299,10 +299,8 @@ def test_sort_argsort_stable_with_ties_and_nan(rng, sorting):
 # -- everything else: an error naming the function and the line --------------
 
 @pytest.mark.parametrize("call", [
-    lambda x: np.polyfit(x, x, 1),
     lambda x: np.fft.fft(x),
-    lambda x: np.linalg.inv(x),
-    lambda x: np.linalg.det(x),
+    lambda x: np.fft.irfft(x),
     lambda x: np.add.reduce(x),
     lambda x: np.random.permutation(x),
     lambda x: np.roots([x, x]),
@@ -403,9 +401,8 @@ def test_numpy_on_values_of_the_builder_api(rng):
     assert_tree(got, (np.argmax(x), np.tanh(x), np.sort(x), 2.0 + x,
                       x - np.arange(3.0), np.maximum(x, 1.5), 2.0 * x,
                       1.5 < x))
-    for call, name in ((lambda v: np.polyfit(v, v, 1), "numpy.polyfit"),
-                       (lambda v: np.add.reduce(v), "numpy.add.reduce"),
-                       (lambda v: np.linalg.det(v), "numpy.linalg.det")):
+    for call, name in ((lambda v: np.fft.rfft(v), "numpy.fft.rfft"),
+                       (lambda v: np.add.reduce(v), "numpy.add.reduce")):
         with pytest.raises(TypeError, match=name + " is not supported"):
             m.function("g", [x3], call)
 

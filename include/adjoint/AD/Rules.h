@@ -47,6 +47,10 @@ using JvpRule = std::function<llvm::SmallVector<mlir::Value>(
 struct Rules {
   BpropRule bprop;
   JvpRule jvp;
+  /// Optional: fails, with a diagnostic at the op, for the configurations
+  /// of an op whose derivative is not defined (a rectangular lu); the
+  /// transforms call it before either rule.
+  std::function<mlir::LogicalResult(mlir::Operation *op)> supports;
 };
 
 /// The rules of `op`, or nullptr when the op has none. Ops whose results

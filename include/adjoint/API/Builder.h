@@ -47,6 +47,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -555,6 +556,37 @@ Value max_pool2d(Value input, std::vector<int64_t> kernel,
 Value avg_pool2d(Value input, std::vector<int64_t> kernel,
                  std::vector<int64_t> stride = {},
                  std::vector<int64_t> padding = {0, 0, 0, 0});
+
+//===----------------------------------------------------------------------===//
+// Linear algebra: decompositions over the last two dimensions, batched over
+// the leading ones (f32, f64). The composites of np.linalg (solve, inv,
+// det, ...) are built from these in Python (adjoint.numpy.linalg).
+//===----------------------------------------------------------------------===//
+
+/// `adj.cholesky`: the lower factor l of a = l l^T (a's lower triangle is
+/// read); NaNs when a is not positive definite.
+Value cholesky(Value a);
+/// Options of triangular_solve: op(a) x = b (`left_side`) or x op(a) = b,
+/// op(a) = a or a^T (`transpose_a`), a's `lower` or upper triangle read,
+/// its diagonal taken as ones with `unit_diagonal`.
+struct TriangularSolveOptions {
+  bool left_side = true;
+  bool lower = true;
+  bool transpose_a = false;
+  bool unit_diagonal = false;
+};
+/// `adj.triangular_solve`; a and b have equal batch dimensions.
+Value triangular_solve(Value a, Value b,
+                       const TriangularSolveOptions &options = {});
+/// `adj.lu`: (lu, pivots, permutation) of p a = l u (LAPACK's getrf).
+std::tuple<Value, Value, Value> lu(Value a);
+/// `adj.qr`: (q, r), reduced or, with `full_matrices`, complete.
+std::pair<Value, Value> qr(Value a, bool full_matrices = false);
+/// `adj.eigh`: (eigenvalues ascending, eigenvectors as columns) of a
+/// symmetric matrix, reading its lower (or `upper`) triangle.
+std::pair<Value, Value> eigh(Value a, bool upper = false);
+/// `adj.svd`: (u, s descending, vh).
+std::tuple<Value, Value, Value> svd(Value a, bool full_matrices = false);
 
 //===----------------------------------------------------------------------===//
 // Functions, closures, calls and tuples

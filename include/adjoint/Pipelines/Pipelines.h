@@ -35,8 +35,11 @@ void buildOptimizePipeline(mlir::OpPassManager &pm);
 /// `-adj-tensor`: typed adj after -adj-optimize -> linalg/tensor/arith/
 /// math/scf/func on tensors, with producers fused into their consumers
 /// (-adj-fuse-elementwise) and the tensor arguments of public functions
-/// read-only (-adj-readonly-arguments).
-void buildTensorPipeline(mlir::OpPassManager &pm);
+/// read-only (-adj-readonly-arguments). `target` is the kind of target
+/// (cpu, cuda, hip, opencl, level-zero): ops whose kernels run on the host
+/// only (LAPACK's) are an error on the others.
+void buildTensorPipeline(mlir::OpPassManager &pm,
+                         llvm::StringRef target = "cpu");
 /// `-adj-bufferize`: tensors -> memrefs (one-shot bufferization across
 /// function boundaries), each buffer freed right after its last use.
 void buildBufferizePipeline(mlir::OpPassManager &pm);
@@ -142,8 +145,10 @@ void buildGPUHostLLVMPipeline(mlir::OpPassManager &pm,
 /// `-adj-lower-to-opencl` and `-adj-lower-to-level-zero`: typed, optimized
 /// adj -> LLVM dialect host code with embedded SPIR-V kernels (tensor and
 /// bufferize stages, then the three above).
+/// `kind` (opencl or level-zero) names the target in diagnostics.
 void buildLowerToSPIRVPipeline(mlir::OpPassManager &pm,
-                               const LowerToTargetOptions &options);
+                               const LowerToTargetOptions &options,
+                               llvm::StringRef kind);
 /// `-adj-lower-to-cuda`: typed, optimized adj -> LLVM dialect host code
 /// with embedded CUDA fatbins (a cubin per chip, sm_80 and sm_90 by
 /// default, plus the lowest chip's PTX, so newer GPUs JIT it): tensor,

@@ -104,6 +104,14 @@ Status invoke(PackedEntry entry, const Signature &signature,
               const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
               InvokeStats *stats = nullptr, Device *device = nullptr);
 
+/// Ends the running invoke() with a status of `code` and `message`: for a
+/// runtime function that compiled code called and that cannot do its work
+/// (a library it needs is missing). Like the recursion guard it longjmps
+/// back to invoke(), so the caller's frames must hold nothing with a
+/// destructor; outside invoke() or inside a parallel loop it prints the
+/// message and aborts.
+[[noreturn]] void failCompiledCall(StatusCode code, const char *message);
+
 /// The call depth limit of compiled recursive functions (default 10000),
 /// for every thread.
 void setMaxCallDepth(int64_t limit);

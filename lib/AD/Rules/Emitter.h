@@ -255,6 +255,7 @@ template <typename OpT> void defineZero(RuleMap &map) {
 void addElementwiseRules(RuleMap &map);
 void addReductionsRules(RuleMap &map);
 void addContractionRules(RuleMap &map);
+void addLinearAlgebraRules(RuleMap &map);
 void addMovementRules(RuleMap &map);
 void addConvolutionRules(RuleMap &map);
 void addCreationRules(RuleMap &map);

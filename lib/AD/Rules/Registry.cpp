@@ -17,6 +17,7 @@ static const RuleMap &ruleTable() {
     addElementwiseRules(map);
     addReductionsRules(map);
     addContractionRules(map);
+    addLinearAlgebraRules(map);
     addMovementRules(map);
     addConvolutionRules(map);
     addCreationRules(map);

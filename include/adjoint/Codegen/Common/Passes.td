@@ -56,6 +56,13 @@ def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
     environments. Tensors go into the runtime as copies and come out as
     fresh buffers that the caller owns.
 
+    Matrix decompositions (`adj.cholesky`, `adj.triangular_solve`,
+    `adj.lu`, `adj.qr`, `adj.eigh`, `adj.svd`) become calls of private
+    wrappers on tensors that call the runtime's LAPACK kernels
+    (include/adjoint/Runtime/KernelsLinearAlgebra.h). They run on the host:
+    for any `target` but `cpu` they are an error naming the op and the
+    target.
+
     ABI of a compiled function: every argument and every result is replaced
     by its leaves, depth-first and in order. A `tensor<...>` is itself; a
     tuple `!adj.tuple<T1, ..., Tn>` is the leaves of T1, then those of T2,
@@ -100,6 +107,12 @@ def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+  ];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The kind of target the lowered code is for (cpu, cuda, hip, "
+           "opencl, level-zero): ops with host-only kernels are refused on "
+           "the others">,
   ];
 }
 

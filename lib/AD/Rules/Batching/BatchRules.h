@@ -70,6 +70,7 @@ batchElementwise(rules::Emitter &e, mlir::Operation *op,
 void addElementwiseBatchRules(BatchRuleMap &map);
 void addReductionsBatchRules(BatchRuleMap &map);
 void addContractionBatchRules(BatchRuleMap &map);
+void addLinearAlgebraBatchRules(BatchRuleMap &map);
 void addMovementBatchRules(BatchRuleMap &map);
 void addConvolutionBatchRules(BatchRuleMap &map);
 void addBitsBatchRules(BatchRuleMap &map);

@@ -16,6 +16,7 @@ static const BatchRuleMap &batchTable() {
     addElementwiseBatchRules(map);
     addReductionsBatchRules(map);
     addContractionBatchRules(map);
+    addLinearAlgebraBatchRules(map);
     addMovementBatchRules(map);
     addConvolutionBatchRules(map);
     addBitsBatchRules(map);

@@ -131,8 +131,8 @@ LogicalResult checkForeign(Operation *op) {
   return success();
 }
 
-/// Reports why `op` cannot be lowered yet, or succeeds.
-LogicalResult checkSupported(Operation *op) {
+/// Reports why `op` cannot be lowered for `target` yet, or succeeds.
+LogicalResult checkSupported(Operation *op, StringRef target) {
   if (!isa<adj::AdjDialect>(op->getDialect()))
     return checkForeign(op);
   auto unsupported = [&]() {
@@ -141,7 +141,13 @@ LogicalResult checkSupported(Operation *op) {
   };
   if (std::optional<LogicalResult> structural = checkStructure(op))
     return *structural;
-  if (!isa<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
+  // LAPACK runs on the host (LinearAlgebra.cpp).
+  bool linearAlgebra = isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp,
+                           adj::QrOp, adj::EighOp, adj::SvdOp>(op);
+  if (linearAlgebra && target != "cpu")
+    return op->emitError() << op->getName() << " is not supported on "
+                           << target << " yet";
+  if (!linearAlgebra && !isa<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
            adj::MaximumOp, adj::MinimumOp, adj::Atan2Op, adj::NegOp,
            adj::ExpOp, adj::LogOp, adj::Log1pOp, adj::Expm1Op, adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp,
            adj::RsqrtOp, adj::AbsOp, adj::SignOp, adj::SinOp, adj::CosOp,
@@ -171,13 +177,14 @@ LogicalResult checkSupported(Operation *op) {
 }
 
 struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
+  using AdjToLinalgBase::AdjToLinalgBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool failed = false;
     // Pre-order, skipping the regions of a rejected op: one error for an
     // unsupported adj.for, not one more for its adj.yield.
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (succeeded(checkSupported(op)))
+      if (succeeded(checkSupported(op, target)))
         return WalkResult::advance();
       failed = true;
       return WalkResult::skip();
@@ -215,6 +222,7 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
     populateCreationPatterns(patterns);
     populateDerivativesPatterns(patterns);
     populateBitsPatterns(patterns);
+    populateLinearAlgebraPatterns(patterns);
     if (mlir::failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

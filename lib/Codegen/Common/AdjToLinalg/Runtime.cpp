@@ -35,16 +35,6 @@ using namespace adjoint::lowering;
 
 namespace {
 
-std::string mangle(Type tensorType) {
-  auto tensor = cast<RankedTensorType>(tensorType);
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  for (int64_t d : tensor.getShape())
-    os << d << "x";
-  os << tensor.getElementType();
-  return name;
-}
-
 /// The runtime's code for an element type (adj_rt_dtype).
 int64_t dtypeCode(Type element) {
   if (element.isF64())
@@ -127,12 +117,22 @@ void defineGet(OpBuilder &b, Location loc, RankedTensorType type) {
 
 } // namespace
 
+std::string lowering::mangledTensorType(Type tensorType) {
+  auto tensor = cast<RankedTensorType>(tensorType);
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  for (int64_t d : tensor.getShape())
+    os << d << "x";
+  os << tensor.getElementType();
+  return name;
+}
+
 std::string rt::putWrapperName(Type tensorType) {
-  return "__adj_put_" + mangle(tensorType);
+  return "__adj_put_" + mangledTensorType(tensorType);
 }
 
 std::string rt::getWrapperName(Type tensorType) {
-  return "__adj_get_" + mangle(tensorType);
+  return "__adj_get_" + mangledTensorType(tensorType);
 }
 
 std::string rt::functionNameGlobal(StringRef function) {

@@ -36,6 +36,10 @@ public:
 /// environment made of such.
 bool isHostType(mlir::Type type);
 
+/// A static tensor type as a symbol-name fragment ("4x4xf64"), for the
+/// names of generated wrapper functions.
+std::string mangledTensorType(mlir::Type tensorType);
+
 /// The leaves of `type` depth-first: tensors, function types and
 /// environment types, with tuples opened.
 void flattenLeaves(mlir::Type type, llvm::SmallVectorImpl<mlir::Type> &leaves);

@@ -498,6 +498,151 @@ def Adj_MatmulOp : Adj_InferOp<"matmul"> {
 }
 
 //===----------------------------------------------------------------------===//
+// LinearAlgebra: matrix decompositions and triangular solves
+//===----------------------------------------------------------------------===//
+//
+// The primitives np.linalg and scipy.linalg are built from, as JAX builds
+// them from lax.linalg: every other function (inv, solve, det, slogdet,
+// pinv, lstsq, norm, matrix_power, cho_solve) is a composite of these,
+// matmul and elementwise ops. Each acts on the last two dimensions and is
+// batched over the leading ones, which must be equal between operands (no
+// broadcasting: composites broadcast first). Element types are f32 and
+// f64. A matrix a decomposition does not exist for (not positive definite,
+// singular in a way LAPACK reports) gives NaNs, as in JAX, never an error.
+
+def Adj_CholeskyOp : Adj_InferOp<"cholesky"> {
+  let summary = "Cholesky factor L of a symmetric positive definite matrix";
+  let description = [{
+    `[..., n, n] -> [..., n, n]`: the lower-triangular `l` with
+    `a = l @ l^T`, zeros above the diagonal. Only the lower triangle of `a`
+    is read. A matrix that is not positive definite gives NaNs.
+
+    ```mlir
+    %l = adj.cholesky %a : tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Adj_TriangularSolveOp : Adj_InferOp<"triangular_solve"> {
+  let summary = "Solves a triangular system op(a) x = b or x op(a) = b";
+  let description = [{
+    `a: [..., m, m]`, `b: [..., m, n]` (`left_side`) or `[..., n, m]`; the
+    result has `b`'s type. `lower` says which triangle of `a` is read (the
+    other is ignored), `transpose_a` solves with `a^T`, and `unit_diagonal`
+    takes the diagonal of `a` as ones without reading it. A zero on the
+    diagonal gives infinities or NaNs, as the division does.
+
+    ```mlir
+    %x = adj.triangular_solve %a, %b left_side lower
+         : tensor<4x4xf64>, tensor<4x2xf64>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$a, Adj_TensorLike:$b,
+                       UnitAttr:$left_side, UnitAttr:$lower,
+                       UnitAttr:$transpose_a, UnitAttr:$unit_diagonal);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $a `,` $b (`left_side` $left_side^)? (`lower` $lower^)?
+    (`transpose_a` $transpose_a^)? (`unit_diagonal` $unit_diagonal^)?
+    attr-dict `:` type($a) `,` type($b)
+  }];
+}
+
+def Adj_LuOp : Adj_InferOp<"lu"> {
+  let summary = "LU decomposition with partial pivoting";
+  let description = [{
+    `[..., m, n] -> (lu [..., m, n], pivots [..., min(m, n)] i32,
+    permutation [..., m] i32)`, LAPACK's getrf: `p @ a = l @ u` where `l`
+    is the unit lower triangle of `lu` (its diagonal is not stored), `u`
+    its upper triangle, row `i` of `p @ a` is row `permutation[i]` of `a`,
+    and `pivots[i]` is the row swapped with row `i` at step `i` (from 0).
+    A singular matrix gives a zero on `u`'s diagonal, no error (as JAX).
+
+    ```mlir
+    %lu, %pivots, %perm = adj.lu %a : tensor<3x3xf32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$lu, Adj_TensorLike:$pivots,
+                      Adj_TensorLike:$permutation);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Adj_QrOp : Adj_InferOp<"qr"> {
+  let summary = "QR decomposition";
+  let description = [{
+    `[..., m, n] -> (q [..., m, k], r [..., k, n])` with `a = q @ r`, `q`
+    orthonormal columns and `r` upper triangular; `k = min(m, n)`, or `m`
+    with `full_matrices` (numpy's "reduced" and "complete" modes). Signs
+    are LAPACK's (geqrf + orgqr), as numpy and JAX give them.
+
+    ```mlir
+    %q, %r = adj.qr %a : tensor<5x3xf64>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input, UnitAttr:$full_matrices);
+  let results = (outs Adj_TensorLike:$q, Adj_TensorLike:$r);
+  let assemblyFormat = [{
+    $input (`full_matrices` $full_matrices^)? attr-dict `:` type($input)
+  }];
+}
+
+def Adj_EighOp : Adj_InferOp<"eigh"> {
+  let summary = "Eigen-decomposition of a symmetric matrix";
+  let description = [{
+    `[..., n, n] -> (w [..., n], v [..., n, n])`: eigenvalues in ascending
+    order and the orthonormal eigenvectors as the columns of `v`, with
+    `a = v @ diag(w) @ v^T`. Only the lower triangle of `a` is read (the
+    upper one with `upper`), as numpy's `UPLO`. The order of the results
+    is numpy's (JAX's primitive returns them the other way round). Each
+    eigenvector is signed so that its entry of largest magnitude (the
+    first of equal ones) is positive: LAPACK leaves the sign to the
+    implementation, and every target must compute the same vectors. When
+    only `w` is used, the lowering may skip computing `v`.
+
+    ```mlir
+    %w, %v = adj.eigh %a : tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input, UnitAttr:$upper);
+  let results = (outs Adj_TensorLike:$eigenvalues, Adj_TensorLike:$eigenvectors);
+  let assemblyFormat = [{
+    $input (`upper` $upper^)? attr-dict `:` type($input)
+  }];
+}
+
+def Adj_SvdOp : Adj_InferOp<"svd"> {
+  let summary = "Singular value decomposition";
+  let description = [{
+    `[..., m, n] -> (u [..., m, k], s [..., k], vh [..., k, n])` with
+    `a = u @ diag(s) @ vh`, singular values non-negative and descending,
+    `k = min(m, n)`; with `full_matrices`, `u` is `[..., m, m]` and `vh`
+    `[..., n, n]`. The order of the results is numpy's. Each pair of
+    singular vectors (column i of `u`, row i of `vh`) is signed so that
+    the entry of largest magnitude of the column of `u` (the first of
+    equal ones) is positive, as eigh's vectors are; the columns of a full
+    `u` beyond `k` (and rows of `vh`) are signed alone the same way. Those
+    are an orthonormal basis of the complement of the others, which is
+    unique (up to that sign) only when it has one dimension: targets may
+    choose different bases of a larger complement, as LAPACKs do. When
+    only `s` is used, the lowering may skip computing `u` and `vh`.
+
+    ```mlir
+    %u, %s, %vh = adj.svd %a : tensor<5x3xf32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input, UnitAttr:$full_matrices);
+  let results = (outs Adj_TensorLike:$u, Adj_TensorLike:$s,
+                      Adj_TensorLike:$vh);
+  let assemblyFormat = [{
+    $input (`full_matrices` $full_matrices^)? attr-dict `:` type($input)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,82 @@
+"""np.linalg on the CPU: adjoint.jit vs numpy at n = 512 (issue 26's goal:
+within 1.2x of numpy's, the same class of library: both on OpenBLAS).
+
+solve (LU and two triangular solves), eigh (syevd), svd (gesdd, reduced
+and values only), cholesky and inv of f64 n x n matrices, each compiled by
+adjoint.jit, timed against numpy in the same process (the fastest of the
+repeats, in blocks that alternate: the least disturbed by other load).
+Prints milliseconds, the ratio adjoint/numpy (below 1.2 meets the goal)
+and the largest difference from numpy relative to the result's norm. A benchmark, not a
+test: correctness is asserted by test/python/test_np_linalg.py and
+test/unit/Compile/LinearAlgebraTest.cpp.
+
+    PYTHONPATH=build/python python3 benchmarks/cpu/linalg.py [n] [repeats]
+"""
+
+import sys
+import time
+
+import numpy as np
+
+import adjoint as adj
+
+
+def best_seconds(fns, repeats):
+    """The fastest run of each of `fns`, timed in blocks of `repeats` runs,
+    the blocks in turn twice (a change of the machine's load affects them
+    alike). Not call by call: numpy's OpenBLAS and the one adjoint loads
+    are two libraries with a thread pool each, and each pool's threads
+    spin for a while after a call, taking the cores from the other's next
+    call (1.3-1.7x slower calls when they alternate on two cores)."""
+    best = [float("inf")] * len(fns)
+    for _ in range(2):
+        for i, fn in enumerate(fns):
+            fn()  # compile, warm caches, wake the library's threads
+            for _ in range(repeats):
+                start = time.perf_counter()
+                fn()
+                best[i] = min(best[i], time.perf_counter() - start)
+    return best
+
+
+def relative_difference(ours, theirs):
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    return float(np.max(np.abs(ours - theirs)) /
+                 max(np.max(np.abs(theirs)), 1e-300))
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 512
+    repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n))
+    spd = a @ a.T + n * np.eye(n)
+    b = rng.standard_normal((n, n))
+    # Sign-free quantities for the vectors: |eigenvectors|, |u|.
+    cases = [
+        ("solve", lambda m, r: np.linalg.solve(m, r), (a, b)),
+        ("inv", lambda m: np.linalg.inv(m), (a,)),
+        ("cholesky", lambda m: np.linalg.cholesky(m), (spd,)),
+        ("eigh", lambda m: np.abs(np.linalg.eigh(m)[1]), (spd,)),
+        ("eigvalsh", lambda m: np.linalg.eigvalsh(m), (spd,)),
+        ("svd", lambda m: np.abs(np.linalg.svd(m, full_matrices=False)[0]),
+         (a,)),
+        ("svdvals", lambda m: np.linalg.svd(m, compute_uv=False), (a,)),
+    ]
+    print("f64 %d x %d; numpy %s on %s" %
+          (n, n, np.__version__,
+           np.show_config(mode="dicts")["Build Dependencies"]["lapack"]
+           ["name"]))
+    print("%-10s %10s %10s %10s %12s" %
+          ("", "adjoint ms", "numpy ms", "adj/numpy", "rel. diff"))
+    for name, fn, args in cases:
+        compiled = adj.jit(fn)
+        diff = relative_difference(compiled(*args), fn(*args))
+        t_adj, t_np = best_seconds(
+            [lambda: compiled(*args), lambda: fn(*args)], repeats)
+        print("%-10s %10.2f %10.2f %10.2f %12.1e" %
+              (name, t_adj * 1e3, t_np * 1e3, t_adj / t_np, diff))
+
+
+if __name__ == "__main__":
+    main()

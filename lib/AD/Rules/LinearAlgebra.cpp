@@ -1,0 +1,403 @@
+//===- LinearAlgebra.cpp - Rules of the decompositions --------------------===//
+//
+// The derivative rules JAX uses for its lax.linalg primitives. cholesky and
+// eigh read one triangle of their operand, yet, as in JAX, their tangent
+// is that of the whole operand dA (not of the symmetric matrix the read
+// triangle defines): the two agree for symmetric perturbations, and
+// np.linalg symmetrizes its input first while scipy.linalg does not, so
+// both match JAX's derivatives exactly. Every rule is built from matmuls,
+// masks and triangular solves, whose rules are here too, so derivatives
+// of any order follow.
+//
+//   cholesky: dL = L phi(L^-1 dA L^-T), phi = the lower triangle with half
+//             the diagonal; A-bar = L^-T phi(L^T L-bar) L^-1.
+//   triangular_solve (left): dX = op(A)^-1 (dB - op(dT) X), dT the read
+//             triangle of dA; B-bar = op(A)^-T X-bar, T-bar from -B-bar X^T.
+//   eigh:     M = V^T dA V, dw = diag(M), dV = V (F o M), F_ij = 1/(w_j -
+//             w_i) off the diagonal (infinite for equal eigenvalues, as in
+//             JAX); A-bar = V (diag(w-bar) + F o (V^T V-bar)) V^T.
+//
+//   lu (square): X = l^-1 (p dA) u^-1, d(lu) = l tril(X, -1) + triu(X) u.
+//   qr (m >= n, reduced): Y = dA r^-1, Z = q^T Y, O = tril(Z, -1) -
+//             tril(Z, -1)^T; dq = q (O - Z) + Y, dr = (Z - O) r.
+//   svd (reduced): P = U^T dA V, ds = diag(P), dU = U (F o (P S + S P^T))
+//             + (1 - U U^T) dA V / s, dV likewise, F_ij = 1/(s_j^2 - s_i^2).
+// Bprops are those maps transposed by hand. The cases JAX does not
+// differentiate either (a rectangular lu, a wide or complete qr, an svd
+// with full_matrices of a non-square matrix) are refused when the
+// transform asks for their rules (Rules::supports).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+using namespace mlir;
+using namespace adjoint;
+using namespace adjoint::adj;
+using namespace adjoint::ad::rules;
+using adjoint::ad::Rules;
+using adjoint::ad::isDifferentiable;
+
+using Ts = ArrayRef<Val>;
+
+namespace {
+
+/// A constant of `like`'s element type, shaped [rows, cols], from `entry`.
+template <typename F>
+Val matrixConstant(Emitter &e, Val like, int64_t rows, int64_t cols,
+                   F entry) {
+  Type element = like.type().getElementType();
+  auto type = RankedTensorType::get({rows, cols}, element);
+  SmallVector<APFloat> values;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      APFloat v(entry(i, j));
+      bool lost;
+      v.convert(cast<FloatType>(element).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(v);
+    }
+  return e.make<ConstantOp>(type, DenseElementsAttr::get(type, values));
+}
+
+int64_t rows(Val x) { return x.shape()[x.shape().size() - 2]; }
+int64_t cols(Val x) { return x.shape().back(); }
+
+/// x with the entries outside the band kept by `keep(i, j)` zeroed.
+template <typename F> Val masked(Emitter &e, Val x, F keep) {
+  return x * matrixConstant(e, x, rows(x), cols(x), [&](int64_t i, int64_t j) {
+           return keep(i, j) ? 1.0 : 0.0;
+         });
+}
+
+/// The lower (k = 0) or strictly lower (k = -1) triangle, or the upper.
+Val triangle(Emitter &e, Val x, bool lower, int64_t k = 0) {
+  return masked(e, x, [&](int64_t i, int64_t j) {
+    return lower ? j - i <= k : j - i >= -k;
+  });
+}
+
+Val identityLike(Emitter &e, Val x) {
+  return matrixConstant(e, x, rows(x), cols(x),
+                        [](int64_t i, int64_t j) { return i == j ? 1.0 : 0.0; });
+}
+
+Val mT(Emitter &e, Val x) { return e.transposeLast2(x); }
+
+/// op(a)^-1 b (left) or b op(a)^-1, with the given triangle and flags.
+Val solve(Emitter &e, Val a, Val b, bool left, bool lower, bool transpose,
+          bool unit = false) {
+  return e.make<TriangularSolveOp>(a, b, left, lower, transpose, unit);
+}
+
+/// Rules of a multi-result op: bprop(Emitter &, OpT, ArrayRef<Val> dys) ->
+/// Sens and jvp(Emitter &, OpT, ArrayRef<Val> t) -> SmallVector<Val> (one
+/// per result, null where zero). Null sensitivities and tangents are zeros,
+/// and integer results (lu's pivots) have none.
+template <typename OpT, typename BpropFn, typename JvpFn>
+void defineMulti(RuleMap &map, BpropFn bprop, JvpFn jvp) {
+  Rules rules;
+  rules.bprop = [bprop](OpBuilder &b, Operation *op, ArrayRef<Value> dys) {
+    SmallVector<Value> out(op->getNumOperands());
+    Emitter e(b, op->getLoc());
+    SmallVector<Val> d;
+    bool any = false;
+    for (auto [r, dy] : llvm::zip(op->getResults(), dys)) {
+      bool keep = dy && isDifferentiable(r.getType());
+      d.push_back(keep ? e.val(dy) : Val());
+      any |= keep;
+    }
+    if (!any)
+      return out;
+    Sens sens = bprop(e, cast<OpT>(op), ArrayRef<Val>(d));
+    for (auto [i, s] : llvm::enumerate(sens))
+      out[i] = s;
+    return out;
+  };
+  rules.jvp = [jvp](OpBuilder &b, Operation *op, ArrayRef<Value> tangents) {
+    SmallVector<Value> out(op->getNumResults());
+    if (!tangents.front())
+      return out;
+    Emitter e(b, op->getLoc());
+    SmallVector<Val> t;
+    for (Value v : tangents)
+      t.push_back(v ? e.val(v) : Val());
+    for (auto [i, r] : llvm::enumerate(jvp(e, cast<OpT>(op), Ts(t))))
+      if (r && isDifferentiable(op->getResult(i).getType()))
+        out[i] = r;
+    return out;
+  };
+  map[TypeID::get<OpT>()] = std::move(rules);
+}
+
+/// phi(X): the lower triangle with half the diagonal.
+Val phi(Emitter &e, Val x) {
+  return masked(e, x, [](int64_t i, int64_t j) { return j <= i; }) -
+         0.5 * x * identityLike(e, x);
+}
+
+/// F_ij = 1 / (w_j - w_i) off the diagonal, 0 on it, for a batch of
+/// eigenvalue vectors w [..., n].
+Val eigenGaps(Emitter &e, Val w) {
+  SmallVector<int64_t> column(w.shape()), row(w.shape());
+  column.push_back(1);
+  row.insert(row.end() - 1, 1);
+  Val gaps = e.reshape(w, row) - e.reshape(w, column);
+  Val eye = matrixConstant(e, gaps, w.shape().back(), w.shape().back(),
+                           [](int64_t i, int64_t j) { return i == j ? 1.0 : 0.0; });
+  // 1 / (gap + I) - I: the diagonal's 1/1 - 1 is 0 (JAX's formulation).
+  return 1.0 / (gaps + eye) - eye;
+}
+
+/// diag(v) for a batch of vectors v [..., n]: v[..., None, :] * I.
+Val diagonalMatrix(Emitter &e, Val v) {
+  SmallVector<int64_t> row(v.shape());
+  row.insert(row.end() - 1, 1);
+  Val r = e.reshape(v, row);
+  int64_t n = v.shape().back();
+  return r * matrixConstant(e, r, n, n, [](int64_t i, int64_t j) {
+           return i == j ? 1.0 : 0.0;
+         });
+}
+
+/// The diagonal of a batch of square matrices, [..., n].
+Val diagonalOf(Emitter &e, Val m) {
+  return e.reduceSum(m * identityLike(e, m), {int64_t(m.shape().size()) - 1});
+}
+
+/// G_ij = 1 / (s_j^2 - s_i^2) off the diagonal, 0 on it (JAX's svd rule;
+/// infinite for equal singular values).
+Val singularGaps(Emitter &e, Val s) {
+  return eigenGaps(e, s * s);
+}
+
+/// l (unit lower), u (upper) and the permutation matrix p (p a = l u) of
+/// a square lu.
+std::tuple<Val, Val, Val> luFactors(Emitter &e, LuOp op) {
+  Val packed = e.val(op.getLu());
+  Val l = triangle(e, packed, true, -1) + identityLike(e, packed);
+  Val u = triangle(e, packed, false);
+  // p[i, j] = 1 where permutation[i] = j.
+  Val perm = e.cast(e.val(op.getPermutation()), elementOf(packed));
+  SmallVector<int64_t> column(perm.type().getShape());
+  column.push_back(1);
+  int64_t n = rows(packed);
+  Val columns = matrixConstant(e, packed, 1, n,
+                               [](int64_t, int64_t j) { return double(j); });
+  Val p = e.cast(e.cmp(CmpPredicate::eq, e.reshape(perm, column), columns),
+                 elementOf(packed));
+  return {l, u, p};
+}
+
+} // namespace
+
+void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
+  define<CholeskyOp>(
+      m,
+      [](Emitter &e, CholeskyOp op, Val dl) -> Sens {
+        Val l = e.val(op.getResult());
+        // P = L^-T phi(L^T L-bar) L^-1.
+        Val inner = phi(e, e.matmul(mT(e, l), dl));
+        Val left = solve(e, l, inner, /*left=*/true, /*lower=*/true,
+                         /*transpose=*/true);
+        Val p = solve(e, l, left, /*left=*/false, /*lower=*/true,
+                      /*transpose=*/false);
+        return {p};
+      },
+      [](Emitter &e, CholeskyOp op, Ts t) -> Val {
+        Val l = e.val(op.getResult());
+        // L^-1 dA L^-T.
+        Val x = solve(e, l, t[0], true, true, false);
+        x = solve(e, l, x, /*left=*/false, /*lower=*/true, /*transpose=*/true);
+        return e.matmul(l, phi(e, x));
+      });
+
+  define<TriangularSolveOp>(
+      m,
+      [](Emitter &e, TriangularSolveOp op, Val dx) -> Sens {
+        Val a = e.val(op.getA()), x = e.val(op.getResult());
+        bool left = op.getLeftSide(), lower = op.getLower(),
+             transpose = op.getTransposeA(), unit = op.getUnitDiagonal();
+        Val db = solve(e, a, dx, left, lower, !transpose, unit);
+        // The sensitivity of op(T), then of T, masked to the read triangle.
+        Val dOp = left ? -e.matmul(db, mT(e, x)) : -e.matmul(mT(e, x), db);
+        Val dt = transpose ? mT(e, dOp) : dOp;
+        Val da = triangle(e, dt, lower, unit ? -1 : 0);
+        return {da, db};
+      },
+      [](Emitter &e, TriangularSolveOp op, Ts t) -> Val {
+        Val a = e.val(op.getA()), x = e.val(op.getResult());
+        bool left = op.getLeftSide(), lower = op.getLower(),
+             transpose = op.getTransposeA(), unit = op.getUnitDiagonal();
+        Val rhs = t[1];
+        if (t[0]) {
+          Val dt = triangle(e, t[0], lower, unit ? -1 : 0);
+          Val dOp = transpose ? mT(e, dt) : dt;
+          Val term = left ? e.matmul(dOp, x) : e.matmul(x, dOp);
+          rhs = rhs ? rhs - term : -term;
+        }
+        return solve(e, a, rhs, left, lower, transpose, unit);
+      });
+
+  defineMulti<EighOp>(
+      m,
+      [](Emitter &e, EighOp op, Ts d) -> Sens {
+        Val w = e.val(op.getEigenvalues()), v = e.val(op.getEigenvectors());
+        Val inner;
+        if (d[1])
+          inner = eigenGaps(e, w) * e.matmul(mT(e, v), d[1]);
+        if (d[0])
+          inner = inner ? inner + diagonalMatrix(e, d[0])
+                        : diagonalMatrix(e, d[0]);
+        return {e.matmul(e.matmul(v, inner), mT(e, v))};
+      },
+      [](Emitter &e, EighOp op, Ts t) -> SmallVector<Val> {
+        Val w = e.val(op.getEigenvalues()), v = e.val(op.getEigenvectors());
+        Val mm = e.matmul(e.matmul(mT(e, v), t[0]), v);
+        return {diagonalOf(e, mm), e.matmul(v, eigenGaps(e, w) * mm)};
+      });
+
+  defineMulti<LuOp>(
+      m,
+      [](Emitter &e, LuOp op, Ts d) -> Sens {
+        auto [l, u, p] = luFactors(e, op);
+        Val g = d[0];
+        // X-bar = tril(l^T L-bar, -1) + triu(U-bar u^T), a-bar = p^T
+        // l^-T X-bar u^-T.
+        Val x = triangle(e, e.matmul(mT(e, l), triangle(e, g, true, -1)), true,
+                         -1) +
+                triangle(e, e.matmul(triangle(e, g, false), mT(e, u)), false);
+        x = solve(e, l, x, true, true, true, /*unit=*/true);
+        x = solve(e, u, x, /*left=*/false, /*lower=*/false, /*transpose=*/true);
+        return {e.matmul(mT(e, p), x)};
+      },
+      [](Emitter &e, LuOp op, Ts t) -> SmallVector<Val> {
+        auto [l, u, p] = luFactors(e, op);
+        // X = l^-1 (p dA) u^-1; d(lu) = l tril(X, -1) + triu(X) u.
+        Val x = solve(e, l, e.matmul(p, t[0]), true, true, false, true);
+        x = solve(e, u, x, /*left=*/false, /*lower=*/false, false);
+        return {e.matmul(l, triangle(e, x, true, -1)) +
+                    e.matmul(triangle(e, x, false), u),
+                Val(), Val()};
+      });
+
+  defineMulti<QrOp>(
+      m,
+      [](Emitter &e, QrOp op, Ts d) -> Sens {
+        Val q = e.val(op.getQ()), r = e.val(op.getR());
+        // M = q^T q-bar - r-bar r^T; Z-bar = tril(M, -1) - tril(M^T, -1) -
+        // M; Y-bar = q-bar + q Z-bar; a-bar = Y-bar r^-T.
+        Val mm;
+        if (d[0])
+          mm = e.matmul(mT(e, q), d[0]);
+        if (d[1]) {
+          Val rr = e.matmul(d[1], mT(e, r));
+          mm = mm ? mm - rr : -rr;
+        }
+        Val z = triangle(e, mm, true, -1) - triangle(e, mT(e, mm), true, -1) -
+                mm;
+        Val y = e.matmul(q, z);
+        if (d[0])
+          y = y + d[0];
+        return {solve(e, r, y, /*left=*/false, /*lower=*/false,
+                      /*transpose=*/true)};
+      },
+      [](Emitter &e, QrOp op, Ts t) -> SmallVector<Val> {
+        Val q = e.val(op.getQ()), r = e.val(op.getR());
+        // Y = dA r^-1, Z = q^T Y, O = tril(Z, -1) - tril(Z, -1)^T;
+        // dq = q (O - Z) + Y, dr = (Z - O) r.
+        Val y = solve(e, r, t[0], /*left=*/false, /*lower=*/false, false);
+        Val z = e.matmul(mT(e, q), y);
+        Val lowerZ = triangle(e, z, true, -1);
+        Val o = lowerZ - mT(e, lowerZ);
+        return {e.matmul(q, o - z) + y, e.matmul(z - o, r)};
+      });
+
+  defineMulti<SvdOp>(
+      m,
+      [](Emitter &e, SvdOp op, Ts d) -> Sens {
+        Val u = e.val(op.getU()), s = e.val(op.getS()), v = mT(e, e.val(op.getVh()));
+        Val f = singularGaps(e, s), sm = diagonalMatrix(e, s);
+        // P-bar = diag(s-bar) + (G_U + G_U^T) S + S (G_V + G_V^T) with
+        // G_U = F o (U^T U-bar), G_V = F o (V^T V-bar); a-bar = U P-bar V^T
+        // plus the parts of U-bar and V-bar outside the spans.
+        // The results are (u, s, vh): d[0] is U-bar, d[1] s-bar.
+        Val vbar = d[2] ? mT(e, d[2]) : Val();
+        SmallVector<Val> terms;
+        if (d[1])
+          terms.push_back(diagonalMatrix(e, d[1]));
+        if (d[0]) {
+          Val g = f * e.matmul(mT(e, u), d[0]);
+          terms.push_back(e.matmul(g + mT(e, g), sm));
+        }
+        if (vbar) {
+          Val g = f * e.matmul(mT(e, v), vbar);
+          terms.push_back(e.matmul(sm, g + mT(e, g)));
+        }
+        Val pbar = terms.front();
+        for (Val term : ArrayRef<Val>(terms).drop_front())
+          pbar = pbar + term;
+        Val da = e.matmul(e.matmul(u, pbar), mT(e, v));
+        int64_t rowsA = rows(u), colsA = rows(v);
+        SmallVector<int64_t> row(s.shape());
+        row.insert(row.end() - 1, 1);
+        Val sRow = e.reshape(s, row);
+        if (d[0] && rowsA > colsA) {
+          Val outside = d[0] - e.matmul(u, e.matmul(mT(e, u), d[0]));
+          da = da + e.matmul(outside / sRow, mT(e, v));
+        }
+        if (vbar && colsA > rowsA) {
+          Val outside = vbar - e.matmul(v, e.matmul(mT(e, v), vbar));
+          da = da + e.matmul(u, mT(e, outside / sRow));
+        }
+        return {da};
+      },
+      [](Emitter &e, SvdOp op, Ts t) -> SmallVector<Val> {
+        Val u = e.val(op.getU()), s = e.val(op.getS()), v = mT(e, e.val(op.getVh()));
+        Val f = singularGaps(e, s), sm = diagonalMatrix(e, s);
+        Val p = e.matmul(e.matmul(mT(e, u), t[0]), v);
+        Val ps = e.matmul(p, sm), sp = e.matmul(sm, p);
+        Val du = e.matmul(u, f * (ps + mT(e, ps)));
+        Val dv = e.matmul(v, f * (sp + mT(e, sp)));
+        int64_t rowsA = rows(u), colsA = rows(v);
+        SmallVector<int64_t> row(s.shape());
+        row.insert(row.end() - 1, 1);
+        Val sRow = e.reshape(s, row);
+        if (rowsA > colsA) {
+          Val av = e.matmul(t[0], v);
+          du = du + (av - e.matmul(u, e.matmul(mT(e, u), av))) / sRow;
+        }
+        if (colsA > rowsA) {
+          Val au = e.matmul(mT(e, t[0]), u);
+          dv = dv + (au - e.matmul(v, e.matmul(mT(e, v), au))) / sRow;
+        }
+        return {du, diagonalOf(e, p), mT(e, dv)};
+      });
+
+  // The configurations JAX does not differentiate either.
+  m[TypeID::get<LuOp>()].supports = [](Operation *op) -> LogicalResult {
+    auto lu = cast<LuOp>(op);
+    ArrayRef<int64_t> shape = tensorOf(lu.getLu()).getShape();
+    if (shape[shape.size() - 1] != shape[shape.size() - 2])
+      return lu.emitOpError("has derivatives only for square matrices");
+    return success();
+  };
+  m[TypeID::get<QrOp>()].supports = [](Operation *op) -> LogicalResult {
+    auto qr = cast<QrOp>(op);
+    ArrayRef<int64_t> shape = tensorOf(qr.getInput()).getShape();
+    int64_t rowsA = shape[shape.size() - 2], colsA = shape.back();
+    if (rowsA < colsA || (qr.getFullMatrices() && rowsA != colsA))
+      return qr.emitOpError("has derivatives only for m >= n and reduced "
+                            "factors (as JAX), got ")
+             << tensorOf(qr.getInput());
+    return success();
+  };
+  m[TypeID::get<SvdOp>()].supports = [](Operation *op) -> LogicalResult {
+    auto svd = cast<SvdOp>(op);
+    ArrayRef<int64_t> shape = tensorOf(svd.getInput()).getShape();
+    if (svd.getFullMatrices() && shape.back() != shape[shape.size() - 2])
+      return svd.emitOpError("has derivatives of full_matrices only for "
+                             "square matrices (as JAX)");
+    return success();
+  };
+}

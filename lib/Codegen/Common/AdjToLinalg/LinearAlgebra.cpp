@@ -1,0 +1,213 @@
+//===- LinearAlgebra.cpp - cholesky ... svd to LAPACK kernel calls --------===//
+//
+// Each LinearAlgebra op becomes a call of a private wrapper on tensors, one
+// per op configuration and operand type:
+//
+//   func.func private @__adj_eigh_4x4xf64(%a: tensor<4x4xf64>)
+//       -> (tensor<4xf64>, tensor<4x4xf64>) {
+//     %in = bufferization.to_buffer %a read_only
+//     %w = memref.alloc(), %v = memref.alloc()
+//     call @adj_kernel_eigh_f64(<addresses of %in, %w, %v>, batch, n, upper)
+//     return to_tensor %w, to_tensor %v
+//   }
+//
+// as the closure runtime's put/get wrappers are made (Runtime.cpp): one-shot
+// bufferization gives the wrapper's arguments identity-layout buffers at
+// the function boundary, so the kernels (include/adjoint/Runtime/
+// KernelsLinearAlgebra.h) see contiguous row-major batches whatever view
+// the caller had, and the fresh results are owned by the caller and freed
+// by the deallocation pipeline like any other. The kernels run LAPACK on
+// the host, so the ops lower on the CPU only; on a GPU target the pass
+// reports them (AdjToLinalg.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+#include "Structure.h"
+
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace adjoint;
+using namespace adjoint::lowering;
+
+namespace {
+
+/// What a kernel call needs besides its operands: the kernel's name
+/// without the type suffix, the wrapper's name, and the i64 scalars that
+/// follow the addresses.
+struct KernelCall {
+  std::string kernel;
+  std::string wrapper;
+  SmallVector<int64_t> scalars;
+};
+
+/// The number of matrices of a batch `type` ([..., r, c]).
+int64_t batchOf(Type type) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(type).getShape();
+  int64_t count = 1;
+  for (int64_t d : shape.drop_back(2))
+    count *= d;
+  return count;
+}
+
+/// The last two dimensions of `type`.
+std::pair<int64_t, int64_t> matrixOf(Type type) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(type).getShape();
+  return {shape[shape.size() - 2], shape.back()};
+}
+
+/// `base` + the flags that are set + the operand shapes and element type
+/// ("__adj_svd_full_5x3xf32").
+std::string wrapperName(StringRef base, ArrayRef<std::pair<StringRef, bool>> flags,
+                        TypeRange operands) {
+  std::string name = ("__adj_" + base).str();
+  for (auto [flag, set] : flags)
+    if (set)
+      name += ("_" + flag).str();
+  for (Type type : operands)
+    name += "_" + mangledTensorType(type);
+  return name;
+}
+
+KernelCall describe(adj::CholeskyOp op) {
+  auto [rows, cols] = matrixOf(op.getInput().getType());
+  return {"cholesky", wrapperName("cholesky", {}, op->getOperandTypes()),
+          {batchOf(op.getInput().getType()), rows}};
+}
+
+KernelCall describe(adj::TriangularSolveOp op) {
+  auto [rows, cols] = matrixOf(op.getB().getType());
+  bool left = op.getLeftSide(), lower = op.getLower(),
+       transpose = op.getTransposeA(), unit = op.getUnitDiagonal();
+  return {"triangular_solve",
+          wrapperName("triangular_solve",
+                      {{"left", left},
+                       {"lower", lower},
+                       {"transpose", transpose},
+                       {"unit", unit}},
+                      op->getOperandTypes()),
+          {batchOf(op.getB().getType()), rows, cols, left, lower, transpose,
+           unit}};
+}
+
+KernelCall describe(adj::LuOp op) {
+  auto [rows, cols] = matrixOf(op.getInput().getType());
+  return {"lu", wrapperName("lu", {}, op->getOperandTypes()),
+          {batchOf(op.getInput().getType()), rows, cols}};
+}
+
+KernelCall describe(adj::QrOp op) {
+  auto [rows, cols] = matrixOf(op.getInput().getType());
+  bool full = op.getFullMatrices();
+  return {"qr", wrapperName("qr", {{"full", full}}, op->getOperandTypes()),
+          {batchOf(op.getInput().getType()), rows, cols, full}};
+}
+
+KernelCall describe(adj::EighOp op) {
+  auto [rows, cols] = matrixOf(op.getInput().getType());
+  bool upper = op.getUpper();
+  // The op allows skipping the vectors when nothing reads them.
+  bool vectors = !op.getEigenvectors().use_empty();
+  return {"eigh",
+          wrapperName("eigh", {{"upper", upper}, {"values", !vectors}},
+                      op->getOperandTypes()),
+          {batchOf(op.getInput().getType()), rows, upper, vectors}};
+}
+
+KernelCall describe(adj::SvdOp op) {
+  auto [rows, cols] = matrixOf(op.getInput().getType());
+  bool full = op.getFullMatrices();
+  // The op allows skipping the vectors when nothing reads them.
+  bool vectors = !op.getU().use_empty() || !op.getVh().use_empty();
+  return {"svd",
+          wrapperName("svd", {{"full", full}, {"values", !vectors}},
+                      op->getOperandTypes()),
+          {batchOf(op.getInput().getType()), rows, cols, full, vectors}};
+}
+
+/// Defines `call.wrapper` (see the file comment) unless the module has it.
+void defineWrapper(OpBuilder &b, Operation *op, const KernelCall &call) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (module.lookupSymbol(call.wrapper))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  Location loc = op->getLoc();
+  Type index = b.getIndexType(), i64 = b.getI64Type();
+  Type element =
+      cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+  std::string kernel =
+      "adj_kernel_" + call.kernel + (element.isF64() ? "_f64" : "_f32");
+  if (!module.lookupSymbol(kernel)) {
+    SmallVector<Type> params(op->getNumOperands() + op->getNumResults(),
+                             index);
+    params.append(call.scalars.size(), i64);
+    auto decl = func::FuncOp::create(b, loc, kernel,
+                                     b.getFunctionType(params, {}));
+    decl.setPrivate();
+  }
+  auto func = func::FuncOp::create(
+      b, loc, call.wrapper,
+      b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
+  func.setPrivate();
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  auto bufferOf = [](Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  };
+  SmallVector<Value> args;
+  for (BlockArgument operand : entry->getArguments()) {
+    Value buffer = bufferization::ToBufferOp::create(
+        b, loc, bufferOf(operand.getType()), operand, /*read_only=*/true);
+    args.push_back(
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+  }
+  SmallVector<Value> outputs;
+  for (Type type : op->getResultTypes()) {
+    Value buffer = memref::AllocOp::create(b, loc, bufferOf(type),
+                                           b.getI64IntegerAttr(64));
+    outputs.push_back(buffer);
+    args.push_back(
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+  }
+  for (int64_t scalar : call.scalars)
+    args.push_back(arith::ConstantIntOp::create(b, loc, scalar, 64));
+  func::CallOp::create(b, loc, kernel, TypeRange{}, args);
+  SmallVector<Value> results;
+  for (auto [type, buffer] : llvm::zip(op->getResultTypes(), outputs))
+    results.push_back(bufferization::ToTensorOp::create(
+        b, loc, type, buffer, /*restrict=*/true, /*writable=*/true));
+  func::ReturnOp::create(b, loc, results);
+}
+
+template <typename OpTy>
+struct LinearAlgebraPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    KernelCall call = describe(op);
+    defineWrapper(rewriter, op, call);
+    rewriter.replaceOpWithNewOp<func::CallOp>(op, call.wrapper,
+                                              op->getResultTypes(),
+                                              adaptor.getOperands());
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateLinearAlgebraPatterns(RewritePatternSet &patterns) {
+  patterns.add<LinearAlgebraPattern<adj::CholeskyOp>,
+               LinearAlgebraPattern<adj::TriangularSolveOp>,
+               LinearAlgebraPattern<adj::LuOp>, LinearAlgebraPattern<adj::QrOp>,
+               LinearAlgebraPattern<adj::EighOp>,
+               LinearAlgebraPattern<adj::SvdOp>>(patterns.getContext());
+}

@@ -1,0 +1,70 @@
+//===- Lapack.cpp - LAPACK through dlopen ---------------------------------===//
+
+#include "CPU/Lapack.h"
+#include "GPU/DynamicLibrary.h"
+
+#include <mutex>
+#include <string>
+
+using namespace adjoint::rt;
+
+namespace {
+
+template <typename T>
+Status resolveRoutines(const gpu::DynamicLibrary &library, char letter,
+                       cpu::LapackRoutines<T> &table) {
+  Status status;
+#define ADJ_LAPACK_FN(name, params)                                            \
+  if (status.ok())                                                             \
+    status = gpu::resolve(library,                                             \
+                          (std::string(1, letter) + #name "_").c_str(),        \
+                          &table.name);
+#include "CPU/Lapack.def"
+  return status;
+}
+
+/// The table and, when it could not be had, why; filled once.
+struct Loaded {
+  const cpu::Lapack *table = nullptr;
+  std::string error;
+};
+
+const Loaded &loaded() noexcept {
+  static Loaded result;
+  static std::once_flag once;
+  try {
+    std::call_once(once, [] {
+      auto resolveAll = [](const gpu::DynamicLibrary &library,
+                           cpu::Lapack &table) {
+        Status s = resolveRoutines(library, 's', table.s);
+        if (s.ok())
+          s = resolveRoutines(library, 'd', table.d);
+        return s;
+      };
+      const cpu::Lapack *table = nullptr;
+      Status status = gpu::loadDriver({"libopenblas.so.0", "liblapack.so.3"},
+                                      resolveAll, &table);
+      if (status.ok())
+        result.table = table;
+      else
+        result.error = "the linear algebra kernels need LAPACK: " +
+                       status.message() +
+                       " (Debian: apt-get install libopenblas0-pthread)";
+    });
+  } catch (...) {
+    // No memory for a message: lapack() stays null and says so.
+  }
+  return result;
+}
+
+} // namespace
+
+const cpu::Lapack *cpu::lapack() noexcept { return loaded().table; }
+
+const char *cpu::lapackError() noexcept {
+  const Loaded &state = loaded();
+  if (state.table)
+    return "";
+  return state.error.empty() ? "LAPACK could not be loaded"
+                             : state.error.c_str();
+}

@@ -1,0 +1,379 @@
+//===- KernelsLinearAlgebra.cpp - LinearAlgebra ops on LAPACK -------------===//
+//
+// LAPACK stores matrices column-major, compiled code row-major: a row-major
+// buffer read column-major is the transpose. The kernels use that instead
+// of copying where the transpose serves as well:
+//
+//   cholesky          potrf of A^T's upper triangle (A's lower one) gives
+//                     U with A^T = U^T U, whose buffer read row-major is
+//                     L = U^T;
+//   triangular_solve  op(A) X = B is X^T op(A)^T = B^T: trsm on the other
+//                     side, the other triangle, the same transposition;
+//   eigh              A^T = A: syevd of the other triangle; the vectors
+//                     come out column-major and are transposed in place;
+//   svd               A^T = V S U^T: gesdd of the buffer writes A's vh as
+//                     its U and A's u as its V^T, no copy.
+//
+// getrf and geqrf factor A itself, so lu and qr copy each matrix into a
+// column-major scratch (O(mn) against O(mn min(m, n)) flops). Workspace
+// sizes are queried once per call, before the batch loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Runtime/KernelsLinearAlgebra.h"
+#include "adjoint/Runtime/Invoke.h"
+
+#include "CPU/Lapack.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <new>
+#include <numeric>
+#include <vector>
+
+using namespace adjoint::rt;
+using cpu::LapackRoutines;
+
+namespace {
+
+/// How a kernel ended. The entry points turn a failure into
+/// failCompiledCall from a frame that holds nothing with a destructor.
+enum class Outcome { Done, NoLapack, NoMemory, TooLarge };
+
+[[noreturn]] void fail(Outcome outcome) {
+  if (outcome == Outcome::NoLapack)
+    failCompiledCall(StatusCode::Unavailable, cpu::lapackError());
+  if (outcome == Outcome::TooLarge)
+    failCompiledCall(StatusCode::InvalidArgument,
+                     "a matrix dimension exceeds LAPACK's 32-bit integers");
+  failCompiledCall(StatusCode::OutOfMemory,
+                   "no memory for a LAPACK workspace");
+}
+
+/// Runs `body(routines)` for T's routines on m x n matrices. LAPACK's
+/// integers (dimensions, and workspace sizes of up to a few times
+/// max(m, n)^2 elements) must hold the largest dimension squared.
+template <typename T, typename Body>
+Outcome run(int64_t m, int64_t n, Body body) noexcept {
+  int64_t d = std::max(m, n);
+  if (d > 0 && d > INT_MAX / d)
+    return Outcome::TooLarge;
+  const cpu::Lapack *lapack = cpu::lapack();
+  if (!lapack)
+    return Outcome::NoLapack;
+  try {
+    body(lapack->routines<T>());
+    return Outcome::Done;
+  } catch (const std::bad_alloc &) {
+    return Outcome::NoMemory;
+  }
+}
+
+int ld(int64_t rows) { return static_cast<int>(std::max<int64_t>(1, rows)); }
+
+/// The size LAPACK asked for in a workspace query (a float for `T`).
+template <typename T> int workSize(T query) {
+  return std::max(1, static_cast<int>(std::ceil(query)));
+}
+
+template <typename T> void fillNaN(T *data, int64_t count) {
+  std::fill(data, data + count, std::numeric_limits<T>::quiet_NaN());
+}
+
+/// Transposes the row-major `rows` x `cols` matrix `in` into `out`.
+template <typename T>
+void transpose(const T *in, T *out, int64_t rows, int64_t cols) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      out[j * rows + i] = in[i * cols + j];
+}
+
+/// Transposes the n x n matrix `m` in place, in tiles that stay in cache.
+template <typename T> void transposeSquare(T *m, int64_t n) {
+  constexpr int64_t kTile = 32;
+  for (int64_t i0 = 0; i0 < n; i0 += kTile)
+    for (int64_t j0 = i0; j0 < n; j0 += kTile)
+      for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
+        for (int64_t j = std::max(j0, i + 1); j < std::min(j0 + kTile, n);
+             ++j)
+          std::swap(m[i * n + j], m[j * n + i]);
+}
+
+/// The sign of the entry of largest magnitude (the first of equal ones) of
+/// `count` entries `stride` apart: the ops' sign convention for eigen- and
+/// singular vectors (as the interpreter computes it).
+template <typename T> T leadingSign(const T *v, int64_t count, int64_t stride) {
+  int64_t best = 0;
+  for (int64_t i = 1; i < count; ++i)
+    if (std::abs(v[i * stride]) > std::abs(v[best * stride]))
+      best = i;
+  return count && v[best * stride] < 0 ? T(-1) : T(1);
+}
+
+template <typename T>
+void cholesky(const LapackRoutines<T> &la, const T *a, T *l, int64_t batch,
+              int64_t n) {
+  int size = static_cast<int>(n), lda = ld(n);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T *in = a + b * n * n;
+    T *out = l + b * n * n;
+    std::copy(in, in + n * n, out);
+    int info = 0;
+    la.potrf("U", &size, out, &lda, &info, 1);
+    if (info != 0) {
+      fillNaN(out, n * n);
+      continue;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      std::fill(out + i * n + i + 1, out + (i + 1) * n, T(0));
+  }
+}
+
+template <typename T>
+void triangularSolve(const LapackRoutines<T> &la, const T *a, const T *b,
+                     T *x, int64_t batch, int64_t rows, int64_t cols,
+                     bool leftSide, bool lower, bool transposeA, bool unit) {
+  int64_t k = leftSide ? rows : cols;
+  // X^T is cols x rows column-major.
+  int m = static_cast<int>(cols), n = static_cast<int>(rows);
+  int lda = ld(k), ldb = ld(cols);
+  const char *side = leftSide ? "R" : "L";
+  const char *uplo = lower ? "U" : "L";
+  const char *trans = transposeA ? "T" : "N";
+  const char *diag = unit ? "U" : "N";
+  T one = 1;
+  std::copy(b, b + batch * rows * cols, x);
+  if (rows == 0 || cols == 0)
+    return;
+  for (int64_t i = 0; i < batch; ++i)
+    la.trsm(side, uplo, trans, diag, &m, &n, &one, a + i * k * k, &lda,
+            x + i * rows * cols, &ldb, 1, 1, 1, 1);
+}
+
+template <typename T>
+void lu(const LapackRoutines<T> &la, const T *a, T *lu, int32_t *pivots,
+        int32_t *perm, int64_t batch, int64_t m, int64_t n) {
+  int64_t k = std::min(m, n);
+  int rows = static_cast<int>(m), cols = static_cast<int>(n), lda = ld(m);
+  std::vector<T> scratch(m * n);
+  std::vector<int> ipiv(std::max<int64_t>(1, k));
+  for (int64_t b = 0; b < batch; ++b) {
+    transpose(a + b * m * n, scratch.data(), m, n);
+    int info = 0;
+    // info > 0 is an exactly zero pivot: the factorization is still
+    // complete (U is singular), as the op defines.
+    la.getrf(&rows, &cols, scratch.data(), &lda, ipiv.data(), &info);
+    transpose(scratch.data(), lu + b * m * n, n, m);
+    int32_t *piv = pivots + b * k, *p = perm + b * m;
+    std::iota(p, p + m, 0);
+    for (int64_t j = 0; j < k; ++j) {
+      piv[j] = ipiv[j] - 1;
+      std::swap(p[j], p[piv[j]]);
+    }
+  }
+}
+
+template <typename T>
+void qr(const LapackRoutines<T> &la, const T *a, T *q, T *r, int64_t batch,
+        int64_t m, int64_t n, bool full) {
+  int64_t k = std::min(m, n), kq = full ? m : k, width = std::max(n, kq);
+  int rows = static_cast<int>(m), cols = static_cast<int>(n),
+      reflectors = static_cast<int>(k), qcols = static_cast<int>(kq),
+      lda = ld(m);
+  // Column-major m x max(n, kq): A, then Q's kq columns in place.
+  std::vector<T> scratch(std::max<int64_t>(1, m * width));
+  std::vector<T> tau(std::max<int64_t>(1, k));
+  T query[2] = {1, 1};
+  int minusOne = -1, info = 0;
+  la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), &query[0],
+           &minusOne, &info);
+  la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
+           &query[1], &minusOne, &info);
+  int lwork = std::max(workSize(query[0]), workSize(query[1]));
+  std::vector<T> work(lwork);
+  for (int64_t b = 0; b < batch; ++b) {
+    transpose(a + b * m * n, scratch.data(), m, n);
+    la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), work.data(),
+             &lwork, &info);
+    T *rb = r + b * kq * n;
+    for (int64_t i = 0; i < kq; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        rb[i * n + j] = i <= j ? scratch[j * m + i] : T(0);
+    la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
+             work.data(), &lwork, &info);
+    transpose(scratch.data(), q + b * m * kq, kq, m);
+  }
+}
+
+template <typename T>
+void eigh(const LapackRoutines<T> &la, const T *a, T *w, T *v, int64_t batch,
+          int64_t n, bool upper, bool vectors) {
+  int size = static_cast<int>(n), lda = ld(n);
+  // A's lower triangle is A^T's upper one.
+  const char *uplo = upper ? "L" : "U";
+  const char *jobz = vectors ? "V" : "N";
+  // Without vectors the matrix is overwritten in a scratch copy (v is left
+  // unwritten: nothing reads it).
+  std::vector<T> scratch(vectors ? 0 : std::max<int64_t>(1, n * n));
+  T query = 1;
+  int iquery = 1, minusOne = -1, info = 0;
+  la.syevd(jobz, uplo, &size, vectors ? v : scratch.data(), &lda, w, &query,
+           &minusOne, &iquery, &minusOne, &info, 1, 1);
+  int lwork = workSize(query), liwork = std::max(1, iquery);
+  std::vector<T> work(lwork);
+  std::vector<int> iwork(liwork);
+  for (int64_t b = 0; b < batch; ++b) {
+    T *vb = vectors ? v + b * n * n : scratch.data(), *wb = w + b * n;
+    std::copy(a + b * n * n, a + (b + 1) * n * n, vb);
+    la.syevd(jobz, uplo, &size, vb, &lda, wb, work.data(), &lwork,
+             iwork.data(), &liwork, &info, 1, 1);
+    if (info != 0) {
+      fillNaN(wb, n);
+      if (vectors)
+        fillNaN(vb, n * n);
+      continue;
+    }
+    if (!vectors)
+      continue;
+    // Eigenvector j is column j column-major, row j read row-major: signed
+    // while contiguous, then transposed into place.
+    for (int64_t j = 0; j < n; ++j) {
+      T *row = vb + j * n;
+      if (leadingSign(row, n, 1) < 0)
+        for (int64_t i = 0; i < n; ++i)
+          row[i] = -row[i];
+    }
+    transposeSquare(vb, n);
+  }
+}
+
+template <typename T>
+void svd(const LapackRoutines<T> &la, const T *a, T *u, T *s, T *vh,
+         int64_t batch, int64_t m, int64_t n, bool full, bool vectors) {
+  int64_t k = std::min(m, n);
+  int64_t ucols = full ? m : k, vrows = full ? n : k;
+  // The buffer is A^T, n x m column-major: its U is vh, its V^T is u.
+  int rows = static_cast<int>(n), cols = static_cast<int>(m), lda = ld(n),
+      ldu = ld(n), ldvt = ld(ucols);
+  const char *jobz = !vectors ? "N" : full ? "A" : "S";
+  std::vector<T> scratch(std::max<int64_t>(1, m * n));
+  std::vector<int> iwork(std::max<int64_t>(1, 8 * k));
+  // Without vectors gesdd references neither; one element stands in.
+  T dummy[1];
+  T *uOut = vectors ? u : dummy, *vhOut = vectors ? vh : dummy;
+  T query = 1;
+  int minusOne = -1, info = 0;
+  la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, s, vhOut, &ldu, uOut,
+           &ldvt, &query, &minusOne, iwork.data(), &info, 1);
+  int lwork = workSize(query);
+  std::vector<T> work(lwork);
+  for (int64_t b = 0; b < batch; ++b) {
+    std::copy(a + b * m * n, a + (b + 1) * m * n, scratch.data());
+    T *sb = s + b * k;
+    T *ub = vectors ? u + b * m * ucols : dummy;
+    T *vb = vectors ? vh + b * vrows * n : dummy;
+    la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, sb, vb, &ldu, ub,
+             &ldvt, work.data(), &lwork, iwork.data(), &info, 1);
+    if (info != 0) {
+      fillNaN(sb, k);
+      if (vectors) {
+        fillNaN(ub, m * ucols);
+        fillNaN(vb, vrows * n);
+      }
+      continue;
+    }
+    if (!vectors)
+      continue;
+    for (int64_t j = 0; j < ucols; ++j) {
+      if (leadingSign(ub + j, m, ucols) > 0)
+        continue;
+      for (int64_t i = 0; i < m; ++i)
+        ub[i * ucols + j] = -ub[i * ucols + j];
+      if (j < k)
+        for (int64_t i = 0; i < n; ++i)
+          vb[j * n + i] = -vb[j * n + i];
+    }
+    // A full vh's rows beyond k pair with no column of u.
+    for (int64_t j = k; j < vrows; ++j)
+      if (leadingSign(vb + j * n, n, 1) < 0)
+        for (int64_t i = 0; i < n; ++i)
+          vb[j * n + i] = -vb[j * n + i];
+  }
+}
+
+template <typename T> T *ptr(intptr_t address) {
+  return reinterpret_cast<T *>(address);
+}
+
+} // namespace
+
+// Each entry point: run the kernel, then fail from this frame, which holds
+// nothing with a destructor across the jump.
+#define ADJ_LA_ENTRY(T, suffix)                                                \
+  extern "C" void adj_kernel_cholesky_##suffix(intptr_t a, intptr_t l,         \
+                                               int64_t batch, int64_t n) {     \
+    Outcome outcome = run<T>(n, n, [&](const LapackRoutines<T> &la) {        \
+      cholesky(la, ptr<const T>(a), ptr<T>(l), batch, n);                      \
+    });                                                                        \
+    if (outcome != Outcome::Done)                                              \
+      fail(outcome);                                                           \
+  }                                                                            \
+  extern "C" void adj_kernel_triangular_solve_##suffix(                        \
+      intptr_t a, intptr_t b, intptr_t x, int64_t batch, int64_t rows,         \
+      int64_t cols, int64_t leftSide, int64_t lower, int64_t transposeA,       \
+      int64_t unitDiagonal) {                                                  \
+    Outcome outcome =                                                          \
+        run<T>(rows, cols, [&](const LapackRoutines<T> &la) {                \
+          triangularSolve(la, ptr<const T>(a), ptr<const T>(b), ptr<T>(x),     \
+                          batch, rows, cols, leftSide, lower, transposeA,      \
+                          unitDiagonal);                                       \
+        });                                                                    \
+    if (outcome != Outcome::Done)                                              \
+      fail(outcome);                                                           \
+  }                                                                            \
+  extern "C" void adj_kernel_lu_##suffix(intptr_t a, intptr_t lu_,             \
+                                         intptr_t pivots, intptr_t perm,       \
+                                         int64_t batch, int64_t m,             \
+                                         int64_t n) {                          \
+    Outcome outcome = run<T>(m, n, [&](const LapackRoutines<T> &la) {        \
+      lu(la, ptr<const T>(a), ptr<T>(lu_), ptr<int32_t>(pivots),               \
+         ptr<int32_t>(perm), batch, m, n);                                     \
+    });                                                                        \
+    if (outcome != Outcome::Done)                                              \
+      fail(outcome);                                                           \
+  }                                                                            \
+  extern "C" void adj_kernel_qr_##suffix(intptr_t a, intptr_t q, intptr_t r,   \
+                                         int64_t batch, int64_t m, int64_t n,  \
+                                         int64_t full) {                       \
+    Outcome outcome = run<T>(m, n, [&](const LapackRoutines<T> &la) {     \
+      qr(la, ptr<const T>(a), ptr<T>(q), ptr<T>(r), batch, m, n, full);        \
+    });                                                                        \
+    if (outcome != Outcome::Done)                                              \
+      fail(outcome);                                                           \
+  }                                                                            \
+  extern "C" void adj_kernel_eigh_##suffix(                                    \
+      intptr_t a, intptr_t w, intptr_t v, int64_t batch, int64_t n,            \
+      int64_t upper, int64_t vectors) {                                        \
+    Outcome outcome = run<T>(n, n, [&](const LapackRoutines<T> &la) {        \
+      eigh(la, ptr<const T>(a), ptr<T>(w), ptr<T>(v), batch, n, upper,        \
+           vectors);                                                           \
+    });                                                                        \
+    if (outcome != Outcome::Done)                                              \
+      fail(outcome);                                                           \
+  }                                                                            \
+  extern "C" void adj_kernel_svd_##suffix(                                     \
+      intptr_t a, intptr_t u, intptr_t s, intptr_t vh, int64_t batch,          \
+      int64_t m, int64_t n, int64_t full, int64_t vectors) {                   \
+    Outcome outcome = run<T>(m, n, [&](const LapackRoutines<T> &la) {        \
+      svd(la, ptr<const T>(a), ptr<T>(u), ptr<T>(s), ptr<T>(vh), batch, m, n,  \
+          full, vectors);                                                      \
+    });                                                                        \
+    if (outcome != Outcome::Done)                                              \
+      fail(outcome);                                                           \
+  }
+
+ADJ_LA_ENTRY(float, f32)
+ADJ_LA_ENTRY(double, f64)
+#undef ADJ_LA_ENTRY

@@ -1,0 +1,65 @@
+// RUN: ir-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: ir-opt %s -split-input-file -verify-diagnostics | ir-opt -split-input-file | FileCheck %s
+
+// The LinearAlgebra family round-trips; result types follow the shape
+// rules (batch dimensions kept, k = min(m, n), full_matrices widening).
+
+// CHECK-LABEL: adj.func @all
+// CHECK: adj.cholesky %{{.*}} : tensor<2x4x4xf64>
+// CHECK: adj.triangular_solve %{{.*}}, %{{.*}} left_side lower unit_diagonal : tensor<2x4x4xf64>, tensor<2x4x3xf64>
+// CHECK: adj.triangular_solve %{{.*}}, %{{.*}} transpose_a : tensor<2x4x4xf64>, tensor<2x3x4xf64>
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = adj.lu %{{.*}} : tensor<5x3xf32>
+// CHECK: %{{.*}}, %{{.*}} = adj.qr %{{.*}} full_matrices : tensor<5x3xf32>
+// CHECK: %{{.*}}, %{{.*}} = adj.eigh %{{.*}} upper : tensor<2x4x4xf64>
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = adj.svd %{{.*}} : tensor<3x5xf32>
+adj.func @all(%a: tensor<2x4x4xf64>, %b: tensor<2x4x3xf64>, %c: tensor<2x3x4xf64>, %m: tensor<5x3xf32>, %n: tensor<3x5xf32>)
+    -> (tensor<2x4x4xf64>, tensor<2x4x3xf64>, tensor<2x3x4xf64>, tensor<3xi32>, tensor<5xi32>, tensor<5x5xf32>, tensor<5x3xf32>, tensor<2x4xf64>, tensor<3x3xf32>, tensor<3xf32>, tensor<3x5xf32>) {
+  %l = adj.cholesky %a : tensor<2x4x4xf64>
+  %x = adj.triangular_solve %l, %b left_side lower unit_diagonal : tensor<2x4x4xf64>, tensor<2x4x3xf64>
+  %y = adj.triangular_solve %l, %c transpose_a : tensor<2x4x4xf64>, tensor<2x3x4xf64>
+  %lu, %p, %perm = adj.lu %m : tensor<5x3xf32>
+  %q, %r = adj.qr %m full_matrices : tensor<5x3xf32>
+  %w, %v = adj.eigh %a upper : tensor<2x4x4xf64>
+  %u, %s, %vh = adj.svd %n : tensor<3x5xf32>
+  adj.return %l, %x, %y, %p, %perm, %q, %r, %w, %u, %s, %vh : tensor<2x4x4xf64>, tensor<2x4x3xf64>, tensor<2x3x4xf64>, tensor<3xi32>, tensor<5xi32>, tensor<5x5xf32>, tensor<5x3xf32>, tensor<2x4xf64>, tensor<3x3xf32>, tensor<3xf32>, tensor<3x5xf32>
+}
+
+// -----
+
+adj.func @not_square(%a: tensor<4x3xf64>) -> tensor<4x3xf64> {
+  // expected-error @+1 {{adj.cholesky: expected square matrices, got [4, 3]}}
+  %l = adj.cholesky %a : tensor<4x3xf64>
+  adj.return %l : tensor<4x3xf64>
+}
+
+// -----
+
+adj.func @vector(%a: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{adj.qr: expected a matrix or a batch of matrices (rank >= 2), got [4]}}
+  %q, %r = adj.qr %a : tensor<4xf64>
+  adj.return %a : tensor<4xf64>
+}
+
+// -----
+
+adj.func @integers(%a: tensor<2x2xi64>) -> tensor<2x2xi64> {
+  // expected-error @+1 {{adj.svd: expected f32 or f64 elements, got 'i64'}}
+  %u, %s, %vh = adj.svd %a : tensor<2x2xi64>
+  adj.return %a : tensor<2x2xi64>
+}
+
+// -----
+
+adj.func @batches(%a: tensor<2x3x3xf32>, %b: tensor<3x3x1xf32>) -> tensor<3x3x1xf32> {
+  // expected-error @+1 {{adj.triangular_solve: [2, 3, 3] does not solve [3, 3, 1] from the left (the batch dimensions must be equal)}}
+  %x = adj.triangular_solve %a, %b left_side : tensor<2x3x3xf32>, tensor<3x3x1xf32>
+  adj.return %b : tensor<3x3x1xf32>
+}
+
+// -----
+
+adj.func @element_types(%a: tensor<3x3xf32>, %b: tensor<3x1xf64>) -> tensor<3x1xf64> {
+  // expected-error @+1 {{adj.triangular_solve: operands must have one element type}}
+  %x = adj.triangular_solve %a, %b left_side : tensor<3x3xf32>, tensor<3x1xf64>
+  adj.return %b : tensor<3x1xf64>
+}
