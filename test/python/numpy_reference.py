@@ -146,5 +146,13 @@ def check_like_jax(name, *args, rtol=1e-10, atol=1e-12, order=2,
     return got
 
 
+def check_built(build, *args, **kwargs):
+    """check_like_jax of build(np) against build(jnp): `build` takes a
+    numpy namespace and returns the function to compare."""
+    ours = build(np)
+    ours.__name__ = build.__name__
+    return check_like_jax(ours, *args, jax_name=build(jnp), **kwargs)
+
+
 def _label(name):
     return name if isinstance(name, str) else getattr(name, "__name__", "fn")

@@ -14,14 +14,7 @@ import scipy.linalg as sl
 import adjoint as adj
 import adjoint.numpy as anp
 
-from numpy_reference import check_like_jax
-
-
-def check(build, *args, **kwargs):
-    """check_like_jax of build(np) against build(jnp)."""
-    ours = build(np)
-    ours.__name__ = build.__name__
-    return check_like_jax(ours, *args, jax_name=build(jnp), **kwargs)
+from numpy_reference import check_built, check_like_jax
 
 
 @pytest.fixture
@@ -46,8 +39,8 @@ def test_solvers_and_determinants(rng):
             np.linalg.tensorinv(np.reshape(a[0] @ a[1], (3, 1, 3)), 2),
             np.linalg.tensorsolve(a[0], v))
     a = rng.standard_normal((2, 3, 3)) + 3.0 * np.eye(3)
-    check(solvers, a, rng.standard_normal((2, 3, 2)), rng.standard_normal(3),
-          spd(rng, 2, 3, 3), rtol=1e-9)
+    check_built(solvers, a, rng.standard_normal((2, 3, 2)),
+                rng.standard_normal(3), spd(rng, 2, 3, 3), rtol=1e-9)
 
 
 def test_decompositions_up_to_signs(rng):
@@ -61,8 +54,9 @@ def test_decompositions_up_to_signs(rng):
                     np.linalg.svd(m, compute_uv=False), np.abs(r),
                     q @ r, np.abs(np.linalg.qr(w, mode="r")))
         return f
-    check(decompositions, spd(rng, 2, 4, 4), rng.standard_normal((2, 4, 3)),
-          rng.standard_normal((5, 3)), rtol=1e-8, atol=1e-10)
+    check_built(decompositions, spd(rng, 2, 4, 4),
+                rng.standard_normal((2, 4, 3)), rng.standard_normal((5, 3)),
+                rtol=1e-8, atol=1e-10)
 
 
 def test_pseudo_inverse_least_squares_norms(rng):
@@ -79,8 +73,9 @@ def test_pseudo_inverse_least_squares_norms(rng):
             np.linalg.cond(m[:3], 1), np.linalg.matrix_norm(x),
             np.linalg.vector_norm(x, ord=1), np.linalg.multi_dot(
                 [m.T, m, m.T, b]))
-    check(spectral, rng.standard_normal((5, 3)), rng.standard_normal((5, 2)),
-          rng.standard_normal((3, 4)), rtol=1e-8, atol=1e-10)
+    check_built(spectral, rng.standard_normal((5, 3)),
+                rng.standard_normal((5, 2)), rng.standard_normal((3, 4)),
+                rtol=1e-8, atol=1e-10)
     ranks = adj.jit(lambda m: (np.linalg.matrix_rank(m),
                                np.linalg.lstsq(m, m[:, 0])[2]))(
         np.outer(np.arange(1.0, 4.0), np.arange(1.0, 5.0)))
@@ -173,8 +168,9 @@ def test_polyfit(rng):
     # No x at 0: JAX's Vandermonde matrix differentiates x ** 0 there as
     # 0 * x ** -1, a NaN (adjoint's derivative is 0).
     x = np.linspace(-1.0, 2.0, 7) + 0.05
-    check(fits, x, x ** 2 - x + rng.standard_normal(7) * 0.1,
-          rng.standard_normal((7, 2)), rng.uniform(0.5, 1.5, 7), rtol=1e-8)
+    check_built(fits, x, x ** 2 - x + rng.standard_normal(7) * 0.1,
+                rng.standard_normal((7, 2)), rng.uniform(0.5, 1.5, 7),
+                rtol=1e-8)
     # The rank (an integer, not differentiated) as numpy's.
     rank = adj.jit(lambda x: np.polyfit(x, x ** 2, 1, full=True)[2])(x)
     assert int(rank) == np.polyfit(x, x ** 2, 1, full=True)[2] == 2

@@ -4,20 +4,12 @@ jitted code, held to jax.numpy in float64 by check_like_jax (values,
 reverse and forward mode, second order); a group of functions shares one
 compiled program."""
 
-import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import adjoint as adj
 
-from numpy_reference import check_like_jax
-
-
-def check(build, *args, **kwargs):
-    """check_like_jax of build(np) against build(jnp)."""
-    ours = build(np)
-    ours.__name__ = build.__name__
-    return check_like_jax(ours, *args, jax_name=build(jnp), **kwargs)
+from numpy_reference import check_built, check_like_jax
 
 
 @pytest.fixture
@@ -35,9 +27,9 @@ def test_contractions(rng):
             np.vdot(a, a * 0.5), np.vecdot(m, v), np.vecdot(m, m, axis=0),
             np.matvec(a, v), np.matvec(m, v), np.vecmat(v, a),
             np.vecmat(v, m.T))
-    check(contractions, rng.standard_normal((3, 4, 4)),
-          rng.standard_normal((4, 4, 2)), rng.standard_normal(4),
-          rng.standard_normal((3, 4)))
+    check_built(contractions, rng.standard_normal((3, 4, 4)),
+                rng.standard_normal((4, 4, 2)), rng.standard_normal(4),
+                rng.standard_normal((3, 4)))
 
 
 def test_cross(rng):
@@ -48,8 +40,9 @@ def test_cross(rng):
             np.cross(c, d, axisa=0, axisb=0), np.cross(c, d, axis=0),
             np.cross(c, d, axisa=0, axisb=0, axisc=0),
             np.cross(a[0], b))
-    check(crosses, rng.standard_normal((4, 3)), rng.standard_normal((4, 3)),
-          rng.standard_normal((3, 2)), rng.standard_normal((3, 2)))
+    check_built(crosses, rng.standard_normal((4, 3)),
+                rng.standard_normal((4, 3)), rng.standard_normal((3, 2)),
+                rng.standard_normal((3, 2)))
 
 
 def test_convolve_correlate(rng):
@@ -59,12 +52,12 @@ def test_convolve_correlate(rng):
             for x, y in ((a, v), (v, a), (w, a))
             for mode in ("full", "same", "valid"))
     # Linear in each operand: second order is checked on the defaults.
-    check(convolutions, rng.standard_normal(6), rng.standard_normal(3),
-          rng.standard_normal(2), order=1)
+    check_built(convolutions, rng.standard_normal(6), rng.standard_normal(3),
+                rng.standard_normal(2), order=1)
 
     def defaults(np):
         return lambda a, v: (np.convolve(a, v), np.correlate(a, v))
-    check(defaults, rng.standard_normal(5), rng.standard_normal(4))
+    check_built(defaults, rng.standard_normal(5), rng.standard_normal(4))
 
 
 def test_einsum_path(rng):
@@ -88,19 +81,19 @@ def test_polynomials(rng):
             np.polyint(q, 2, k=np.asarray([1.0, -2.0])),
             np.polyint(q, k=r[0]), np.vander(x[1]), np.vander(x[0], 5),
             np.vander(x[1], 2, increasing=True), np.poly(r))
-    check(polynomials, rng.standard_normal(4), rng.standard_normal(2),
-          rng.standard_normal((2, 3)), rng.standard_normal(3))
+    check_built(polynomials, rng.standard_normal(4), rng.standard_normal(2),
+                rng.standard_normal((2, 3)), rng.standard_normal(3))
 
     def integer_coefficients(np):
         return lambda x: np.polyval(np.asarray([2, -1, 3]), x)
-    check(integer_coefficients, rng.standard_normal(3))
+    check_built(integer_coefficients, rng.standard_normal(3))
 
     def integer_results(np):
         return lambda p: (np.polyval(p, 2), np.polyder(p, 2),
                           np.polyder(p, 4),
                           np.polyadd(p, np.asarray([1, 1])),
                           np.polymul(p, p[:2]), np.vander(p, 3))
-    check(integer_results, np.array([4, 3, 2, 1]), order=0)
+    check_built(integer_results, np.array([4, 3, 2, 1]), order=0)
     with pytest.raises(adj.FrontendError, match="eigenvalues"):
         adj.jit(lambda m: np.poly(m))(np.eye(2))
 
@@ -118,8 +111,8 @@ def test_on_opencl_under_vmap_and_eagerly(rng, opencl_device):
                                 np.cross(a[:3], v), np.tensordot(x, x.T, 1),
                                 np.vander(v), np.polymul(a, v),
                                 np.polyint(v, 2))
-    check(on_device, rng.standard_normal(5), rng.standard_normal(3),
-          rng.standard_normal((2, 3)), devices=[opencl_device], order=0)
+    check_built(on_device, rng.standard_normal(5), rng.standard_normal(3),
+                rng.standard_normal((2, 3)), devices=[opencl_device], order=0)
     a, v = rng.standard_normal((4, 6)), rng.standard_normal((4, 3))
     got = adj.jit(lambda a, v: adj.vmap(np.convolve)(a, v))(a, v)
     np.testing.assert_allclose(got, [np.convolve(p, q) for p, q in zip(a, v)],
