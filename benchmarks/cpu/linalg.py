@@ -8,7 +8,7 @@ repeats, in blocks that alternate: the least disturbed by other load).
 Prints milliseconds, the ratio adjoint/numpy (below 1.2 meets the goal)
 and the largest difference from numpy relative to the result's norm. A benchmark, not a
 test: correctness is asserted by test/python/test_np_linalg.py and
-test/unit/Compile/LinearAlgebraTest.cpp.
+test/unit/Conformance/LinearAlgebraTest.cpp.
 
     PYTHONPATH=build/python python3 benchmarks/cpu/linalg.py [n] [repeats]
 """

@@ -165,6 +165,8 @@ int64_t subgroupSizeOf(const adjoint::LowerToTargetOptions &options) {
 
 void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
                                       const LowerToTargetOptions &options) {
+  // Decompositions (calls -adj-to-linalg made) as matrix kernels.
+  pm.addPass(createLinearAlgebra());
   // Products, convolutions and reductions first, as tiled kernels with
   // workgroup memory and subgroup shuffles; every other linalg op then gets
   // the generic one-work-item-per-output kernel.
@@ -202,6 +204,8 @@ void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
   // (math as OpenCL extended instructions; log1p and expm1, which it
   // would write as log(1 + x) and exp(x) - 1, through log and exp first).
   pm.addNestedPass<gpu::GPUModuleOp>(createPreciseMath());
+  // Barriers of kernels that share global memory order it too.
+  pm.addNestedPass<gpu::GPUModuleOp>(createGlobalBarriers());
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "canonicalize,convert-math-to-spirv)");
   pm.addNestedPass<gpu::GPUModuleOp>(createLegalizeArith());

@@ -32,6 +32,20 @@ namespace adjoint {
 inline constexpr llvm::StringLiteral kDonateAttrName = "adj.donate";
 inline constexpr llvm::StringLiteral kDonatedArgAttrName = "adj.donated";
 
+/// On a GPU target -adj-to-linalg lowers each LinearAlgebra op to a call of
+/// a private declaration on buffers that carries this attribute with the
+/// op's kernel name ("cholesky", "triangular_solve", "lu", "qr", "eigh",
+/// "svd"); -adj-gpu-linear-algebra replaces the call with a kernel.
+inline constexpr llvm::StringLiteral kLinearAlgebraAttrName =
+    "adj.linear_algebra";
+
+/// A unit attribute on a gpu.barrier whose work items share global memory
+/// across it, not only workgroup memory (the matrix kernels of
+/// -adj-gpu-linear-algebra). NVVM's and ROCDL's barriers order all memory
+/// at workgroup scope anyway; SPIR-V's gpu.barrier orders workgroup memory
+/// only, and -adj-intel-global-barriers widens the marked ones.
+inline constexpr llvm::StringLiteral kGlobalFenceAttrName = "adj.global_fence";
+
 #define GEN_PASS_DECL
 #include "adjoint/Codegen/Common/Passes.h.inc"
 

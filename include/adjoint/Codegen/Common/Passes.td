@@ -59,9 +59,10 @@ def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
     Matrix decompositions (`adj.cholesky`, `adj.triangular_solve`,
     `adj.lu`, `adj.qr`, `adj.eigh`, `adj.svd`) become calls of private
     wrappers on tensors that call the runtime's LAPACK kernels
-    (include/adjoint/Runtime/KernelsLinearAlgebra.h). They run on the host:
-    for any `target` but `cpu` they are an error naming the op and the
-    target.
+    (include/adjoint/Runtime/KernelsLinearAlgebra.h). For any `target` but
+    `cpu` the wrappers call a declaration on buffers marked
+    `adj.linear_algebra` instead, which -adj-gpu-linear-algebra replaces
+    with a kernel.
 
     ABI of a compiled function: every argument and every result is replaced
     by its leaves, depth-first and in order. A `tensor<...>` is itself; a
@@ -111,8 +112,8 @@ def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "The kind of target the lowered code is for (cpu, cuda, hip, "
-           "opencl, level-zero): ops with host-only kernels are refused on "
-           "the others">,
+           "opencl, level-zero): decompositions call LAPACK on cpu and "
+           "become GPU kernels on the others">,
   ];
 }
 

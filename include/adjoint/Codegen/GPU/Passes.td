@@ -13,6 +13,55 @@
 
 include "mlir/Pass/PassBase.td"
 
+def LinearAlgebra : Pass<"adj-gpu-linear-algebra", "::mlir::ModuleOp"> {
+  let summary = "Calls of adj.linear_algebra declarations -> kernels in "
+                "which a workgroup factors a matrix";
+  let description = [{
+    `call @k(buffers..., scalars...)` with `@k` marked
+    `adj.linear_algebra = "<op>"` (what -adj-to-linalg makes of cholesky,
+    triangular_solve, lu, qr, eigh and svd for a GPU target) becomes
+    `launch(one workgroup per matrix of the batch) { op's algorithm }`,
+    and the marked declarations are erased.
+
+    Workgroup b computes matrix b: the steps of the algorithm run one after
+    the other with a barrier between, the work of a step spread over the
+    workgroup's items (the trailing update of a column, the rotations of a
+    Jacobi round), its serial part (a pivot search, a reflector) in the
+    first item. cholesky, lu and qr are right-looking, one column a step;
+    triangular_solve substitutes one right-hand side per work item; eigh is
+    two-sided and svd one-sided Jacobi with round-robin pair ordering.
+    Results follow the op definitions exactly as the interpreter and the
+    LAPACK kernels do (getrf's pivots, Householder signs, NaNs for a failed
+    cholesky, sorted values, the sign of vectors). Global scratch (qr's
+    reflector scales, the Jacobi working matrices) is allocated around the
+    launch.
+
+    Example:
+    ```mlir
+    func.func private @__adj_cholesky_4x4xf32_kernel(memref<4x4xf32>,
+        memref<4x4xf32>, i64, i64) attributes {adj.linear_algebra = "cholesky"}
+    call @__adj_cholesky_4x4xf32_kernel(%a, %l, %c1, %c4)
+        : (memref<4x4xf32>, memref<4x4xf32>, i64, i64) -> ()
+    // becomes
+    gpu.launch blocks(%bx, ...) in (%gx = %c1, ...)
+               threads(%tx, ...) in (%sx = %c32, ...) {
+      // copy the lower triangle, then for each column j: the pivot's
+      // square root, the column scaled, the trailing update, barriers
+    }
+    ```
+
+    Why: the LAPACK kernels run on the host, and a vendor solver is not
+    always there (OpenCL, Level Zero, a machine without cuSOLVER). Small
+    matrices, the common case of batched model code, fit one workgroup;
+    this is the generated fallback that vendor libraries are measured
+    against.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def MapToKernels : Pass<"adj-gpu-map-to-kernels", "::mlir::ModuleOp"> {
   let summary = "Linalg ops on buffers in host functions -> gpu.launch, one "
                 "work item per element of the parallel iteration space";

@@ -130,6 +130,36 @@ def LegalizeArith
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def GlobalBarriers
+    : Pass<"adj-intel-global-barriers", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "gpu.barrier marked adj.global_fence -> a SPIR-V control "
+                "barrier that also orders global memory";
+  let description = [{
+    `gpu.barrier {adj.global_fence}` becomes `spirv.ControlBarrier
+    <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory|
+    CrossWorkgroupMemory>`; unmarked barriers are left to
+    convert-gpu-to-spirv.
+
+    Before:
+    ```mlir
+    gpu.barrier {adj.global_fence}
+    ```
+    After:
+    ```mlir
+    spirv.ControlBarrier <Workgroup>, <Workgroup>,
+        <AcquireRelease|WorkgroupMemory|CrossWorkgroupMemory>
+    ```
+
+    Why: convert-gpu-to-spirv gives every gpu.barrier WorkgroupMemory
+    semantics only (OpenCL's barrier(CLK_LOCAL_MEM_FENCE)): writes to
+    global memory before it need not be visible to the workgroup's other
+    items after it. The kernels of -adj-gpu-linear-algebra factor matrices
+    in global memory step by step and rely on that visibility; the tiled
+    kernels share only workgroup memory and keep the cheaper barrier.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
 def PreciseMath
     : Pass<"adj-intel-precise-math", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrites log1p and expm1 through log and exp without "

@@ -17,14 +17,25 @@
 // KernelsLinearAlgebra.h) see contiguous row-major batches whatever view
 // the caller had, and the fresh results are owned by the caller and freed
 // by the deallocation pipeline like any other. The kernels run LAPACK on
-// the host, so the ops lower on the CPU only; on a GPU target the pass
-// reports them (AdjToLinalg.cpp).
+// the host.
+//
+// For a GPU target the wrapper calls a declaration on the buffers
+// themselves instead, one per wrapper, marked with the op's name:
+//
+//   func.func private @__adj_eigh_4x4xf64_kernel(memref<4x4xf64>,
+//       memref<4xf64>, memref<4x4xf64>, i64, i64, i64, i64)
+//       attributes {adj.linear_algebra = "eigh"}
+//
+// which -adj-gpu-linear-algebra replaces with a kernel (lib/Codegen/GPU/
+// LinearAlgebra.cpp): the call keeps the op's boundary visible after
+// bufferization, where a vendor solver may take it instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
 #include "Structure.h"
 
+#include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -131,27 +142,43 @@ KernelCall describe(adj::SvdOp op) {
           {batchOf(op.getInput().getType()), rows, cols, full, vectors}};
 }
 
+/// Declares the callee of `call`'s wrapper: the runtime's LAPACK kernel
+/// on addresses for the CPU, the wrapper's own kernel on buffers for a GPU
+/// (see the file comment). Returns its name.
+std::string declareKernel(OpBuilder &b, Operation *op, const KernelCall &call,
+                          bool gpu, TypeRange buffers) {
+  auto module = op->getParentOfType<ModuleOp>();
+  Location loc = op->getLoc();
+  Type element =
+      cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+  std::string kernel =
+      gpu ? call.wrapper + "_kernel"
+          : "adj_kernel_" + call.kernel + (element.isF64() ? "_f64" : "_f32");
+  if (module.lookupSymbol(kernel))
+    return kernel;
+  SmallVector<Type> params;
+  if (gpu)
+    params.append(buffers.begin(), buffers.end());
+  else
+    params.append(buffers.size(), b.getIndexType());
+  params.append(call.scalars.size(), b.getI64Type());
+  auto decl =
+      func::FuncOp::create(b, loc, kernel, b.getFunctionType(params, {}));
+  decl.setPrivate();
+  if (gpu)
+    decl->setAttr(kLinearAlgebraAttrName, b.getStringAttr(call.kernel));
+  return kernel;
+}
+
 /// Defines `call.wrapper` (see the file comment) unless the module has it.
-void defineWrapper(OpBuilder &b, Operation *op, const KernelCall &call) {
+void defineWrapper(OpBuilder &b, Operation *op, const KernelCall &call,
+                   bool gpu) {
   auto module = op->getParentOfType<ModuleOp>();
   if (module.lookupSymbol(call.wrapper))
     return;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   Location loc = op->getLoc();
-  Type index = b.getIndexType(), i64 = b.getI64Type();
-  Type element =
-      cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
-  std::string kernel =
-      "adj_kernel_" + call.kernel + (element.isF64() ? "_f64" : "_f32");
-  if (!module.lookupSymbol(kernel)) {
-    SmallVector<Type> params(op->getNumOperands() + op->getNumResults(),
-                             index);
-    params.append(call.scalars.size(), i64);
-    auto decl = func::FuncOp::create(b, loc, kernel,
-                                     b.getFunctionType(params, {}));
-    decl.setPrivate();
-  }
   auto func = func::FuncOp::create(
       b, loc, call.wrapper,
       b.getFunctionType(op->getOperandTypes(), op->getResultTypes()));
@@ -162,23 +189,29 @@ void defineWrapper(OpBuilder &b, Operation *op, const KernelCall &call) {
     auto tensor = cast<RankedTensorType>(type);
     return MemRefType::get(tensor.getShape(), tensor.getElementType());
   };
-  SmallVector<Value> args;
-  for (BlockArgument operand : entry->getArguments()) {
-    Value buffer = bufferization::ToBufferOp::create(
-        b, loc, bufferOf(operand.getType()), operand, /*read_only=*/true);
-    args.push_back(
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
-  }
+  SmallVector<Value> buffers;
+  for (BlockArgument operand : entry->getArguments())
+    buffers.push_back(bufferization::ToBufferOp::create(
+        b, loc, bufferOf(operand.getType()), operand, /*read_only=*/true));
   SmallVector<Value> outputs;
-  for (Type type : op->getResultTypes()) {
-    Value buffer = memref::AllocOp::create(b, loc, bufferOf(type),
-                                           b.getI64IntegerAttr(64));
-    outputs.push_back(buffer);
-    args.push_back(
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
-  }
+  for (Type type : op->getResultTypes())
+    outputs.push_back(memref::AllocOp::create(b, loc, bufferOf(type),
+                                              b.getI64IntegerAttr(64)));
+  buffers.append(outputs);
+  SmallVector<Value> args;
+  for (Value buffer : buffers)
+    args.push_back(gpu ? buffer
+                       : memref::ExtractAlignedPointerAsIndexOp::create(
+                             b, loc, buffer)
+                             .getResult());
   for (int64_t scalar : call.scalars)
     args.push_back(arith::ConstantIntOp::create(b, loc, scalar, 64));
+  std::string kernel;
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(func);
+    kernel = declareKernel(b, op, call, gpu, ValueRange(buffers).getTypes());
+  }
   func::CallOp::create(b, loc, kernel, TypeRange{}, args);
   SmallVector<Value> results;
   for (auto [type, buffer] : llvm::zip(op->getResultTypes(), outputs))
@@ -189,12 +222,14 @@ void defineWrapper(OpBuilder &b, Operation *op, const KernelCall &call) {
 
 template <typename OpTy>
 struct LinearAlgebraPattern : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LinearAlgebraPattern(MLIRContext *ctx, bool gpu)
+      : OpConversionPattern<OpTy>(ctx), gpu(gpu) {}
+  bool gpu;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     KernelCall call = describe(op);
-    defineWrapper(rewriter, op, call);
+    defineWrapper(rewriter, op, call, gpu);
     rewriter.replaceOpWithNewOp<func::CallOp>(op, call.wrapper,
                                               op->getResultTypes(),
                                               adaptor.getOperands());
@@ -204,10 +239,11 @@ struct LinearAlgebraPattern : OpConversionPattern<OpTy> {
 
 } // namespace
 
-void lowering::populateLinearAlgebraPatterns(RewritePatternSet &patterns) {
+void lowering::populateLinearAlgebraPatterns(RewritePatternSet &patterns,
+                                             bool gpu) {
   patterns.add<LinearAlgebraPattern<adj::CholeskyOp>,
                LinearAlgebraPattern<adj::TriangularSolveOp>,
                LinearAlgebraPattern<adj::LuOp>, LinearAlgebraPattern<adj::QrOp>,
                LinearAlgebraPattern<adj::EighOp>,
-               LinearAlgebraPattern<adj::SvdOp>>(patterns.getContext());
+               LinearAlgebraPattern<adj::SvdOp>>(patterns.getContext(), gpu);
 }

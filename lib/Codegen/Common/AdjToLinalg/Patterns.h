@@ -68,8 +68,10 @@ void populateCreationPatterns(mlir::RewritePatternSet &patterns);
 /// stop_gradient and optimization_barrier (Derivatives.cpp).
 void populateDerivativesPatterns(mlir::RewritePatternSet &patterns);
 /// cholesky, triangular_solve, lu, qr, eigh and svd as calls of the
-/// runtime's LAPACK kernels (CPU targets only).
-void populateLinearAlgebraPatterns(mlir::RewritePatternSet &patterns);
+/// runtime's LAPACK kernels, or with `gpu` of declarations that
+/// -adj-gpu-linear-algebra replaces with kernels.
+void populateLinearAlgebraPatterns(mlir::RewritePatternSet &patterns,
+                                   bool gpu);
 /// bitwise_and/or/xor, shift_left, shift_right_logical, bitcast,
 /// threefry2x32.
 void populateBitsPatterns(mlir::RewritePatternSet &patterns);

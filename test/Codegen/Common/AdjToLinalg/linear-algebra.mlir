@@ -19,10 +19,10 @@
 // CHECK-LABEL: func.func private @__adj_eigh_upper_2x4x4xf64(
 // CHECK-SAME: %[[A:.*]]: tensor<2x4x4xf64>) -> (tensor<2x4xf64>, tensor<2x4x4xf64>)
 // CHECK: %[[IN:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<2x4x4xf64> to memref<2x4x4xf64>
-// CHECK: %[[INP:.*]] = memref.extract_aligned_pointer_as_index %[[IN]]
 // CHECK: %[[W:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x4xf64>
-// CHECK: %[[WP:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
 // CHECK: %[[V:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x4x4xf64>
+// CHECK: %[[INP:.*]] = memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK: %[[WP:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
 // CHECK: %[[VP:.*]] = memref.extract_aligned_pointer_as_index %[[V]]
 // CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[FOUR:.*]] = arith.constant 4 : i64

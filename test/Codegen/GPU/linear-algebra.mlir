@@ -1,0 +1,147 @@
+// Calls of declarations marked adj.linear_algebra become one launch each,
+// a workgroup per matrix of the batch, with scratch allocated around the
+// launch; the declarations go. What the kernels compute is checked against
+// the interpreter by the conformance suite (test/unit/Conformance/
+// LinearAlgebraTest.cpp), on OpenCL in every run.
+// RUN: ir-opt %s -adj-gpu-linear-algebra -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-NOT: adj.linear_algebra
+// CHECK-LABEL: func.func @cholesky(
+// CHECK-SAME: %[[A:.*]]: memref<3x4x4xf32>, %[[L:.*]]: memref<3x4x4xf32>)
+// CHECK-NOT: call
+// CHECK-DAG: %[[THREE:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[WARP:.*]] = arith.constant 32 : index
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREE]],
+// CHECK-SAME: threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[WARP]],
+// The lower triangle copied, then one column per step with barriers that
+// order the global memory the matrix is in.
+// CHECK: memref.load %[[A]]
+// CHECK: gpu.barrier {adj.global_fence}
+// CHECK: scf.for
+// CHECK: math.sqrt
+// CHECK: gpu.barrier
+// CHECK: arith.divf
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[L]]
+// CHECK: return
+func.func private @chol_kernel(memref<3x4x4xf32>, memref<3x4x4xf32>, i64, i64)
+    attributes {adj.linear_algebra = "cholesky"}
+func.func @cholesky(%a: memref<3x4x4xf32>, %l: memref<3x4x4xf32>) {
+  %batch = arith.constant 3 : i64
+  %n = arith.constant 4 : i64
+  call @chol_kernel(%a, %l, %batch, %n) : (memref<3x4x4xf32>, memref<3x4x4xf32>, i64, i64) -> ()
+  return
+}
+
+// -----
+
+// lu: the chosen pivot row reaches every work item through workgroup
+// memory.
+// CHECK-LABEL: func.func @lu(
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[SLOT:.*]] : memref<1xi32, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[SLOT]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[SLOT]]
+func.func private @lu_kernel(memref<5x3xf64>, memref<5x3xf64>, memref<3xi32>, memref<5xi32>, i64, i64, i64)
+    attributes {adj.linear_algebra = "lu"}
+func.func @lu(%a: memref<5x3xf64>, %lu: memref<5x3xf64>, %p: memref<3xi32>, %q: memref<5xi32>) {
+  %one = arith.constant 1 : i64
+  %m = arith.constant 5 : i64
+  %n = arith.constant 3 : i64
+  call @lu_kernel(%a, %lu, %p, %q, %one, %m, %n) : (memref<5x3xf64>, memref<5x3xf64>, memref<3xi32>, memref<5xi32>, i64, i64, i64) -> ()
+  return
+}
+
+// -----
+
+// qr keeps its reflectors' scales in global scratch, one row per matrix,
+// freed after the launch.
+// CHECK-LABEL: func.func @qr(
+// CHECK: %[[TAU:.*]] = memref.alloc() : memref<2x3xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[TAU]]
+// CHECK: gpu.terminator
+// CHECK: memref.dealloc %[[TAU]]
+func.func private @qr_kernel(memref<2x5x3xf32>, memref<2x5x3xf32>, memref<2x3x3xf32>, i64, i64, i64, i64)
+    attributes {adj.linear_algebra = "qr"}
+func.func @qr(%a: memref<2x5x3xf32>, %q: memref<2x5x3xf32>, %r: memref<2x3x3xf32>) {
+  %two = arith.constant 2 : i64
+  %m = arith.constant 5 : i64
+  %n = arith.constant 3 : i64
+  %reduced = arith.constant 0 : i64
+  call @qr_kernel(%a, %q, %r, %two, %m, %n, %reduced) : (memref<2x5x3xf32>, memref<2x5x3xf32>, memref<2x3x3xf32>, i64, i64, i64, i64) -> ()
+  return
+}
+
+// -----
+
+// eigh without vectors: the working matrix and the rotations, no V; the
+// sweeps' rotation flags in workgroup memory, one per work item.
+// CHECK-LABEL: func.func @eigvalsh(
+// CHECK: memref.alloc() : memref<6x6xf64>
+// CHECK-NEXT: memref.alloc() : memref<6xf64>
+// CHECK-NEXT: arith.constant
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%{{.*}} : memref<32xi32, #gpu.address_space<workgroup>>)
+func.func private @eigh_kernel(memref<6x6xf64>, memref<6xf64>, memref<6x6xf64>, i64, i64, i64, i64)
+    attributes {adj.linear_algebra = "eigh"}
+func.func @eigvalsh(%a: memref<6x6xf64>, %w: memref<6xf64>, %v: memref<6x6xf64>) {
+  %one = arith.constant 1 : i64
+  %n = arith.constant 6 : i64
+  %no = arith.constant 0 : i64
+  call @eigh_kernel(%a, %w, %v, %one, %n, %no, %no) : (memref<6x6xf64>, memref<6xf64>, memref<6x6xf64>, i64, i64, i64, i64) -> ()
+  return
+}
+
+// -----
+
+// An empty batch launches nothing.
+// CHECK-LABEL: func.func @empty(
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: call
+// CHECK: return
+func.func private @empty_kernel(memref<0x3x3xf32>, memref<0x3x3xf32>, i64, i64)
+    attributes {adj.linear_algebra = "cholesky"}
+func.func @empty(%a: memref<0x3x3xf32>, %l: memref<0x3x3xf32>) {
+  %zero = arith.constant 0 : i64
+  %n = arith.constant 3 : i64
+  call @empty_kernel(%a, %l, %zero, %n) : (memref<0x3x3xf32>, memref<0x3x3xf32>, i64, i64) -> ()
+  return
+}
+
+// -----
+
+func.func private @half_kernel(memref<3x3xf16>, memref<3x3xf16>, i64, i64)
+    attributes {adj.linear_algebra = "cholesky"}
+func.func @half(%a: memref<3x3xf16>, %l: memref<3x3xf16>) {
+  %one = arith.constant 1 : i64
+  %n = arith.constant 3 : i64
+  // expected-error @+1 {{-adj-gpu-linear-algebra computes in f32 or f64, not 'f16'}}
+  call @half_kernel(%a, %l, %one, %n) : (memref<3x3xf16>, memref<3x3xf16>, i64, i64) -> ()
+  return
+}
+
+// -----
+
+func.func private @odd_kernel(memref<3x3xf32>, memref<3x3xf32>, i64, i64)
+    attributes {adj.linear_algebra = "cholesky"}
+func.func @dynamic(%a: memref<3x3xf32>, %l: memref<3x3xf32>, %n: i64) {
+  %one = arith.constant 1 : i64
+  // expected-error @+1 {{-adj-gpu-linear-algebra needs constant sizes and flags in a call of odd_kernel}}
+  call @odd_kernel(%a, %l, %one, %n) : (memref<3x3xf32>, memref<3x3xf32>, i64, i64) -> ()
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown linear algebra kernel 'lq'}}
+func.func private @lq_kernel(memref<3x3xf32>, memref<3x3xf32>, i64, i64)
+    attributes {adj.linear_algebra = "lq"}
+func.func @lq(%a: memref<3x3xf32>, %l: memref<3x3xf32>) {
+  %one = arith.constant 1 : i64
+  %n = arith.constant 3 : i64
+  call @lq_kernel(%a, %l, %one, %n) : (memref<3x3xf32>, memref<3x3xf32>, i64, i64) -> ()
+  return
+}
