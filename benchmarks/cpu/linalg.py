@@ -11,6 +11,11 @@ test: correctness is asserted by test/python/test_np_linalg.py and
 test/unit/Conformance/LinearAlgebraTest.cpp.
 
     PYTHONPATH=build/python python3 benchmarks/cpu/linalg.py [n] [repeats]
+        [device] [batch]
+
+With a device (e.g. opencl:0) the compiled functions run there (the
+generated GPU kernels, docs/gpu-kernels.md "Decompositions"); with a batch,
+every operand is a stack of that many matrices.
 """
 
 import sys
@@ -48,10 +53,12 @@ def relative_difference(ours, theirs):
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 512
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    device = sys.argv[3] if len(sys.argv) > 3 else None
+    batch = (int(sys.argv[4]),) if len(sys.argv) > 4 else ()
     rng = np.random.default_rng(0)
-    a = rng.standard_normal((n, n))
-    spd = a @ a.T + n * np.eye(n)
-    b = rng.standard_normal((n, n))
+    a = rng.standard_normal(batch + (n, n))
+    spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+    b = rng.standard_normal(batch + (n, n))
     # Sign-free quantities for the vectors: |eigenvectors|, |u|.
     cases = [
         ("solve", lambda m, r: np.linalg.solve(m, r), (a, b)),
@@ -63,14 +70,18 @@ def main():
          (a,)),
         ("svdvals", lambda m: np.linalg.svd(m, compute_uv=False), (a,)),
     ]
-    print("f64 %d x %d; numpy %s on %s" %
-          (n, n, np.__version__,
+    print("f64 %s%d x %d on %s; numpy %s on %s" %
+          ("%d x " % batch[0] if batch else "", n, n, device or "cpu",
+           np.__version__,
            np.show_config(mode="dicts")["Build Dependencies"]["lapack"]
            ["name"]))
     print("%-10s %10s %10s %10s %12s" %
           ("", "adjoint ms", "numpy ms", "adj/numpy", "rel. diff"))
     for name, fn, args in cases:
-        compiled = adj.jit(fn)
+        jitted = adj.jit(fn, device=adj.device(device)) if device \
+            else adj.jit(fn)
+        # np.asarray: a device result is copied back, as numpy's is there.
+        compiled = lambda *xs: np.asarray(jitted(*xs))
         diff = relative_difference(compiled(*args), fn(*args))
         t_adj, t_np = best_seconds(
             [lambda: compiled(*args), lambda: fn(*args)], repeats)

@@ -195,3 +195,33 @@ def test_hessian_spectrum_in_one_jitted_function(rng):
         jax.hessian(loss(jnp))(w, x, y)))(w, x, y)
     np.testing.assert_allclose(spectrum(w, x, y), want, rtol=1e-9,
                                atol=1e-12)
+
+
+def test_on_opencl(opencl_device, rng):
+    """The generated GPU kernels (a workgroup per matrix) behind the same
+    functions, on the OpenCL device, against JAX on the CPU."""
+    def linalg(np):
+        def f(a, b, s, m):
+            vals, vecs = np.linalg.eigh(s)
+            u, sv, vh = np.linalg.svd(m, full_matrices=False)
+            q, r = np.linalg.qr(m)
+            return (np.linalg.solve(a, b), np.linalg.inv(a),
+                    np.linalg.slogdet(a)[1], np.linalg.cholesky(s), vals,
+                    vecs * vecs, sv, (u * sv[..., None, :]) @ vh,
+                    np.abs(r), q @ r, np.linalg.pinv(m))
+        return f
+    a = rng.standard_normal((2, 5, 5)) + 3.0 * np.eye(5)
+    check_built(linalg, a, rng.standard_normal((2, 5, 2)), spd(rng, 2, 5, 5),
+                rng.standard_normal((2, 6, 4)), order=0,
+                devices=[opencl_device], rtol=1e-9, atol=1e-11)
+
+    def loss(w, x):
+        return np.sum(np.tanh(x @ w) ** 2) + 0.1 * np.sum(w ** 4)
+
+    w, x = rng.standard_normal(6), rng.standard_normal((4, 6))
+    spectrum = adj.jit(lambda w, x: np.linalg.eigvalsh(
+        adj.hessian(loss)(w, x)), device=opencl_device)
+    np.testing.assert_allclose(
+        np.asarray(spectrum(w, x)),
+        adj.jit(lambda w, x: np.linalg.eigvalsh(adj.hessian(loss)(w, x)))(
+            w, x), rtol=1e-9, atol=1e-12)

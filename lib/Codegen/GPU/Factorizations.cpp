@@ -236,7 +236,7 @@ void adjoint::gpu::emitQr(OpBuilder &b, const LinearAlgebraCall &call) {
           });
           k.sync();
         });
-        Value kq = k.index(qCols), steps_ = k.index(steps);
+        Value kq = k.index(qCols), stepCount = k.index(steps);
         if (!inR) {
           k.spread(zero, n, zero, n, [&](Value i, Value c) {
             Value v = k.select(k.le(i, c), k.load(work, {i, c}), k.real(0));
@@ -249,11 +249,11 @@ void adjoint::gpu::emitQr(OpBuilder &b, const LinearAlgebraCall &call) {
         // step j applies H_j to the columns after j and sets column j to
         // H_j e_j. Column j of a q formed in place still holds v_j until
         // its own step.
-        k.spread(zero, m, steps_, kq, [&](Value i, Value c) {
+        k.spread(zero, m, stepCount, kq, [&](Value i, Value c) {
           k.store(k.select(k.eq(i, c), k.real(1), k.real(0)), q, {i, c});
         });
         k.sync();
-        k.serialDown(zero, steps_, [&](Value j) {
+        k.serialDown(zero, stepCount, [&](Value j) {
           Value next = k.add(j, one);
           Value tau = k.load(taus, {j});
           k.spread(next, kq, [&](Value c) {
