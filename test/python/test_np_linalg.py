@@ -5,6 +5,11 @@ program. Eigen- and singular vectors are compared through quantities that
 do not depend on their signs (v * v, u diag(s) vh, projectors), since
 LAPACK implementations may choose different signs."""
 
+import os
+import subprocess
+import sys
+import textwrap
+
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 import numpy as np
@@ -225,3 +230,33 @@ def test_on_opencl(opencl_device, rng):
         np.asarray(spectrum(w, x)),
         adj.jit(lambda w, x: np.linalg.eigvalsh(adj.hessian(loss)(w, x)))(
             w, x), rtol=1e-9, atol=1e-12)
+
+
+def test_lapack_chosen_missing_or_wrong(tmp_path):
+    """ADJOINT_LAPACK names the LAPACK to load (to measure one against
+    another); a library that is missing or lacks LAPACK's routines is an
+    "unavailable" error naming it from the call, not a crash. A process
+    loads LAPACK once, so each case runs in its own."""
+    script = tmp_path / "chol.py"
+    script.write_text(textwrap.dedent("""
+        import numpy as np, adjoint as adj
+        def chol(a):
+            return np.linalg.cholesky(a)
+        try:
+            print(np.asarray(adj.jit(chol)(np.eye(2) * 4.0)).tolist())
+        except adj.Error as e:
+            print("error:", e)
+        """))
+    cases = [("/nonexistent/liblapack.so",
+              "error: @chol: unavailable: the linear algebra kernels need "
+              "LAPACK: ADJOINT_LAPACK=/nonexistent/liblapack.so: "),
+             ("libm.so.6",
+              "error: @chol: unavailable: the linear algebra kernels need "
+              "LAPACK: ADJOINT_LAPACK=libm.so.6: libm.so.6 lacks spotrf_"),
+             ("liblapack.so.3", "[[2.0, 0.0], [0.0, 2.0]]")]
+    for library, expected in cases:
+        env = dict(os.environ, ADJOINT_LAPACK=library)
+        out = subprocess.run([sys.executable, str(script)], env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith(expected), (library, out.stdout)

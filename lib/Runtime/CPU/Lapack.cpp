@@ -3,6 +3,7 @@
 #include "CPU/Lapack.h"
 #include "GPU/DynamicLibrary.h"
 
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -41,6 +42,24 @@ const Loaded &loaded() noexcept {
           s = resolveRoutines(library, 'd', table.d);
         return s;
       };
+      // The library in ADJOINT_LAPACK alone when it is set (to measure
+      // one LAPACK against another, or to run without one), else
+      // OpenBLAS, else whatever provides Debian's liblapack.so.3.
+      const char *path = std::getenv("ADJOINT_LAPACK");
+      if (path && *path) {
+        static gpu::DynamicLibrary chosen;
+        static cpu::Lapack table;
+        Status status = chosen.open(path);
+        if (status.ok())
+          status = resolveAll(chosen, table);
+        if (status.ok())
+          result.table = &table;
+        else
+          result.error = "the linear algebra kernels need LAPACK: "
+                         "ADJOINT_LAPACK=" +
+                         std::string(path) + ": " + status.message();
+        return;
+      }
       const cpu::Lapack *table = nullptr;
       Status status = gpu::loadDriver({"libopenblas.so.0", "liblapack.so.3"},
                                       resolveAll, &table);
