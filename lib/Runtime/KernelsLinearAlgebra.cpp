@@ -15,13 +15,15 @@
 //                     its U and A's u as its V^T, no copy.
 //
 // getrf and geqrf factor A itself, so lu and qr copy each matrix into a
-// column-major scratch (O(mn) against O(mn min(m, n)) flops). Workspace
-// sizes are queried once per call, before the batch loop.
+// column-major scratch (O(mn) against O(mn min(m, n)) flops). A batch of
+// small matrices is spread over the runtime's thread pool (overBatch);
+// workspace sizes are queried once per chunk, before its loop.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/KernelsLinearAlgebra.h"
 #include "adjoint/Runtime/Invoke.h"
+#include "adjoint/Runtime/ThreadPool.h"
 
 #include "CPU/Lapack.h"
 
@@ -112,23 +114,46 @@ template <typename T> T leadingSign(const T *v, int64_t count, int64_t stride) {
   return count && v[best * stride] < 0 ? T(-1) : T(1);
 }
 
+/// Matrices of at most this size are factored concurrently, a chunk of the
+/// batch per thread of the runtime's pool: LAPACK runs them on the calling
+/// thread (OpenBLAS threads only larger problems), and a batch of small
+/// matrices is model code's common case. Larger ones run one after the
+/// other, each with LAPACK's own threads.
+constexpr int64_t kConcurrentMaxDim = 64;
+
+/// Runs `body(begin, end)` over the batch [0, batch): in chunks on the
+/// runtime's pool (each chunk sets up its own workspace) when the matrices
+/// are small (largest dimension `dim`) and the routine gains from it
+/// (`concurrent`), else in one call here.
+template <typename Body>
+void overBatch(int64_t batch, int64_t dim, bool concurrent, Body body) {
+  ThreadPool &pool = ThreadPool::global();
+  if (concurrent && batch > 1 && dim <= kConcurrentMaxDim &&
+      pool.numThreads() > 1 && !insideParallelChunk())
+    pool.parallelFor(0, batch, /*grain=*/0, body);
+  else
+    body(0, batch);
+}
+
 template <typename T>
 void cholesky(const LapackRoutines<T> &la, const T *a, T *l, int64_t batch,
               int64_t n) {
   int size = static_cast<int>(n), lda = ld(n);
-  for (int64_t b = 0; b < batch; ++b) {
-    const T *in = a + b * n * n;
-    T *out = l + b * n * n;
-    std::copy(in, in + n * n, out);
-    int info = 0;
-    la.potrf("U", &size, out, &lda, &info, 1);
-    if (info != 0) {
-      fillNaN(out, n * n);
-      continue;
+  overBatch(batch, n, true, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      const T *in = a + b * n * n;
+      T *out = l + b * n * n;
+      std::copy(in, in + n * n, out);
+      int info = 0;
+      la.potrf("U", &size, out, &lda, &info, 1);
+      if (info != 0) {
+        fillNaN(out, n * n);
+        continue;
+      }
+      for (int64_t i = 0; i < n; ++i)
+        std::fill(out + i * n + i + 1, out + (i + 1) * n, T(0));
     }
-    for (int64_t i = 0; i < n; ++i)
-      std::fill(out + i * n + i + 1, out + (i + 1) * n, T(0));
-  }
+  });
 }
 
 template <typename T>
@@ -147,9 +172,12 @@ void triangularSolve(const LapackRoutines<T> &la, const T *a, const T *b,
   std::copy(b, b + batch * rows * cols, x);
   if (rows == 0 || cols == 0)
     return;
-  for (int64_t i = 0; i < batch; ++i)
-    la.trsm(side, uplo, trans, diag, &m, &n, &one, a + i * k * k, &lda,
-            x + i * rows * cols, &ldb, 1, 1, 1, 1);
+  int64_t dim = std::max(rows, cols);
+  overBatch(batch, dim, true, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      la.trsm(side, uplo, trans, diag, &m, &n, &one, a + i * k * k, &lda,
+              x + i * rows * cols, &ldb, 1, 1, 1, 1);
+  });
 }
 
 template <typename T>
@@ -157,22 +185,24 @@ void lu(const LapackRoutines<T> &la, const T *a, T *lu, int32_t *pivots,
         int32_t *perm, int64_t batch, int64_t m, int64_t n) {
   int64_t k = std::min(m, n);
   int rows = static_cast<int>(m), cols = static_cast<int>(n), lda = ld(m);
-  std::vector<T> scratch(m * n);
-  std::vector<int> ipiv(std::max<int64_t>(1, k));
-  for (int64_t b = 0; b < batch; ++b) {
-    transpose(a + b * m * n, scratch.data(), m, n);
-    int info = 0;
-    // info > 0 is an exactly zero pivot: the factorization is still
-    // complete (U is singular), as the op defines.
-    la.getrf(&rows, &cols, scratch.data(), &lda, ipiv.data(), &info);
-    transpose(scratch.data(), lu + b * m * n, n, m);
-    int32_t *piv = pivots + b * k, *p = perm + b * m;
-    std::iota(p, p + m, 0);
-    for (int64_t j = 0; j < k; ++j) {
-      piv[j] = ipiv[j] - 1;
-      std::swap(p[j], p[piv[j]]);
+  overBatch(batch, std::max(m, n), true, [&](int64_t begin, int64_t end) {
+    std::vector<T> scratch(m * n);
+    std::vector<int> ipiv(std::max<int64_t>(1, k));
+    for (int64_t b = begin; b < end; ++b) {
+      transpose(a + b * m * n, scratch.data(), m, n);
+      int info = 0;
+      // info > 0 is an exactly zero pivot: the factorization is still
+      // complete (U is singular), as the op defines.
+      la.getrf(&rows, &cols, scratch.data(), &lda, ipiv.data(), &info);
+      transpose(scratch.data(), lu + b * m * n, n, m);
+      int32_t *piv = pivots + b * k, *p = perm + b * m;
+      std::iota(p, p + m, 0);
+      for (int64_t j = 0; j < k; ++j) {
+        piv[j] = ipiv[j] - 1;
+        std::swap(p[j], p[piv[j]]);
+      }
     }
-  }
+  });
 }
 
 template <typename T>
@@ -182,29 +212,31 @@ void qr(const LapackRoutines<T> &la, const T *a, T *q, T *r, int64_t batch,
   int rows = static_cast<int>(m), cols = static_cast<int>(n),
       reflectors = static_cast<int>(k), qcols = static_cast<int>(kq),
       lda = ld(m);
-  // Column-major m x max(n, kq): A, then Q's kq columns in place.
-  std::vector<T> scratch(std::max<int64_t>(1, m * width));
-  std::vector<T> tau(std::max<int64_t>(1, k));
-  T query[2] = {1, 1};
-  int minusOne = -1, info = 0;
-  la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), &query[0],
-           &minusOne, &info);
-  la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
-           &query[1], &minusOne, &info);
-  int lwork = std::max(workSize(query[0]), workSize(query[1]));
-  std::vector<T> work(lwork);
-  for (int64_t b = 0; b < batch; ++b) {
-    transpose(a + b * m * n, scratch.data(), m, n);
-    la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), work.data(),
-             &lwork, &info);
-    T *rb = r + b * kq * n;
-    for (int64_t i = 0; i < kq; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        rb[i * n + j] = i <= j ? scratch[j * m + i] : T(0);
+  overBatch(batch, std::max(m, n), true, [&](int64_t begin, int64_t end) {
+    // Column-major m x max(n, kq): A, then Q's kq columns in place.
+    std::vector<T> scratch(std::max<int64_t>(1, m * width));
+    std::vector<T> tau(std::max<int64_t>(1, k));
+    T query[2] = {1, 1};
+    int minusOne = -1, info = 0;
+    la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), &query[0],
+             &minusOne, &info);
     la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
-             work.data(), &lwork, &info);
-    transpose(scratch.data(), q + b * m * kq, kq, m);
-  }
+             &query[1], &minusOne, &info);
+    int lwork = std::max(workSize(query[0]), workSize(query[1]));
+    std::vector<T> work(lwork);
+    for (int64_t b = begin; b < end; ++b) {
+      transpose(a + b * m * n, scratch.data(), m, n);
+      la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), work.data(),
+               &lwork, &info);
+      T *rb = r + b * kq * n;
+      for (int64_t i = 0; i < kq; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          rb[i * n + j] = i <= j ? scratch[j * m + i] : T(0);
+      la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
+               work.data(), &lwork, &info);
+      transpose(scratch.data(), q + b * m * kq, kq, m);
+    }
+  });
 }
 
 template <typename T>
@@ -214,39 +246,45 @@ void eigh(const LapackRoutines<T> &la, const T *a, T *w, T *v, int64_t batch,
   // A's lower triangle is A^T's upper one.
   const char *uplo = upper ? "L" : "U";
   const char *jobz = vectors ? "V" : "N";
-  // Without vectors the matrix is overwritten in a scratch copy (v is left
-  // unwritten: nothing reads it).
-  std::vector<T> scratch(vectors ? 0 : std::max<int64_t>(1, n * n));
-  T query = 1;
-  int iquery = 1, minusOne = -1, info = 0;
-  la.syevd(jobz, uplo, &size, vectors ? v : scratch.data(), &lda, w, &query,
-           &minusOne, &iquery, &minusOne, &info, 1, 1);
-  int lwork = workSize(query), liwork = std::max(1, iquery);
-  std::vector<T> work(lwork);
-  std::vector<int> iwork(liwork);
-  for (int64_t b = 0; b < batch; ++b) {
-    T *vb = vectors ? v + b * n * n : scratch.data(), *wb = w + b * n;
-    std::copy(a + b * n * n, a + (b + 1) * n * n, vb);
-    la.syevd(jobz, uplo, &size, vb, &lda, wb, work.data(), &lwork,
-             iwork.data(), &liwork, &info, 1, 1);
-    if (info != 0) {
-      fillNaN(wb, n);
-      if (vectors)
-        fillNaN(vb, n * n);
-      continue;
+  // Not concurrent: two syevd calls at once run slower than one after the
+  // other on Debian's OpenBLAS 0.3.21 (1024 8x8 matrices on 2 cores:
+  // eigh 2.2-3.0x numpy's time concurrently, 1.3-1.7x in turn;
+  // benchmarks/cpu/linalg.py 8 5 "" 1024).
+  overBatch(batch, n, false, [&](int64_t begin, int64_t end) {
+    // Without vectors the matrix is overwritten in a scratch copy (v is left
+    // unwritten: nothing reads it).
+    std::vector<T> scratch(vectors ? 0 : std::max<int64_t>(1, n * n));
+    T query = 1;
+    int iquery = 1, minusOne = -1, info = 0;
+    la.syevd(jobz, uplo, &size, vectors ? v : scratch.data(), &lda, w, &query,
+             &minusOne, &iquery, &minusOne, &info, 1, 1);
+    int lwork = workSize(query), liwork = std::max(1, iquery);
+    std::vector<T> work(lwork);
+    std::vector<int> iwork(liwork);
+    for (int64_t b = begin; b < end; ++b) {
+      T *vb = vectors ? v + b * n * n : scratch.data(), *wb = w + b * n;
+      std::copy(a + b * n * n, a + (b + 1) * n * n, vb);
+      la.syevd(jobz, uplo, &size, vb, &lda, wb, work.data(), &lwork,
+               iwork.data(), &liwork, &info, 1, 1);
+      if (info != 0) {
+        fillNaN(wb, n);
+        if (vectors)
+          fillNaN(vb, n * n);
+        continue;
+      }
+      if (!vectors)
+        continue;
+      // Eigenvector j is column j column-major, row j read row-major: signed
+      // while contiguous, then transposed into place.
+      for (int64_t j = 0; j < n; ++j) {
+        T *row = vb + j * n;
+        if (leadingSign(row, n, 1) < 0)
+          for (int64_t i = 0; i < n; ++i)
+            row[i] = -row[i];
+      }
+      transposeSquare(vb, n);
     }
-    if (!vectors)
-      continue;
-    // Eigenvector j is column j column-major, row j read row-major: signed
-    // while contiguous, then transposed into place.
-    for (int64_t j = 0; j < n; ++j) {
-      T *row = vb + j * n;
-      if (leadingSign(row, n, 1) < 0)
-        for (int64_t i = 0; i < n; ++i)
-          row[i] = -row[i];
-    }
-    transposeSquare(vb, n);
-  }
+  });
 }
 
 template <typename T>
@@ -258,49 +296,51 @@ void svd(const LapackRoutines<T> &la, const T *a, T *u, T *s, T *vh,
   int rows = static_cast<int>(n), cols = static_cast<int>(m), lda = ld(n),
       ldu = ld(n), ldvt = ld(ucols);
   const char *jobz = !vectors ? "N" : full ? "A" : "S";
-  std::vector<T> scratch(std::max<int64_t>(1, m * n));
-  std::vector<int> iwork(std::max<int64_t>(1, 8 * k));
-  // Without vectors gesdd references neither; one element stands in.
-  T dummy[1];
-  T *uOut = vectors ? u : dummy, *vhOut = vectors ? vh : dummy;
-  T query = 1;
-  int minusOne = -1, info = 0;
-  la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, s, vhOut, &ldu, uOut,
-           &ldvt, &query, &minusOne, iwork.data(), &info, 1);
-  int lwork = workSize(query);
-  std::vector<T> work(lwork);
-  for (int64_t b = 0; b < batch; ++b) {
-    std::copy(a + b * m * n, a + (b + 1) * m * n, scratch.data());
-    T *sb = s + b * k;
-    T *ub = vectors ? u + b * m * ucols : dummy;
-    T *vb = vectors ? vh + b * vrows * n : dummy;
-    la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, sb, vb, &ldu, ub,
-             &ldvt, work.data(), &lwork, iwork.data(), &info, 1);
-    if (info != 0) {
-      fillNaN(sb, k);
-      if (vectors) {
-        fillNaN(ub, m * ucols);
-        fillNaN(vb, vrows * n);
-      }
-      continue;
-    }
-    if (!vectors)
-      continue;
-    for (int64_t j = 0; j < ucols; ++j) {
-      if (leadingSign(ub + j, m, ucols) > 0)
+  overBatch(batch, std::max(m, n), true, [&](int64_t begin, int64_t end) {
+    std::vector<T> scratch(std::max<int64_t>(1, m * n));
+    std::vector<int> iwork(std::max<int64_t>(1, 8 * k));
+    // Without vectors gesdd references neither; one element stands in.
+    T dummy[1];
+    T *uOut = vectors ? u : dummy, *vhOut = vectors ? vh : dummy;
+    T query = 1;
+    int minusOne = -1, info = 0;
+    la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, s, vhOut, &ldu, uOut,
+             &ldvt, &query, &minusOne, iwork.data(), &info, 1);
+    int lwork = workSize(query);
+    std::vector<T> work(lwork);
+    for (int64_t b = begin; b < end; ++b) {
+      std::copy(a + b * m * n, a + (b + 1) * m * n, scratch.data());
+      T *sb = s + b * k;
+      T *ub = vectors ? u + b * m * ucols : dummy;
+      T *vb = vectors ? vh + b * vrows * n : dummy;
+      la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, sb, vb, &ldu, ub,
+               &ldvt, work.data(), &lwork, iwork.data(), &info, 1);
+      if (info != 0) {
+        fillNaN(sb, k);
+        if (vectors) {
+          fillNaN(ub, m * ucols);
+          fillNaN(vb, vrows * n);
+        }
         continue;
-      for (int64_t i = 0; i < m; ++i)
-        ub[i * ucols + j] = -ub[i * ucols + j];
-      if (j < k)
-        for (int64_t i = 0; i < n; ++i)
-          vb[j * n + i] = -vb[j * n + i];
+      }
+      if (!vectors)
+        continue;
+      for (int64_t j = 0; j < ucols; ++j) {
+        if (leadingSign(ub + j, m, ucols) > 0)
+          continue;
+        for (int64_t i = 0; i < m; ++i)
+          ub[i * ucols + j] = -ub[i * ucols + j];
+        if (j < k)
+          for (int64_t i = 0; i < n; ++i)
+            vb[j * n + i] = -vb[j * n + i];
+      }
+      // A full vh's rows beyond k pair with no column of u.
+      for (int64_t j = k; j < vrows; ++j)
+        if (leadingSign(vb + j * n, n, 1) < 0)
+          for (int64_t i = 0; i < n; ++i)
+            vb[j * n + i] = -vb[j * n + i];
     }
-    // A full vh's rows beyond k pair with no column of u.
-    for (int64_t j = k; j < vrows; ++j)
-      if (leadingSign(vb + j * n, n, 1) < 0)
-        for (int64_t i = 0; i < n; ++i)
-          vb[j * n + i] = -vb[j * n + i];
-  }
+  });
 }
 
 template <typename T> T *ptr(intptr_t address) {

@@ -21,8 +21,8 @@ using namespace adjoint::gpu;
 void adjoint::gpu::emitCholesky(OpBuilder &b, const LinearAlgebraCall &call) {
   Value in = call.buffers[0], out = call.buffers[1];
   int64_t size = call.matrix(0).first;
-  emitMatrixLaunch(b, call, threadsFor(size), {}, {}, [&](MatrixKernel &k,
-                                                          const KernelBuffers &) {
+  emitMatrixLaunch(b, call, threadsFor(size), {}, {},
+                   [&](MatrixKernel &k, const KernelBuffers &) {
     Value zero = k.index(0), n = k.index(size), one = k.index(1);
     // The lower triangle of the input, zeros above.
     k.spread(zero, n, zero, n, [&](Value i, Value j) {
@@ -76,8 +76,8 @@ void adjoint::gpu::emitTriangularSolve(OpBuilder &b,
   bool sTransposed = transpose != !left;
   bool forward = left ? opLower : !opLower;
   int64_t lines = left ? cols : rows;
-  emitMatrixLaunch(b, call, threadsFor(lines), {}, {}, [&](MatrixKernel &k,
-                                                           const KernelBuffers &) {
+  emitMatrixLaunch(b, call, threadsFor(lines), {}, {},
+                   [&](MatrixKernel &k, const KernelBuffers &) {
     auto s = [&](Value i, Value j) {
       return sTransposed ? k.load(a, {j, i}) : k.load(a, {i, j});
     };

@@ -180,8 +180,8 @@ void adjoint::gpu::emitEigh(OpBuilder &b, const LinearAlgebraCall &call) {
         // Off-diagonal entries within a few ulps of the larger diagonal
         // one are rounding: rotating them again would not end.
         double tolerance = 8 * k.epsilon();
-        auto forPairs = [&](Value round,
-                            const std::function<void(Value, Value, Value)> &fn) {
+        using PairFn = std::function<void(Value, Value, Value)>;
+        auto forPairs = [&](Value round, const PairFn &fn) {
           k.spread(zero, k.index(slots), [&](Value slot) {
             auto [p, q] = k.pairOf(round, slot, players);
             k.when(k.lt(q, n), [&] { fn(slot, p, q); });
@@ -194,9 +194,9 @@ void adjoint::gpu::emitEigh(OpBuilder &b, const LinearAlgebraCall &call) {
               k.spread(zero, k.index(slots), zero, n, [&](Value slot, Value i) {
                 auto [p, q] = k.pairOf(round, slot, players);
                 k.when(k.lt(q, n), [&] {
-                  Value c = k.load(angles, {k.mul(slot, k.index(2))});
-                  Value s = k.load(angles,
-                                   {k.add(k.mul(slot, k.index(2)), k.index(1))});
+                  Value at = k.mul(slot, k.index(2));
+                  Value c = k.load(angles, {at});
+                  Value s = k.load(angles, {k.add(at, k.index(1))});
                   fn(p, q, i, c, s);
                 });
               });

@@ -1,4 +1,4 @@
-//===- MatrixKernel.h - Kernels in which a workgroup owns a matrix -*- C++ -*-===//
+//===- MatrixKernel.h - A workgroup owns a matrix ---------------*- C++ -*-===//
 //
 // The decompositions of -adj-gpu-linear-algebra are sequences of steps
 // (a column of a factorization, a round of Jacobi rotations) whose work is
