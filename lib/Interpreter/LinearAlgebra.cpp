@@ -224,11 +224,19 @@ std::vector<Tensor> svd(const Tensor &a, bool full) {
   unsigned options = full ? (Eigen::ComputeFullU | Eigen::ComputeFullV)
                           : (Eigen::ComputeThinU | Eigen::ComputeThinV);
   for (int64_t i = 0; i < in.count(); ++i) {
-    Eigen::BDCSVD<Mat<C>> decomposition(Mat<C>(in.matrix(i)), options);
-    Eigen::Map<Eigen::Matrix<C, Eigen::Dynamic, 1>>(s.at(i), k) =
-        decomposition.singularValues();
     auto um = u.matrix(i, m, full ? m : k);
     auto vm = vh.matrix(i, full ? n : k, n);
+    auto values = Eigen::Map<Eigen::Matrix<C, Eigen::Dynamic, 1>>(s.at(i), k);
+    // A NaN or an infinity: all NaN, as LAPACK's gesdd refuses it (Eigen
+    // would return zeros).
+    if (!in.matrix(i).allFinite()) {
+      values.setConstant(nan<C>());
+      um.setConstant(nan<C>());
+      vm.setConstant(nan<C>());
+      continue;
+    }
+    Eigen::BDCSVD<Mat<C>> decomposition(Mat<C>(in.matrix(i)), options);
+    values = decomposition.singularValues();
     um = decomposition.matrixU();
     vm = decomposition.matrixV().transpose();
     for (int64_t j = 0; j < um.cols(); ++j) {

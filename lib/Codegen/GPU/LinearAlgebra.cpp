@@ -56,8 +56,14 @@ int64_t adjoint::gpu::threadsFor(int64_t work) {
 void adjoint::gpu::emitMatrixLaunch(
     OpBuilder &b, const LinearAlgebraCall &call, int64_t threads,
     ArrayRef<SmallVector<int64_t>> scratchShapes,
-    ArrayRef<MemRefType> workgroupBuffers,
-    const std::function<void(MatrixKernel &, const KernelBuffers &)> &body) {
+    ArrayRef<MemRefType> workgroupBuffers, const MatrixKernelBody &body) {
+  emitMatrixLaunches(b, call, threads, scratchShapes, workgroupBuffers, {body});
+}
+
+void adjoint::gpu::emitMatrixLaunches(
+    OpBuilder &b, const LinearAlgebraCall &call, int64_t threads,
+    ArrayRef<SmallVector<int64_t>> scratchShapes,
+    ArrayRef<MemRefType> workgroupBuffers, ArrayRef<MatrixKernelBody> bodies) {
   Location loc = call.loc;
   KernelBuffers buffers;
   for (const SmallVector<int64_t> &shape : scratchShapes) {
@@ -69,11 +75,11 @@ void adjoint::gpu::emitMatrixLaunch(
   LaunchShape shape;
   shape.grid[0] = call.batchCount();
   shape.block[0] = threads;
-  {
+  for (const MatrixKernelBody &body : bodies) {
     OpBuilder::InsertionGuard guard(b);
     mlir::gpu::LaunchOp launch =
         createLaunch(b, loc, shape, workgroupBuffers);
-    buffers.workgroup.append(launch.getWorkgroupAttributions().begin(),
+    buffers.workgroup.assign(launch.getWorkgroupAttributions().begin(),
                              launch.getWorkgroupAttributions().end());
     MatrixKernel kernel(b, loc, call.element(), threads, call.batchShape(),
                         launch);

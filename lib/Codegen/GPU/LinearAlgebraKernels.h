@@ -45,14 +45,26 @@ struct KernelBuffers {
   llvm::SmallVector<mlir::Value> workgroup;
 };
 
+using MatrixKernelBody =
+    std::function<void(MatrixKernel &, const KernelBuffers &)>;
+
 /// Emits at `b`'s insertion point (host code) the scratch allocations, a
 /// launch of one workgroup of `threads` items per matrix of the batch with
 /// `body` inside, and the scratch deallocations.
-void emitMatrixLaunch(
+void emitMatrixLaunch(mlir::OpBuilder &b, const LinearAlgebraCall &call,
+                      int64_t threads,
+                      llvm::ArrayRef<llvm::SmallVector<int64_t>> scratchShapes,
+                      llvm::ArrayRef<mlir::MemRefType> workgroupBuffers,
+                      const MatrixKernelBody &body);
+
+/// The same with one launch per body, in order, sharing the scratch (each
+/// launch has workgroup buffers of its own): a long algorithm split where
+/// one kernel would need more registers than a GPU has.
+void emitMatrixLaunches(
     mlir::OpBuilder &b, const LinearAlgebraCall &call, int64_t threads,
     llvm::ArrayRef<llvm::SmallVector<int64_t>> scratchShapes,
     llvm::ArrayRef<mlir::MemRefType> workgroupBuffers,
-    const std::function<void(MatrixKernel &, const KernelBuffers &)> &body);
+    llvm::ArrayRef<MatrixKernelBody> bodies);
 
 /// The work items for a matrix step over `work` parallel lines: a power of
 /// two between one NVIDIA warp and 256.

@@ -77,14 +77,15 @@ func.func @qr(%a: memref<2x5x3xf32>, %q: memref<2x5x3xf32>, %r: memref<2x3x3xf32
 // -----
 
 // eigh without vectors: the working matrix and the rotations, no V; the
-// sweeps' rotation flags in workgroup memory, one per work item.
+// sweeps' rotation flags in workgroup memory, one per work item, and a
+// slot saying whether the input has a NaN or an infinity.
 // CHECK-LABEL: func.func @eigvalsh(
 // CHECK: memref.alloc() : memref<6x6xf64>
 // CHECK-NEXT: memref.alloc() : memref<6xf64>
 // CHECK-NEXT: arith.constant
 // CHECK-NOT: memref.alloc
 // CHECK: gpu.launch
-// CHECK-SAME: workgroup(%{{.*}} : memref<32xi32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<32xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<1xi32, #gpu.address_space<workgroup>>)
 func.func private @eigh_kernel(memref<6x6xf64>, memref<6xf64>, memref<6x6xf64>, i64, i64, i64, i64)
     attributes {adj.linear_algebra = "eigh"}
 func.func @eigvalsh(%a: memref<6x6xf64>, %w: memref<6xf64>, %v: memref<6x6xf64>) {
@@ -92,6 +93,30 @@ func.func @eigvalsh(%a: memref<6x6xf64>, %w: memref<6xf64>, %v: memref<6x6xf64>)
   %n = arith.constant 6 : i64
   %no = arith.constant 0 : i64
   call @eigh_kernel(%a, %w, %v, %one, %n, %no, %no) : (memref<6x6xf64>, memref<6xf64>, memref<6x6xf64>, i64, i64, i64, i64) -> ()
+  return
+}
+
+// -----
+
+// svd with vectors: two kernels sharing the scratch (rotations, values and
+// vectors; then the completion of the basis and the signs), freed after
+// the second.
+// CHECK-LABEL: func.func @svd(
+// CHECK: %[[X:.*]] = memref.alloc() : memref<5x3xf32>
+// CHECK: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[X]]
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: memref.dealloc %[[X]]
+func.func private @svd_kernel(memref<5x3xf32>, memref<5x5xf32>, memref<3xf32>, memref<3x3xf32>, i64, i64, i64, i64, i64)
+    attributes {adj.linear_algebra = "svd"}
+func.func @svd(%a: memref<5x3xf32>, %u: memref<5x5xf32>, %s: memref<3xf32>, %vh: memref<3x3xf32>) {
+  %one = arith.constant 1 : i64
+  %m = arith.constant 5 : i64
+  %n = arith.constant 3 : i64
+  call @svd_kernel(%a, %u, %s, %vh, %one, %m, %n, %one, %one) : (memref<5x3xf32>, memref<5x5xf32>, memref<3xf32>, memref<3x3xf32>, i64, i64, i64, i64, i64) -> ()
   return
 }
 

@@ -123,6 +123,15 @@ TEST_CASE("linear algebra: every decomposition and flag, f32 and f64",
           out.push_back(api::slice(u, {0, 0, 0}, {2, 6, 3}));
           out.push_back(api::matmul(uc, api::transpose(uc, {0, 2, 1})));
           out.push_back(vh);
+          // A complement of many dimensions: u's first columns and the
+          // complement's projector.
+          api::Value longer =
+              api::reshape(api::concat({tall, tall * 2.0, tall}, 2),
+                           {2, 18, 3});
+          auto [ul, sl, vhl] = api::svd(longer, true);
+          api::Value ulc = api::slice(ul, {0, 0, 3}, {2, 18, 18});
+          out.push_back(api::slice(ul, {0, 0, 0}, {2, 18, 3}));
+          out.push_back(api::matmul(ulc, api::transpose(ulc, {0, 2, 1})));
           auto [uw, sw, vhw] = api::svd(wide, true);
           api::Value vc = api::slice(vhw, {0, 3, 0}, {2, 6, 6});
           out.push_back(uw);
@@ -209,6 +218,23 @@ TEST_CASE("linear algebra: failures, 1x1, empty batches and values only",
                out.push_back(qe);
                auto [ue, se, vhe] = api::svd(empty);
                out.push_back(se);
+               // Magnitudes whose squares overflow or underflow f32: the
+               // kernels scale first, as Eigen and LAPACK do.
+               for (double scale : {1e20, 1e-25}) {
+                 auto [ub, sb, vhb] = api::svd(square * scale);
+                 out.push_back(ub);
+                 out.push_back(sb);
+                 out.push_back(vhb);
+               }
+               // NaNs: every value and vector NaN, as LAPACK's refusal.
+               api::Value nan = (x - x) / (x - x);
+               auto [wn, vn] = api::eigh(nan);
+               out.push_back(wn);
+               out.push_back(vn);
+               auto [un, sn, vhn] = api::svd(nan);
+               out.push_back(un);
+               out.push_back(sn);
+               out.push_back(vhn);
                // Only the values used: the kernels skip the vectors.
                auto [unused, values, unusedToo] = api::svd(x, true);
                out.push_back(values);
