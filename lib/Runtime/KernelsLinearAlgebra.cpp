@@ -26,11 +26,15 @@
 #include "adjoint/Runtime/ThreadPool.h"
 
 #include "CPU/Lapack.h"
+#include "CPU/LinearAlgebra.h"
+#include "adjoint/Runtime/GpuABI.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
+#include <string>
 #include <new>
 #include <numeric>
 #include <vector>
@@ -42,16 +46,21 @@ namespace {
 
 /// How a kernel ended. The entry points turn a failure into
 /// failCompiledCall from a frame that holds nothing with a destructor.
-enum class Outcome { Done, NoLapack, NoMemory, TooLarge };
+enum class Outcome { Done, NoLapack, NoMemory, TooLarge, UnknownOp };
+
+constexpr const char *kTooLarge =
+    "a matrix dimension exceeds LAPACK's 32-bit integers";
+constexpr const char *kNoMemory = "no memory for a LAPACK workspace";
 
 [[noreturn]] void fail(Outcome outcome) {
   if (outcome == Outcome::NoLapack)
     failCompiledCall(StatusCode::Unavailable, cpu::lapackError());
   if (outcome == Outcome::TooLarge)
+    failCompiledCall(StatusCode::InvalidArgument, kTooLarge);
+  if (outcome == Outcome::UnknownOp)
     failCompiledCall(StatusCode::InvalidArgument,
-                     "a matrix dimension exceeds LAPACK's 32-bit integers");
-  failCompiledCall(StatusCode::OutOfMemory,
-                   "no memory for a LAPACK workspace");
+                     "unknown linear algebra op");
+  failCompiledCall(StatusCode::OutOfMemory, kNoMemory);
 }
 
 /// Runs `body(routines)` for T's routines on m x n matrices. LAPACK's
@@ -347,71 +356,183 @@ template <typename T> T *ptr(intptr_t address) {
   return reinterpret_cast<T *>(address);
 }
 
+/// Runs the kernel of `op` (GpuABI.h's adj_rt_gpu_linalg_op) on `b`, the
+/// buffers, with `s`, the scalars, as KernelsLinearAlgebra.h orders them.
+template <typename T>
+Outcome dispatch(uint32_t op, const intptr_t *b, const int64_t *s) noexcept {
+  switch (op) {
+  case ADJ_RT_GPU_CHOLESKY:
+    return run<T>(s[1], s[1], [&](const LapackRoutines<T> &la) {
+      cholesky(la, ptr<const T>(b[0]), ptr<T>(b[1]), s[0], s[1]);
+    });
+  case ADJ_RT_GPU_TRIANGULAR_SOLVE:
+    return run<T>(s[1], s[2], [&](const LapackRoutines<T> &la) {
+      triangularSolve(la, ptr<const T>(b[0]), ptr<const T>(b[1]),
+                      ptr<T>(b[2]), s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+    });
+  case ADJ_RT_GPU_LU:
+    return run<T>(s[1], s[2], [&](const LapackRoutines<T> &la) {
+      lu(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<int32_t>(b[2]),
+         ptr<int32_t>(b[3]), s[0], s[1], s[2]);
+    });
+  case ADJ_RT_GPU_QR:
+    return run<T>(s[1], s[2], [&](const LapackRoutines<T> &la) {
+      qr(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<T>(b[2]), s[0], s[1],
+         s[2], s[3]);
+    });
+  case ADJ_RT_GPU_EIGH:
+    return run<T>(s[1], s[1], [&](const LapackRoutines<T> &la) {
+      eigh(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<T>(b[2]), s[0], s[1],
+           s[2], s[3]);
+    });
+  case ADJ_RT_GPU_SVD:
+    return run<T>(s[1], s[2], [&](const LapackRoutines<T> &la) {
+      svd(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<T>(b[2]), ptr<T>(b[3]),
+          s[0], s[1], s[2], s[3], s[4]);
+    });
+  }
+  return Outcome::UnknownOp;
+}
+
+/// The entry points' frame: holds nothing with a destructor across fail().
+template <typename T>
+void entry(uint32_t op, std::initializer_list<intptr_t> buffers,
+           std::initializer_list<int64_t> scalars) {
+  Outcome outcome = dispatch<T>(op, buffers.begin(), scalars.begin());
+  if (outcome != Outcome::Done)
+    fail(outcome);
+}
+
+/// The buffers of an op as rows x cols matrices (or vectors, cols = 1) of
+/// T (`i32`: of int32_t) per batch entry, operands first.
+struct Shape {
+  int64_t rows, cols;
+  bool operand, i32;
+};
+
+/// The shapes of `op`'s buffers, or an empty list for an unknown op.
+std::vector<Shape> shapesOf(uint32_t op, const int64_t *s) {
+  switch (op) {
+  case ADJ_RT_GPU_CHOLESKY:
+    return {{s[1], s[1], true, false}, {s[1], s[1], false, false}};
+  case ADJ_RT_GPU_TRIANGULAR_SOLVE: {
+    int64_t k = s[3] ? s[1] : s[2];
+    return {{k, k, true, false},
+            {s[1], s[2], true, false},
+            {s[1], s[2], false, false}};
+  }
+  case ADJ_RT_GPU_LU:
+    return {{s[1], s[2], true, false},
+            {s[1], s[2], false, false},
+            {std::min(s[1], s[2]), 1, false, true},
+            {s[1], 1, false, true}};
+  case ADJ_RT_GPU_QR: {
+    int64_t kq = s[3] ? s[1] : std::min(s[1], s[2]);
+    return {{s[1], s[2], true, false},
+            {s[1], kq, false, false},
+            {kq, s[2], false, false}};
+  }
+  case ADJ_RT_GPU_EIGH:
+    return {{s[1], s[1], true, false},
+            {s[1], 1, false, false},
+            {s[1], s[1], false, false}};
+  case ADJ_RT_GPU_SVD: {
+    int64_t k = std::min(s[1], s[2]);
+    return {{s[1], s[2], true, false},
+            {s[1], s[3] ? s[1] : k, false, false},
+            {k, 1, false, false},
+            {s[3] ? s[2] : k, s[2], false, false}};
+  }
+  }
+  return {};
+}
+
+Status statusOf(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::Done:
+    return Status::success();
+  case Outcome::NoLapack:
+    return Status::error(StatusCode::Unavailable, cpu::lapackError());
+  case Outcome::TooLarge:
+    return Status::error(StatusCode::InvalidArgument, kTooLarge);
+  case Outcome::NoMemory:
+    return Status::error(StatusCode::OutOfMemory, kNoMemory);
+  case Outcome::UnknownOp:
+    break;
+  }
+  return Status::error(StatusCode::InvalidArgument,
+                       "unknown linear algebra op");
+}
+
 } // namespace
 
-// Each entry point: run the kernel, then fail from this frame, which holds
-// nothing with a destructor across the jump.
+Status cpu::linearAlgebraBuffers(uint32_t op, DType dtype,
+                                 const int64_t *scalars,
+                                 std::vector<LinearAlgebraBuffer> *buffers) {
+  if (dtype != DType::F32 && dtype != DType::F64)
+    return Status::error(StatusCode::InvalidArgument,
+                         std::string("the linear algebra kernels compute in "
+                                     "f32 or f64, not ") +
+                             dtypeName(dtype));
+  std::vector<Shape> shapes = shapesOf(op, scalars);
+  if (shapes.empty())
+    return statusOf(Outcome::UnknownOp);
+  buffers->clear();
+  for (const Shape &shape : shapes) {
+    uint64_t bytes = shape.i32 ? 4 : dtypeSize(dtype);
+    for (int64_t factor : {scalars[0], shape.rows, shape.cols}) {
+      if (factor < 0 ||
+          (factor > 0 && bytes > UINT64_MAX / static_cast<uint64_t>(factor)))
+        return Status::error(StatusCode::InvalidArgument,
+                             "linear algebra buffer sizes out of range");
+      bytes *= static_cast<uint64_t>(factor);
+    }
+    buffers->push_back({bytes, shape.operand});
+  }
+  return Status::success();
+}
+
+Status cpu::linearAlgebra(uint32_t op, DType dtype, const intptr_t *buffers,
+                          const int64_t *scalars) {
+  if (dtype != DType::F32 && dtype != DType::F64)
+    return statusOf(Outcome::UnknownOp);
+  return statusOf(dtype == DType::F64
+                      ? dispatch<double>(op, buffers, scalars)
+                      : dispatch<float>(op, buffers, scalars));
+}
+
 #define ADJ_LA_ENTRY(T, suffix)                                                \
   extern "C" void adj_kernel_cholesky_##suffix(intptr_t a, intptr_t l,         \
                                                int64_t batch, int64_t n) {     \
-    Outcome outcome = run<T>(n, n, [&](const LapackRoutines<T> &la) {        \
-      cholesky(la, ptr<const T>(a), ptr<T>(l), batch, n);                      \
-    });                                                                        \
-    if (outcome != Outcome::Done)                                              \
-      fail(outcome);                                                           \
+    entry<T>(ADJ_RT_GPU_CHOLESKY, {a, l}, {batch, n});                         \
   }                                                                            \
   extern "C" void adj_kernel_triangular_solve_##suffix(                        \
       intptr_t a, intptr_t b, intptr_t x, int64_t batch, int64_t rows,         \
       int64_t cols, int64_t leftSide, int64_t lower, int64_t transposeA,       \
       int64_t unitDiagonal) {                                                  \
-    Outcome outcome =                                                          \
-        run<T>(rows, cols, [&](const LapackRoutines<T> &la) {                \
-          triangularSolve(la, ptr<const T>(a), ptr<const T>(b), ptr<T>(x),     \
-                          batch, rows, cols, leftSide, lower, transposeA,      \
-                          unitDiagonal);                                       \
-        });                                                                    \
-    if (outcome != Outcome::Done)                                              \
-      fail(outcome);                                                           \
+    entry<T>(ADJ_RT_GPU_TRIANGULAR_SOLVE, {a, b, x},                           \
+             {batch, rows, cols, leftSide, lower, transposeA, unitDiagonal});  \
   }                                                                            \
   extern "C" void adj_kernel_lu_##suffix(intptr_t a, intptr_t lu_,             \
                                          intptr_t pivots, intptr_t perm,       \
                                          int64_t batch, int64_t m,             \
                                          int64_t n) {                          \
-    Outcome outcome = run<T>(m, n, [&](const LapackRoutines<T> &la) {        \
-      lu(la, ptr<const T>(a), ptr<T>(lu_), ptr<int32_t>(pivots),               \
-         ptr<int32_t>(perm), batch, m, n);                                     \
-    });                                                                        \
-    if (outcome != Outcome::Done)                                              \
-      fail(outcome);                                                           \
+    entry<T>(ADJ_RT_GPU_LU, {a, lu_, pivots, perm}, {batch, m, n});            \
   }                                                                            \
   extern "C" void adj_kernel_qr_##suffix(intptr_t a, intptr_t q, intptr_t r,   \
                                          int64_t batch, int64_t m, int64_t n,  \
                                          int64_t full) {                       \
-    Outcome outcome = run<T>(m, n, [&](const LapackRoutines<T> &la) {     \
-      qr(la, ptr<const T>(a), ptr<T>(q), ptr<T>(r), batch, m, n, full);        \
-    });                                                                        \
-    if (outcome != Outcome::Done)                                              \
-      fail(outcome);                                                           \
+    entry<T>(ADJ_RT_GPU_QR, {a, q, r}, {batch, m, n, full});                   \
   }                                                                            \
   extern "C" void adj_kernel_eigh_##suffix(                                    \
       intptr_t a, intptr_t w, intptr_t v, int64_t batch, int64_t n,            \
       int64_t upper, int64_t vectors) {                                        \
-    Outcome outcome = run<T>(n, n, [&](const LapackRoutines<T> &la) {        \
-      eigh(la, ptr<const T>(a), ptr<T>(w), ptr<T>(v), batch, n, upper,        \
-           vectors);                                                           \
-    });                                                                        \
-    if (outcome != Outcome::Done)                                              \
-      fail(outcome);                                                           \
+    entry<T>(ADJ_RT_GPU_EIGH, {a, w, v}, {batch, n, upper, vectors});          \
   }                                                                            \
   extern "C" void adj_kernel_svd_##suffix(                                     \
       intptr_t a, intptr_t u, intptr_t s, intptr_t vh, int64_t batch,          \
       int64_t m, int64_t n, int64_t full, int64_t vectors) {                   \
-    Outcome outcome = run<T>(m, n, [&](const LapackRoutines<T> &la) {        \
-      svd(la, ptr<const T>(a), ptr<T>(u), ptr<T>(s), ptr<T>(vh), batch, m, n,  \
-          full, vectors);                                                      \
-    });                                                                        \
-    if (outcome != Outcome::Done)                                              \
-      fail(outcome);                                                           \
+    entry<T>(ADJ_RT_GPU_SVD, {a, u, s, vh}, {batch, m, n, full, vectors});     \
   }
 
 ADJ_LA_ENTRY(float, f32)

@@ -202,9 +202,13 @@ def test_hessian_spectrum_in_one_jitted_function(rng):
                                atol=1e-12)
 
 
-def test_on_opencl(opencl_device, rng):
-    """The generated GPU kernels (a workgroup per matrix) behind the same
-    functions, on the OpenCL device, against JAX on the CPU."""
+@pytest.mark.parametrize("route", ["kernels", "library"])
+def test_on_opencl(opencl_device, rng, monkeypatch, route):
+    """The same functions on the OpenCL device, against JAX on the CPU, on
+    either route of a GPU device's decompositions: the generated kernels
+    (a workgroup per matrix) and the library (there LAPACK on the host,
+    through copies of the operands and results)."""
+    monkeypatch.setenv("ADJOINT_GPU_LINALG", route)
     def linalg(np):
         def f(a, b, s, m):
             vals, vecs = np.linalg.eigh(s)
@@ -230,6 +234,29 @@ def test_on_opencl(opencl_device, rng):
         np.asarray(spectrum(w, x)),
         adj.jit(lambda w, x: np.linalg.eigvalsh(adj.hessian(loss)(w, x)))(
             w, x), rtol=1e-9, atol=1e-12)
+
+
+def test_measured_route_on_opencl(opencl_device, rng, monkeypatch):
+    """By default a GPU device measures both routes of each problem (the
+    first four calls alternate between them) and keeps the faster: every
+    call's results are the op's, whichever route computed them."""
+    monkeypatch.delenv("ADJOINT_GPU_LINALG", raising=False)
+    s = spd(rng, 3, 6, 6)
+    m = rng.standard_normal((3, 7, 4))
+
+    def f(s, m):
+        w, v = np.linalg.eigh(s)
+        # A full u's extra columns are any basis of the complement: each
+        # route completes it its own way.
+        u, sv, vh = np.linalg.svd(m, full_matrices=False)
+        return w, v, np.linalg.cholesky(s), u, sv, vh
+
+    on_gpu = adj.jit(f, device=opencl_device)
+    expected = adj.jit(f)(s, m)
+    for _ in range(6):
+        for got, want in zip(on_gpu(s, m), expected):
+            np.testing.assert_allclose(np.asarray(got), np.asarray(want),
+                                       rtol=1e-9, atol=1e-11)
 
 
 def test_lapack_chosen_missing_or_wrong(tmp_path):

@@ -153,6 +153,44 @@ struct adj_rt_gpu_gemm_desc {
 /// problem; devices without a library always launch the fallback.
 void adj_rt_gpu_gemm(const adj_rt_gpu_gemm_desc *gemm, void *a, void *b,
                      void *c, void **fallbackArgs);
+/// The decompositions of adj_rt_gpu_linalg_begin (AdjOps.td's LinearAlgebra
+/// ops).
+enum adj_rt_gpu_linalg_op : uint32_t {
+  ADJ_RT_GPU_CHOLESKY = 1,
+  ADJ_RT_GPU_TRIANGULAR_SOLVE = 2,
+  ADJ_RT_GPU_LU = 3,
+  ADJ_RT_GPU_QR = 4,
+  ADJ_RT_GPU_EIGH = 5,
+  ADJ_RT_GPU_SVD = 6,
+};
+
+/// What adj_rt_gpu_linalg_begin asks of the host code.
+enum adj_rt_gpu_linalg_ticket : int64_t {
+  /// The device computed the decomposition (with its library).
+  ADJ_RT_GPU_LINALG_DONE = 0,
+  /// Launch the generated kernels; values above this one also ask for
+  /// them, and time them until adj_rt_gpu_linalg_end.
+  ADJ_RT_GPU_LINALG_KERNELS = 1,
+};
+
+/// Starts decomposition `op` of element type `dtype` (adjoint::DType: F32
+/// or F64) on the device buffers b0..b3 (the op's operands then results,
+/// contiguous row-major batches; unused ones null) with the i64 scalars
+/// s0..s6 of the CPU kernel of the same op (KernelsLinearAlgebra.h: the
+/// batch, the sizes, the flags; unused ones 0). The device either computes
+/// it with a library (a vendor solver, or LAPACK on the host) and returns
+/// ADJ_RT_GPU_LINALG_DONE, or returns a ticket asking the host code to
+/// launch the generated kernels that compute it, whichever it measured
+/// faster for this problem (ADJOINT_GPU_LINALG = library or kernels
+/// forces a route). The host code then calls adj_rt_gpu_linalg_end with
+/// the ticket, whichever route ran.
+int64_t adj_rt_gpu_linalg_begin(uint32_t op, uint32_t dtype, void *b0,
+                                void *b1, void *b2, void *b3, int64_t s0,
+                                int64_t s1, int64_t s2, int64_t s3,
+                                int64_t s4, int64_t s5, int64_t s6);
+/// Ends what adj_rt_gpu_linalg_begin started (a timed run of the kernels
+/// waits for them here).
+void adj_rt_gpu_linalg_end(int64_t ticket);
 }
 
 #endif // ADJOINT_RUNTIME_GPUABI_H

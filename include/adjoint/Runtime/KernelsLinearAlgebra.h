@@ -12,6 +12,8 @@
 // Without LAPACK, or with a matrix dimension beyond LAPACK's 32-bit
 // integers, a kernel ends the running invoke() with that error
 // (failCompiledCall); without memory for its workspace, with OutOfMemory.
+// lib/Runtime/CPU/LinearAlgebra.h has the same kernels by op, returning a
+// Status (the GPU devices' host route).
 //
 //===----------------------------------------------------------------------===//
 

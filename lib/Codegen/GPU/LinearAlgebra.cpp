@@ -8,11 +8,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostRuntime.h"
 #include "KernelBuilder.h"
 #include "LinearAlgebraKernels.h"
 
 #include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Codegen/GPU/Passes.h"
+#include "adjoint/Runtime/DType.h"
+#include "adjoint/Runtime/GpuABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -91,6 +98,57 @@ void adjoint::gpu::emitMatrixLaunches(
 
 namespace {
 
+using Emitter = void (*)(OpBuilder &, const LinearAlgebraCall &);
+
+/// Emits `emit`'s kernels behind the runtime's choice of route (GpuABI.h):
+///
+///   %t = call @adj_rt_gpu_linalg_begin(op, dtype, buffers, scalars)
+///   scf.if %t != 0 { the kernels }
+///   call @adj_rt_gpu_linalg_end(%t)
+LogicalResult emitRouted(OpBuilder &b, ModuleOp module, uint32_t op,
+                         const LinearAlgebraCall &call, Emitter emit) {
+  Location loc = call.loc;
+  if (call.buffers.size() > 4 || call.scalars.size() > 7)
+    return emitError(loc, "a linear algebra call with more than 4 buffers "
+                          "or 7 scalars");
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  adjoint::DType dtype =
+      call.element().isF64() ? adjoint::DType::F64 : adjoint::DType::F32;
+  SmallVector<Value> args = {
+      arith::ConstantIntOp::create(b, loc, op, 32),
+      arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(dtype), 32)};
+  Value null = LLVM::ZeroOp::create(b, loc, ptr);
+  for (unsigned i = 0; i < 4; ++i)
+    args.push_back(i < call.buffers.size()
+                       ? bufferAddress(b, loc, call.buffers[i],
+                                       /*withOffset=*/true)
+                       : null);
+  for (unsigned i = 0; i < 7; ++i)
+    args.push_back(
+        i64Constant(b, loc, i < call.scalars.size() ? call.scalars[i] : 0));
+  SmallVector<Type> params = {i32, i32, ptr, ptr, ptr, ptr};
+  params.append(7, i64);
+  FailureOr<func::FuncOp> begin = getRuntimeFunction(
+      module, "adj_rt_gpu_linalg_begin", b.getFunctionType(params, {i64}));
+  FailureOr<func::FuncOp> end = getRuntimeFunction(
+      module, "adj_rt_gpu_linalg_end", b.getFunctionType({i64}, {}));
+  if (failed(begin) || failed(end))
+    return failure();
+  Value ticket = func::CallOp::create(b, loc, *begin, args).getResult(0);
+  Value kernels = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, ticket,
+      i64Constant(b, loc, ADJ_RT_GPU_LINALG_DONE));
+  auto branch = scf::IfOp::create(b, loc, kernels, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(branch.thenBlock()->getTerminator());
+    emit(b, call);
+  }
+  func::CallOp::create(b, loc, *end, ValueRange{ticket});
+  return success();
+}
+
 struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -132,16 +190,20 @@ struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
                << call.getCallee();
       problem.scalars.push_back(*scalar);
     }
-    using Emitter = void (*)(OpBuilder &, const LinearAlgebraCall &);
-    Emitter emit = llvm::StringSwitch<Emitter>(kind)
-                       .Case("cholesky", emitCholesky)
-                       .Case("triangular_solve", emitTriangularSolve)
-                       .Case("lu", emitLu)
-                       .Case("qr", emitQr)
-                       .Case("eigh", emitEigh)
-                       .Case("svd", emitSvd)
-                       .Default(nullptr);
-    if (!emit)
+    struct Kind {
+      uint32_t op;
+      Emitter emit;
+    };
+    Kind k = llvm::StringSwitch<Kind>(kind)
+                 .Case("cholesky", {ADJ_RT_GPU_CHOLESKY, emitCholesky})
+                 .Case("triangular_solve",
+                       {ADJ_RT_GPU_TRIANGULAR_SOLVE, emitTriangularSolve})
+                 .Case("lu", {ADJ_RT_GPU_LU, emitLu})
+                 .Case("qr", {ADJ_RT_GPU_QR, emitQr})
+                 .Case("eigh", {ADJ_RT_GPU_EIGH, emitEigh})
+                 .Case("svd", {ADJ_RT_GPU_SVD, emitSvd})
+                 .Default({0, nullptr});
+    if (!k.emit)
       return callee.emitError("unknown linear algebra kernel '")
              << kind << "'";
     Type element = problem.element();
@@ -151,8 +213,9 @@ struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
              << element;
     OpBuilder b(call);
     // An empty batch has nothing to compute (and no grid to launch).
-    if (problem.batchCount() > 0)
-      emit(b, problem);
+    if (problem.batchCount() > 0 &&
+        failed(emitRouted(b, getOperation(), k.op, problem, k.emit)))
+      return failure();
     call.erase();
     return success();
   }

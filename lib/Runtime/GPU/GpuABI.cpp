@@ -88,3 +88,23 @@ extern "C" void adj_rt_gpu_gemm(const adj_rt_gpu_gemm_desc *gemm, void *a,
                        "adj_rt_gpu_gemm without a GEMM descriptor"));
   orFail(device.gemm(*gemm, a, b, c, fallbackArgs));
 }
+
+extern "C" int64_t adj_rt_gpu_linalg_begin(uint32_t op, uint32_t dtype,
+                                           void *b0, void *b1, void *b2,
+                                           void *b3, int64_t s0, int64_t s1,
+                                           int64_t s2, int64_t s3, int64_t s4,
+                                           int64_t s5, int64_t s6) {
+  GpuDevice &device = currentDevice("adj_rt_gpu_linalg_begin");
+  // DType's values only name types here; anything else is refused by the
+  // device's check.
+  LinearAlgebraProblem problem{op, static_cast<adjoint::DType>(dtype),
+                               {s0, s1, s2, s3, s4, s5, s6}};
+  void *const buffers[] = {b0, b1, b2, b3};
+  int64_t ticket = ADJ_RT_GPU_LINALG_KERNELS;
+  orFail(device.linearAlgebraBegin(problem, buffers, &ticket));
+  return ticket;
+}
+
+extern "C" void adj_rt_gpu_linalg_end(int64_t ticket) {
+  orFail(currentDevice("adj_rt_gpu_linalg_end").linearAlgebraEnd(ticket));
+}

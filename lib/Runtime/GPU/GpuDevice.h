@@ -15,6 +15,8 @@
 #define ADJOINT_LIB_RUNTIME_GPU_GPUDEVICE_H
 
 #include "GPU/CachingAllocator.h"
+#include "GPU/HostLinearAlgebra.h"
+#include "GPU/LinearAlgebraRouter.h"
 #include "GPU/PinnedPool.h"
 #include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/GpuABI.h"
@@ -75,6 +77,16 @@ public:
     return launch(*gemm.fallback, gemm.grid, gemm.block, gemm.sharedBytes,
                   fallbackArgs);
   }
+  /// The GpuABI's decompositions (GpuDeviceLinearAlgebra.cpp): checks
+  /// the problem and the buffers, reads ADJOINT_GPU_LINALG and routes it
+  /// (LinearAlgebraRouter.h) to linearAlgebraLibrary() or to the kernels.
+  Status linearAlgebraBegin(const LinearAlgebraProblem &problem,
+                            void *const *buffers, int64_t *ticket);
+  Status linearAlgebraEnd(int64_t ticket);
+  /// For tests: the route measured for `problem`.
+  GemmRoute linearAlgebraRoute(const LinearAlgebraProblem &problem) const {
+    return linearAlgebraRouter_.cachedRoute(problem);
+  }
   /// The GpuABI's constants: the device copy of `bytes` at `host`,
   /// uploaded on first use.
   Status constant(const void *host, uint64_t bytes, void **device);
@@ -128,6 +140,12 @@ protected:
                              void *b, void *c, void **fallbackArgs) {
     return launchFallback(gemm, fallbackArgs);
   }
+  /// The library of this device's decompositions: LAPACK on the host
+  /// unless the driver has a vendor solver. Called without the device's
+  /// lock.
+  virtual LinearAlgebraLibrary *linearAlgebraLibrary() {
+    return &hostLinearAlgebra_;
+  }
   /// The module formats this driver loads (ADJ_RT_GPU_SPIRV for both
   /// drivers here).
   virtual bool acceptsFormat(uint32_t format) const = 0;
@@ -173,6 +191,8 @@ private:
   /// queue has passed them.
   std::vector<void *> staging_;
   size_t stagingBytes_ = 0;
+  HostLinearAlgebra hostLinearAlgebra_{*this};
+  LinearAlgebraRouter linearAlgebraRouter_{[this] { return synchronize(); }};
 };
 
 } // namespace adjoint::rt::gpu

@@ -1,6 +1,6 @@
 // Calls of declarations marked adj.linear_algebra become one launch each,
 // a workgroup per matrix of the batch, with scratch allocated around the
-// launch; the declarations go. What the kernels compute is checked against
+// launch, behind the runtime's choice of route; the declarations go. What the kernels compute is checked against
 // the interpreter by the conformance suite (test/unit/Conformance/
 // LinearAlgebraTest.cpp), on OpenCL in every run.
 // RUN: ir-opt %s -adj-gpu-linear-algebra -split-input-file -verify-diagnostics | FileCheck %s
@@ -8,7 +8,17 @@
 // CHECK-NOT: adj.linear_algebra
 // CHECK-LABEL: func.func @cholesky(
 // CHECK-SAME: %[[A:.*]]: memref<3x4x4xf32>, %[[L:.*]]: memref<3x4x4xf32>)
-// CHECK-NOT: call
+// The runtime chooses the route: op 1 (cholesky), dtype 1 (f32), the
+// addresses of A and L, no more buffers, the kernel's scalars (zeros for
+// those it has not); the kernels run unless it returns 0 (a library
+// computed the result).
+// CHECK-DAG: %[[OP:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[APTR:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK-DAG: %[[LPTR:.*]] = memref.extract_aligned_pointer_as_index %[[L]]
+// CHECK: %[[TICKET:.*]] = call @adj_rt_gpu_linalg_begin(%[[OP]], %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64) -> i64
+// CHECK: %[[KERNELS:.*]] = arith.cmpi ne, %[[TICKET]], %{{.*}} : i64
+// CHECK: scf.if %[[KERNELS]] {
 // CHECK-DAG: %[[THREE:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[WARP:.*]] = arith.constant 32 : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREE]],
@@ -23,6 +33,7 @@
 // CHECK: arith.divf
 // CHECK: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[L]]
+// CHECK: call @adj_rt_gpu_linalg_end(%[[TICKET]]) : (i64) -> ()
 // CHECK: return
 func.func private @chol_kernel(memref<3x4x4xf32>, memref<3x4x4xf32>, i64, i64)
     attributes {adj.linear_algebra = "cholesky"}

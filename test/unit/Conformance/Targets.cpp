@@ -349,14 +349,27 @@ void conformance::checkOnAllTargets(const api::Module &module,
   for (const Target &target : presentTargets()) {
     INFO("@" << function << " on " << target.str());
     Executable exe = compile(module, function, target, options);
-    std::vector<rt::Tensor> outputs = exe.run(args);
-    for (rt::Tensor &output : outputs)
-      output = output.toHost();
-    REQUIRE(outputs.size() == expected.size());
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      INFO("output #" << i);
-      std::string mismatch = compare(expected[i], outputs[i]);
-      CHECK(mismatch == "");
+    // A GPU device computes decompositions with its generated kernels or
+    // a library (GpuABI.h's adj_rt_gpu_linalg_begin): each route is
+    // checked, forced by ADJOINT_GPU_LINALG, which the device reads at
+    // each call.
+    std::vector<const char *> routes = {nullptr};
+    if (target.isGPU())
+      routes = {"kernels", "library"};
+    for (const char *route : routes) {
+      INFO("decompositions by " << (route ? route : "LAPACK"));
+      if (route)
+        setenv("ADJOINT_GPU_LINALG", route, 1);
+      std::vector<rt::Tensor> outputs = exe.run(args);
+      for (rt::Tensor &output : outputs)
+        output = output.toHost();
+      unsetenv("ADJOINT_GPU_LINALG");
+      REQUIRE(outputs.size() == expected.size());
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        INFO("output #" << i);
+        std::string mismatch = compare(expected[i], outputs[i]);
+        CHECK(mismatch == "");
+      }
     }
   }
   for (const Target &target : compileOnlyTargets()) {

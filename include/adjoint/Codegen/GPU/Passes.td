@@ -20,8 +20,20 @@ def LinearAlgebra : Pass<"adj-gpu-linear-algebra", "::mlir::ModuleOp"> {
     `call @k(buffers..., scalars...)` with `@k` marked
     `adj.linear_algebra = "<op>"` (what -adj-to-linalg makes of cholesky,
     triangular_solve, lu, qr, eigh and svd for a GPU target) becomes
-    `launch(one workgroup per matrix of the batch) { op's algorithm }`,
-    and the marked declarations are erased.
+    `launch(one workgroup per matrix of the batch) { op's algorithm }`
+    behind the runtime's choice of route, and the marked declarations are
+    erased:
+
+    ```mlir
+    %t = call @adj_rt_gpu_linalg_begin(op, dtype, buffer addresses,
+                                       scalars) : (...) -> i64
+    scf.if %t != 0 { the kernels }
+    call @adj_rt_gpu_linalg_end(%t) : (i64) -> ()
+    ```
+
+    The runtime (GpuABI.h) computes the decomposition with a library (a
+    vendor solver, LAPACK on the host) and returns 0, or returns a ticket
+    for the kernels, whichever it measured faster for the problem.
 
     Workgroup b computes matrix b: the steps of the algorithm run one after
     the other with a barrier between, the work of a step spread over the
@@ -43,21 +55,28 @@ def LinearAlgebra : Pass<"adj-gpu-linear-algebra", "::mlir::ModuleOp"> {
     call @__adj_cholesky_4x4xf32_kernel(%a, %l, %c1, %c4)
         : (memref<4x4xf32>, memref<4x4xf32>, i64, i64) -> ()
     // becomes
-    gpu.launch blocks(%bx, ...) in (%gx = %c1, ...)
-               threads(%tx, ...) in (%sx = %c32, ...) {
-      // copy the lower triangle, then for each column j: the pivot's
-      // square root, the column scaled, the trailing update, barriers
+    %t = call @adj_rt_gpu_linalg_begin(%c1_i32, %c1_i32, %a_ptr, %l_ptr,
+        %null, %null, %c1, %c4, %c0, %c0, %c0, %c0, %c0)
+    scf.if %t_ne_0 {
+      gpu.launch blocks(%bx, ...) in (%gx = %c1, ...)
+                 threads(%tx, ...) in (%sx = %c32, ...) {
+        // copy the lower triangle, then for each column j: the pivot's
+        // square root, the column scaled, the trailing update, barriers
+      }
     }
+    call @adj_rt_gpu_linalg_end(%t)
     ```
 
-    Why: the LAPACK kernels run on the host, and a vendor solver is not
-    always there (OpenCL, Level Zero, a machine without cuSOLVER). Small
-    matrices, the common case of batched model code, fit one workgroup;
-    this is the generated fallback that vendor libraries are measured
-    against.
+    Why: small matrices, the common case of batched model code, fit one
+    workgroup, where a library call per matrix (or a copy to the host)
+    costs more than the work; large ones need a library's blocked
+    algorithms. The kernels are what the libraries are measured against,
+    and the route where there is none.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect"];
 }
