@@ -78,10 +78,12 @@ std::vector<Tensor> cholesky(const Tensor &a) {
     Mat<C> m = in.matrix(i);
     Eigen::LLT<Mat<C>, Eigen::Lower> llt(m);
     auto l = out.matrix(i, in.rows, in.cols);
-    if (llt.info() != Eigen::Success)
+    l = llt.matrixL().toDenseMatrix();
+    // Eigen stops at a pivot <= 0; potrf (and the GPU kernel) also at a
+    // NaN one, which every NaN of the lower triangle reaches (a NaN of
+    // the other triangle is not read).
+    if (llt.info() != Eigen::Success || l.hasNaN())
       l.setConstant(nan<C>());
-    else
-      l = llt.matrixL().toDenseMatrix();
   }
   return {std::move(out.tensor)};
 }

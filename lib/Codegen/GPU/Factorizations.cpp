@@ -169,6 +169,25 @@ void adjoint::gpu::emitLu(OpBuilder &b, const LinearAlgebraCall &call) {
       });
 }
 
+/// target[j:m, c] -= tau (v . target[j:m, c]) v: column c of `target`
+/// times reflector j, whose v is (1, work[j+1:m, j]) (geqrf's storage),
+/// as the factorization applies it to A's later columns and orgqr to q's.
+static void applyReflector(MatrixKernel &k, Value work, Value j, Value tau,
+                           Value m, Value target, Value c) {
+  Value next = k.add(j, k.index(1));
+  Value dot = k.serial(next, m, {k.load(target, {j, c})},
+                       [&](Value i, ValueRange carried) {
+    Value term = k.mul(k.load(work, {i, j}), k.load(target, {i, c}));
+    return MatrixKernel::Carried{k.add(carried[0], term)};
+  })[0];
+  Value s = k.mul(dot, tau);
+  k.store(k.sub(k.load(target, {j, c}), s), target, {j, c});
+  k.serial(next, m, [&](Value i) {
+    Value update = k.mul(s, k.load(work, {i, j}));
+    k.store(k.sub(k.load(target, {i, c}), update), target, {i, c});
+  });
+}
+
 void adjoint::gpu::emitQr(OpBuilder &b, const LinearAlgebraCall &call) {
   Value in = call.buffers[0], q = call.buffers[1], r = call.buffers[2];
   auto [rows, cols] = call.matrix(0);
@@ -222,17 +241,7 @@ void adjoint::gpu::emitQr(OpBuilder &b, const LinearAlgebraCall &call) {
           k.sync();
           Value tau = k.load(taus, {j});
           k.spread(next, n, [&](Value c) {
-            Value dot = k.serial(next, m, {k.load(work, {j, c})},
-                                 [&](Value i, ValueRange carried) {
-              Value term = k.mul(k.load(work, {i, j}), k.load(work, {i, c}));
-              return MatrixKernel::Carried{k.add(carried[0], term)};
-            })[0];
-            Value s = k.mul(dot, tau);
-            k.store(k.sub(k.load(work, {j, c}), s), work, {j, c});
-            k.serial(next, m, [&](Value i) {
-              Value update = k.mul(s, k.load(work, {i, j}));
-              k.store(k.sub(k.load(work, {i, c}), update), work, {i, c});
-            });
+            applyReflector(k, work, j, tau, m, work, c);
           });
           k.sync();
         });
@@ -257,17 +266,7 @@ void adjoint::gpu::emitQr(OpBuilder &b, const LinearAlgebraCall &call) {
           Value next = k.add(j, one);
           Value tau = k.load(taus, {j});
           k.spread(next, kq, [&](Value c) {
-            Value dot = k.serial(next, m, {k.load(q, {j, c})},
-                                 [&](Value i, ValueRange carried) {
-              Value term = k.mul(k.load(work, {i, j}), k.load(q, {i, c}));
-              return MatrixKernel::Carried{k.add(carried[0], term)};
-            })[0];
-            Value s = k.mul(dot, tau);
-            k.store(k.sub(k.load(q, {j, c}), s), q, {j, c});
-            k.serial(next, m, [&](Value i) {
-              Value update = k.mul(s, k.load(work, {i, j}));
-              k.store(k.sub(k.load(q, {i, c}), update), q, {i, c});
-            });
+            applyReflector(k, work, j, tau, m, q, c);
           });
           k.sync();
           k.spread(zero, m, [&](Value i) {

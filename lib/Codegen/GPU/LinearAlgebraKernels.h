@@ -1,12 +1,13 @@
 //===- LinearAlgebraKernels.h - Decompositions as GPU kernels ---*- C++ -*-===//
 //
 // The kernels of -adj-gpu-linear-algebra (LinearAlgebra.cpp), one emitter
-// per op: Factorizations.cpp (cholesky, triangular_solve, lu, qr) and
-// Jacobi.cpp (eigh, svd). Each replaces one call of an
-// `adj.linear_algebra` declaration with the kernel computing what the op
-// defines (include/adjoint/Dialect/Adj/IR/AdjOps.td), in the same
-// conventions as the interpreter and the LAPACK kernels: pivots, reflector
-// signs, NaNs on failure, ascending eigenvalues and the sign of vectors.
+// per op: Factorizations.cpp (cholesky, triangular_solve, lu, qr),
+// Eigh.cpp and Svd.cpp (Jacobi methods, sharing Jacobi.h). Each replaces
+// one call of an `adj.linear_algebra` declaration with the kernel
+// computing what the op defines (include/adjoint/Dialect/Adj/IR/
+// AdjOps.td), in the same conventions as the interpreter and the LAPACK
+// kernels: pivots, reflector signs, NaNs on failure, ascending eigenvalues
+// and the sign of vectors.
 //
 //===----------------------------------------------------------------------===//
 

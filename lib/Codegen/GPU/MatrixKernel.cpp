@@ -6,6 +6,7 @@
 #include "adjoint/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -45,22 +46,18 @@ namespace {
 bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
 } // namespace
 
+// Upstream's ArithBuilder picks the float or integer op by the operands'
+// type, as these helpers promise.
 Value MatrixKernel::add(Value x, Value y) {
-  if (isFloat(x))
-    return arith::AddFOp::create(b, loc, x, y);
-  return arith::AddIOp::create(b, loc, x, y);
+  return ArithBuilder(b, loc).add(x, y);
 }
 
 Value MatrixKernel::sub(Value x, Value y) {
-  if (isFloat(x))
-    return arith::SubFOp::create(b, loc, x, y);
-  return arith::SubIOp::create(b, loc, x, y);
+  return ArithBuilder(b, loc).sub(x, y);
 }
 
 Value MatrixKernel::mul(Value x, Value y) {
-  if (isFloat(x))
-    return arith::MulFOp::create(b, loc, x, y);
-  return arith::MulIOp::create(b, loc, x, y);
+  return ArithBuilder(b, loc).mul(x, y);
 }
 
 Value MatrixKernel::div(Value x, Value y) {
@@ -80,9 +77,7 @@ Value MatrixKernel::max(Value x, Value y) {
 }
 
 Value MatrixKernel::lt(Value x, Value y) {
-  if (isFloat(x))
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  return ArithBuilder(b, loc).slt(x, y);
 }
 
 Value MatrixKernel::le(Value x, Value y) {
@@ -91,7 +86,9 @@ Value MatrixKernel::le(Value x, Value y) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, x, y);
 }
 
-Value MatrixKernel::gt(Value x, Value y) { return lt(y, x); }
+Value MatrixKernel::gt(Value x, Value y) {
+  return ArithBuilder(b, loc).sgt(x, y);
+}
 
 Value MatrixKernel::eq(Value x, Value y) {
   if (isFloat(x))
@@ -110,7 +107,7 @@ Value MatrixKernel::isNaN(Value x) {
 }
 
 Value MatrixKernel::select(Value cond, Value x, Value y) {
-  return arith::SelectOp::create(b, loc, cond, x, y);
+  return ArithBuilder(b, loc).select(cond, x, y);
 }
 
 Value MatrixKernel::both(Value x, Value y) {

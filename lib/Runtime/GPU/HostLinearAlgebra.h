@@ -1,4 +1,4 @@
-//===- HostLinearAlgebra.h - Decompositions by LAPACK on the host -*- C++ -*-===//
+//===- HostLinearAlgebra.h - Decompositions by host LAPACK ------*- C++ -*-===//
 //
 // The library route of every GPU device without a vendor solver (and the
 // fallback where one is missing): the operands are copied to the host, the

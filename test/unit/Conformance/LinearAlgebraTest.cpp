@@ -43,6 +43,17 @@ std::vector<int64_t> swapLast(int64_t rank) {
   return perm;
 }
 
+/// The orthogonal projector onto the span of `basis`'s columns (of its
+/// rows): what is unique about a basis of a subspace (a complement that
+/// svd completes).
+api::Value columnProjector(api::Value basis) {
+  return api::matmul(basis, api::transpose(basis, swapLast(basis.rank())));
+}
+
+api::Value rowProjector(api::Value basis) {
+  return api::matmul(api::transpose(basis, swapLast(basis.rank())), basis);
+}
+
 /// x @ x^T + n I: symmetric positive definite, well conditioned.
 api::Value spd(api::Module &m, api::Value x) {
   return api::matmul(x, api::transpose(x, swapLast(x.rank()))) +
@@ -128,7 +139,7 @@ TEST_CASE("linear algebra: every decomposition and flag, f32 and f64",
           auto [u, s, vh] = api::svd(tall, true);
           api::Value uc = api::slice(u, {0, 0, 3}, {2, 6, 6});
           out.push_back(api::slice(u, {0, 0, 0}, {2, 6, 3}));
-          out.push_back(api::matmul(uc, api::transpose(uc, {0, 2, 1})));
+          out.push_back(columnProjector(uc));
           out.push_back(vh);
           // A complement of many dimensions: u's first columns and the
           // complement's projector.
@@ -138,12 +149,12 @@ TEST_CASE("linear algebra: every decomposition and flag, f32 and f64",
           auto [ul, sl, vhl] = api::svd(longer, true);
           api::Value ulc = api::slice(ul, {0, 0, 3}, {2, 18, 18});
           out.push_back(api::slice(ul, {0, 0, 0}, {2, 18, 3}));
-          out.push_back(api::matmul(ulc, api::transpose(ulc, {0, 2, 1})));
+          out.push_back(columnProjector(ulc));
           auto [uw, sw, vhw] = api::svd(wide, true);
           api::Value vc = api::slice(vhw, {0, 3, 0}, {2, 6, 6});
           out.push_back(uw);
           out.push_back(api::slice(vhw, {0, 0, 0}, {2, 3, 6}));
-          out.push_back(api::matmul(api::transpose(vc, {0, 2, 1}), vc));
+          out.push_back(rowProjector(vc));
           return out;
         });
     checkOnAllTargets(m, "decompose", 71);
@@ -218,8 +229,7 @@ TEST_CASE("linear algebra: failures, 1x1, empty batches and values only",
                // its projector.
                api::Value nullRow = api::slice(vhs, {4, 0}, {5, 5});
                out.push_back(api::slice(vhs, {0, 0}, {4, 5}));
-               out.push_back(api::matmul(api::transpose(nullRow, {1, 0}),
-                                         nullRow));
+               out.push_back(rowProjector(nullRow));
                auto [le, pe, qe] = api::lu(empty);
                out.push_back(le);
                out.push_back(qe);

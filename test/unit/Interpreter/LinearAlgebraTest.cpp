@@ -12,6 +12,7 @@
 
 #include <Eigen/Dense>
 
+#include <limits>
 #include <random>
 
 using namespace adjoint;
@@ -115,8 +116,17 @@ TEST_CASE("linear algebra: cholesky of a matrix that is not positive "
     })");
   for (double x : p.run("f", {f64({2, 2}, {1, 2, 2, 1})}).toDoubles())
     CHECK(std::isnan(x));
+  // A NaN pivot stops potrf too: all NaN, not the factor's first column
+  // (a NaN below the diagonal reaches its row's pivot).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::vector<double> a : {std::vector<double>{4, 0, 2, nan},
+                                std::vector<double>{4, 0, nan, 2}})
+    for (double x : p.run("f", {f64({2, 2}, a)}).toDoubles())
+      CHECK(std::isnan(x));
   // Only the lower triangle is read.
   requireClose(p.run("f", {f64({2, 2}, {4, 99, 2, 2})}), DType::F64, {2, 2},
+               {2, 0, 1, 1});
+  requireClose(p.run("f", {f64({2, 2}, {4, nan, 2, 2})}), DType::F64, {2, 2},
                {2, 0, 1, 1});
 }
 

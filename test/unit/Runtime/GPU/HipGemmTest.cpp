@@ -59,9 +59,6 @@ struct Problem {
   std::vector<double> a, b, c;
 };
 
-uint64_t rowsOf(const adj_rt_gpu_matrix &x, uint64_t rows, uint64_t cols) {
-  return x.order == ADJ_RT_GPU_ROW_MAJOR ? rows : cols;
-}
 size_t indexOf(const adj_rt_gpu_matrix &x, uint64_t e, uint64_t i,
                uint64_t j) {
   return e * x.batchStride +

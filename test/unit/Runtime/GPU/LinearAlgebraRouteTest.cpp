@@ -42,7 +42,7 @@ const LinearAlgebraProblem kCholesky{ADJ_RT_GPU_CHOLESKY, DType::F64,
 /// `kernelTime`), end. Gives the ticket begin returned.
 int64_t call(LinearAlgebraRouter &router, CountingLibrary &library,
              GemmRoute route,
-             std::chrono::milliseconds kernelTime = std::chrono::milliseconds(0),
+             std::chrono::milliseconds kernelTime = {},
              const LinearAlgebraProblem &problem = kCholesky) {
   void *buffers[4] = {};
   int64_t ticket = -1;
