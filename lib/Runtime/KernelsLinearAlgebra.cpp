@@ -19,6 +19,10 @@
 // small matrices is spread over the runtime's thread pool (overBatch);
 // workspace sizes are queried once per chunk, before its loop.
 //
+// The C entry points (KernelsLinearAlgebra.h) and cpu::linearAlgebra
+// (CPU/LinearAlgebra.h: the same kernels by op, with a Status, for the GPU
+// devices' host route) share one dispatch.
+//
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/KernelsLinearAlgebra.h"
@@ -34,12 +38,13 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
-#include <string>
 #include <new>
 #include <numeric>
+#include <string>
 #include <vector>
 
 using namespace adjoint::rt;
+using adjoint::DType;
 using cpu::LapackRoutines;
 
 namespace {
@@ -464,16 +469,22 @@ Status statusOf(Outcome outcome) {
                        "unknown linear algebra op");
 }
 
+Status checkDType(DType dtype) {
+  if (dtype == DType::F32 || dtype == DType::F64)
+    return Status::success();
+  return Status::error(StatusCode::InvalidArgument,
+                       std::string("the linear algebra kernels compute in "
+                                   "f32 or f64, not ") +
+                           dtypeName(dtype));
+}
+
 } // namespace
 
 Status cpu::linearAlgebraBuffers(uint32_t op, DType dtype,
                                  const int64_t *scalars,
                                  std::vector<LinearAlgebraBuffer> *buffers) {
-  if (dtype != DType::F32 && dtype != DType::F64)
-    return Status::error(StatusCode::InvalidArgument,
-                         std::string("the linear algebra kernels compute in "
-                                     "f32 or f64, not ") +
-                             dtypeName(dtype));
+  if (Status status = checkDType(dtype); !status.ok())
+    return status;
   std::vector<Shape> shapes = shapesOf(op, scalars);
   if (shapes.empty())
     return statusOf(Outcome::UnknownOp);
@@ -494,8 +505,8 @@ Status cpu::linearAlgebraBuffers(uint32_t op, DType dtype,
 
 Status cpu::linearAlgebra(uint32_t op, DType dtype, const intptr_t *buffers,
                           const int64_t *scalars) {
-  if (dtype != DType::F32 && dtype != DType::F64)
-    return statusOf(Outcome::UnknownOp);
+  if (Status status = checkDType(dtype); !status.ok())
+    return status;
   return statusOf(dtype == DType::F64
                       ? dispatch<double>(op, buffers, scalars)
                       : dispatch<float>(op, buffers, scalars));

@@ -4,7 +4,8 @@
 // for a GPU target to calls of declarations marked `adj.linear_algebra`;
 // this pass replaces each call with a kernel in which one workgroup
 // factors one matrix of the batch (LinearAlgebraKernels.h) and erases the
-// declarations. See Passes.td.
+// declarations, behind the runtime's choice between the kernels and a
+// library (adj_rt_gpu_linalg_begin, GpuABI.h). See Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,11 +19,10 @@
 #include "adjoint/Runtime/GpuABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/Support/MathExtras.h"

@@ -83,10 +83,6 @@ public:
   Status linearAlgebraBegin(const LinearAlgebraProblem &problem,
                             void *const *buffers, int64_t *ticket);
   Status linearAlgebraEnd(int64_t ticket);
-  /// For tests: the route measured for `problem`.
-  GemmRoute linearAlgebraRoute(const LinearAlgebraProblem &problem) const {
-    return linearAlgebraRouter_.cachedRoute(problem);
-  }
   /// The GpuABI's constants: the device copy of `bytes` at `host`,
   /// uploaded on first use.
   Status constant(const void *host, uint64_t bytes, void **device);
