@@ -92,6 +92,14 @@ LogicalResult expandReverse(Operation *request, Value fn,
 
   if (isGrad) {
     auto resultTensor = dyn_cast<RankedTensorType>(fnType.getResults()[0]);
+    if (!customSens && resultTensor &&
+        isa<ComplexType>(resultTensor.getElementType()))
+      return request->emitOpError(
+                 "needs a real-valued result, got ")
+             << fnType.getResults()[0]
+             << ": the gradient of a complex function is defined only for "
+                "holomorphic ones (JAX's holomorphic=True: seed a vjp with "
+                "ones)";
     if (!customSens &&
         (!resultTensor || !isa<FloatType>(resultTensor.getElementType())))
       return request->emitOpError(

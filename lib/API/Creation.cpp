@@ -12,6 +12,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <cmath>
+#include <complex>
 
 using llvm::StringRef;
 using llvm::SmallVector;
@@ -62,6 +63,19 @@ static Value floatConstant(ModuleState &state, RankedTensorType type,
   return constantOp(state, DenseElementsAttr::get(type, values));
 }
 
+/// A complex constant of `type` (complex<f32> or complex<f64>).
+static Value complexConstant(ModuleState &state, RankedTensorType type,
+                             llvm::ArrayRef<std::complex<double>> data) {
+  auto part = cast<mlir::ComplexType>(type.getElementType()).getElementType();
+  if (part.isF64())
+    return constantOp(state, DenseElementsAttr::get(type, data));
+  SmallVector<std::complex<float>> narrow;
+  for (std::complex<double> z : data)
+    narrow.emplace_back(static_cast<float>(z.real()),
+                        static_cast<float>(z.imag()));
+  return constantOp(state, DenseElementsAttr::get(type, llvm::ArrayRef(narrow)));
+}
+
 /// An integer (or i1) constant of `type`, each value checked against it.
 static Value integerConstant(ModuleState &state, RankedTensorType type,
                              llvm::ArrayRef<int64_t> data, DType dtype,
@@ -86,6 +100,10 @@ Value detail::makeConstant(ModuleState &state, llvm::ArrayRef<double> data,
   RankedTensorType type = constantType(state, data.size(), shape, dtype, op);
   if (isa<FloatType>(type.getElementType()))
     return floatConstant(state, type, data);
+  if (isComplex(dtype))
+    return complexConstant(
+        state, type,
+        SmallVector<std::complex<double>>(data.begin(), data.end()));
   SmallVector<int64_t> whole;
   for (double d : data) {
     // 2^63 rounds to itself as a double but is not an int64.
@@ -107,6 +125,10 @@ Value detail::makeIntegerConstant(ModuleState &state,
   if (isa<FloatType>(type.getElementType()))
     return floatConstant(state, type,
                          SmallVector<double>(data.begin(), data.end()));
+  if (isComplex(dtype))
+    return complexConstant(
+        state, type,
+        SmallVector<std::complex<double>>(data.begin(), data.end()));
   return integerConstant(state, type, data, dtype, op);
 }
 
@@ -133,6 +155,19 @@ Value api::constant(Module &m, llvm::ArrayRef<double> data,
 
 Value api::scalar(Module &m, double value, DType dtype) {
   return makeConstant(*m.state(), {value}, {}, dtype);
+}
+
+Value api::complex_constant(Module &m,
+                            llvm::ArrayRef<std::complex<double>> data,
+                            std::vector<int64_t> shape, DType dtype) {
+  const char *op = "adj.constant";
+  if (!isComplex(dtype))
+    throw Error(std::string(op) + ": complex values need a complex dtype, "
+                                  "got " +
+                dtypeName(dtype));
+  RankedTensorType type =
+      constantType(*m.state(), data.size(), shape, dtype, op);
+  return complexConstant(*m.state(), type, data);
 }
 
 Value api::integer_constant(Module &m, llvm::ArrayRef<int64_t> data,

@@ -62,6 +62,48 @@ Value api::sin(Value x) { return unary("adj.sin", x); }
 Value api::cos(Value x) { return unary("adj.cos", x); }
 Value api::erf(Value x) { return unary("adj.erf", x); }
 
+static bool isComplexValue(const Value &x) {
+  return x.type().isTensor() && isComplex(x.type().dtype());
+}
+
+Value api::complex(Value re, Value im) {
+  ModuleState &s = stateOf("adj.complex", re);
+  std::tie(re, im) = promoteOperands(re, im);
+  DType part = re.type().dtype();
+  if (isComplex(part))
+    throw Error("adj.complex: the parts must be real, got " + re.type().str());
+  if (part != DType::F64) {
+    re = cast(re, DType::F32);
+    im = cast(im, DType::F32);
+  }
+  return createValue(s, {"adj.complex", {re, im}});
+}
+
+Value api::real(Value z) {
+  return isComplexValue(z) ? unary("adj.real", z) : z;
+}
+
+Value api::imag(Value z) {
+  if (isComplexValue(z))
+    return unary("adj.imag", z);
+  // Zeros of z's type, also where z is infinite or NaN (which 0 * z is
+  // not).
+  return createValue(stateOf("adj.zeros_like", z), {"adj.zeros_like", {z}});
+}
+
+Value api::conj(Value z) {
+  if (!isComplexValue(z))
+    return z;
+  return complex(real(z), neg(imag(z)));
+}
+
+Value api::angle(Value z) {
+  if (isComplexValue(z))
+    return atan2(imag(z), real(z));
+  Value x = isFloat(z.type().dtype()) ? z : cast(z, DType::F32);
+  return atan2(imag(x), x);
+}
+
 Value api::cmp(Cmp predicate, Value a, Value b) {
   ModuleState &s = stateOf("adj.cmp", a);
   adj::CmpPredicate p = adj::CmpPredicate::eq;

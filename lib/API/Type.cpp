@@ -6,6 +6,7 @@
 
 #include "adjoint/API/Type.h"
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
+#include "adjoint/Dialect/Adj/IR/ElementTypes.h"
 #include "adjoint/Dialect/Adj/IR/Promotion.h"
 #include "adjoint/Dialect/Adj/IR/Shapes.h"
 #include "adjoint/Support/CheckedSize.h"
@@ -98,16 +99,7 @@ Type Type::withShape(std::vector<int64_t> shape) const {
 }
 
 static mlir::Type elementType(DType dtype, mlir::MLIRContext *ctx) {
-  switch (dtype) {
-  case DType::F64: return mlir::Float64Type::get(ctx);
-  case DType::F32: return mlir::Float32Type::get(ctx);
-  case DType::F16: return mlir::Float16Type::get(ctx);
-  case DType::BF16: return mlir::BFloat16Type::get(ctx);
-  case DType::I64: return mlir::IntegerType::get(ctx, 64);
-  case DType::I32: return mlir::IntegerType::get(ctx, 32);
-  case DType::I1: return mlir::IntegerType::get(ctx, 1);
-  }
-  return {};
+  return adj::elementTypeOf(dtype, ctx);
 }
 
 /// A context of its own for the type computations that need MLIR types but
@@ -178,14 +170,7 @@ Type Type::fromMLIR(mlir::Type type) {
     if (!tensor.hasStaticShape())
       throw Error("the builder API has no dynamic shapes: " + print(type));
     mlir::Type e = tensor.getElementType();
-    std::optional<DType> dtype;
-    if (e.isF64()) dtype = DType::F64;
-    else if (e.isF32()) dtype = DType::F32;
-    else if (e.isF16()) dtype = DType::F16;
-    else if (e.isBF16()) dtype = DType::BF16;
-    else if (e.isInteger(64)) dtype = DType::I64;
-    else if (e.isInteger(32)) dtype = DType::I32;
-    else if (e.isInteger(1)) dtype = DType::I1;
+    std::optional<DType> dtype = adj::dtypeOf(e);
     if (!dtype)
       throw Error("unsupported element type in " + print(type));
     return Type::tensor(*dtype, std::vector<int64_t>(tensor.getShape()));

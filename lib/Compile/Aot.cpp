@@ -45,6 +45,10 @@ const char *cType(DType dtype) {
     return "int32_t";
   case DType::I1:
     return "uint8_t";
+  case DType::C64:
+    return "std::complex<float>";
+  case DType::C128:
+    return "std::complex<double>";
   }
   return "void";
 }
@@ -65,6 +69,10 @@ const char *dtypeEnumerator(DType dtype) {
     return "I32";
   case DType::I1:
     return "I1";
+  case DType::C64:
+    return "C64";
+  case DType::C128:
+    return "C128";
   }
   return "F32";
 }
@@ -100,7 +108,8 @@ std::string headerText(const std::string &f, const rt::Signature &sig,
         "----------===//\n\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include \"adjoint/Runtime/Invoke.h\"\n\n"
-     << "#include <cstdint>\n#include <cstring>\n#include <vector>\n\n"
+     << "#include <complex>\n#include <cstdint>\n#include <cstring>\n"
+     << "#include <vector>\n\n"
      << "extern \"C\" void " << rt::entrySymbol(f) << "(void **args);\n\n"
      << "namespace adjoint::aot {\n\n"
      << "struct " << f << " {\n"

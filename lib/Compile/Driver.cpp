@@ -13,6 +13,7 @@
 #include "adjoint/AD/Passes.h"
 #include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Dialect/Adj/IR/ElementTypes.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 #include "adjoint/Pipelines/Pipelines.h"
 #include "adjoint/Support/DiagnosticCapture.h"
@@ -87,23 +88,6 @@ void flatten(Type type, std::vector<Type> &leaves) {
   leaves.push_back(type);
 }
 
-std::optional<DType> dtypeOf(Type element) {
-  if (element.isF64())
-    return DType::F64;
-  if (element.isF32())
-    return DType::F32;
-  if (element.isF16())
-    return DType::F16;
-  if (element.isBF16())
-    return DType::BF16;
-  if (element.isInteger(64))
-    return DType::I64;
-  if (element.isInteger(32))
-    return DType::I32;
-  if (element.isInteger(1))
-    return DType::I1;
-  return std::nullopt;
-}
 
 /// The specs of the leaves of `types`; throws for a leaf that is not a
 /// statically shaped tensor.
@@ -128,7 +112,7 @@ std::vector<rt::TensorSpec> specsOf(TypeRange types, const char *what,
     if (!tensor || !tensor.hasStaticShape())
       throw Error(where + "; compiled code takes and returns statically "
                           "shaped tensors");
-    std::optional<DType> dtype = dtypeOf(tensor.getElementType());
+    std::optional<DType> dtype = adj::dtypeOf(tensor.getElementType());
     if (!dtype)
       throw Error(where + "; its element type is not supported");
     specs.push_back(rt::TensorSpec{*dtype, tensor.getShape().vec()});

@@ -1,8 +1,9 @@
 //===- Contraction.cpp - matmul -------------------------------------------===//
 //
 // Matrix products go through Eigen's GEMM on row-major maps: in float for
-// f32, f16 and bf16 (converted first), in double for f64 and in 64-bit
-// integers (wrapping) for i64 and i32.
+// f32, f16 and bf16 (converted first), in double for f64, in
+// complex<double> for c64 and c128, and in 64-bit integers (wrapping) for i64
+// and i32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,9 +67,15 @@ static Tensor evalMatmul(Operation *op, ArrayRef<Tensor> operands) {
   shape.push_back(m);
   shape.push_back(n);
   Tensor out(a.dtype(), shape);
-  dispatch(a.dtype(), [&](auto tag) {
+  dispatchAny(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, double>) {
+    if constexpr (kIsComplex<T>) {
+      using W = std::complex<double>;
+      std::vector<W> r = batchedGemm<W>(a, b, *batch, m, k, n);
+      T *o = ptr<T>(out);
+      for (size_t i = 0; i < r.size(); ++i)
+        o[i] = static_cast<T>(r[i]);
+    } else if constexpr (std::is_same_v<T, double>) {
       std::vector<double> r = batchedGemm<double>(a, b, *batch, m, k, n);
       std::copy(r.begin(), r.end(), ptr<double>(out));
     } else if constexpr (kIsFloat<T>) {

@@ -22,6 +22,21 @@ static Tensor evalConstant(adj::ConstantOp op) {
   DType dtype = dtypeOf(type.getElementType());
   Tensor out(dtype, std::vector<int64_t>(type.getShape().begin(),
                                          type.getShape().end()));
+  if (isComplex(dtype)) {
+    auto it = attr.try_value_begin<std::complex<APFloat>>();
+    if (!it)
+      fail(op, "unsupported constant attribute");
+    dispatchComplex(dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using Part = typename T::value_type;
+      for (int64_t i = 0, n = out.numel(); i < n; ++i, ++*it) {
+        std::complex<APFloat> v = **it;
+        ptr<T>(out)[i] = T(static_cast<Part>(v.real().convertToDouble()),
+                           static_cast<Part>(v.imag().convertToDouble()));
+      }
+    });
+    return out;
+  }
   if (isFloat(dtype)) {
     auto it = attr.try_value_begin<APFloat>();
     if (!it)
@@ -62,7 +77,7 @@ static Tensor evalConstant(adj::ConstantOp op) {
 static Tensor evalFill(adj::FillOp op) {
   Tensor out(resultDType(op), staticResultShape(op));
   double value = op.getValue().convertToDouble();
-  dispatch(out.dtype(), [&](auto tag) {
+  dispatchAny(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::fill_n(ptr<T>(out), out.numel(), fromDouble<T>(value));
   });

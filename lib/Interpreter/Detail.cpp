@@ -50,6 +50,11 @@ void adjoint::interp::detail::fail(Operation *op, const Twine &message) {
               op->getName().getStringRef().str() + ": " + message.str());
 }
 
+void adjoint::interp::detail::failComplex(DType dtype) {
+  throw Error(std::string("complex elements (") + dtypeName(dtype) +
+              ") are not supported by this operation");
+}
+
 std::string adjoint::interp::detail::shapeString(ArrayRef<int64_t> shape) {
   return adj::formatShape(shape);
 }

@@ -22,6 +22,7 @@
 #include <Eigen/Core>
 
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <optional>
 #include <string>
@@ -52,15 +53,28 @@ template <typename T> struct Tag {
   using type = T;
 };
 
+template <typename T> struct IsComplex : std::false_type {};
+template <typename T> struct IsComplex<std::complex<T>> : std::true_type {};
+template <typename T> inline constexpr bool kIsComplex = IsComplex<T>::value;
+
 template <typename T>
 inline constexpr bool kIsFloat =
     std::is_floating_point_v<T> || std::is_same_v<T, Eigen::half> ||
     std::is_same_v<T, Eigen::bfloat16>;
 
+/// Throws adjoint::Error for a complex `dtype` reaching a kernel that only
+/// knows real elements (the ops' type rules reject such operands first).
+[[noreturn]] void failComplex(DType dtype);
+
 /// Calls `f(Tag<T>{})` with the storage type of `dtype`: double, float,
 /// Eigen::half, Eigen::bfloat16, int64_t, int32_t or bool (i1 is one byte).
+/// Complex types are not dispatched (see dispatchComplex): most kernels have
+/// no complex meaning, and each one that has says so.
 template <typename F> decltype(auto) dispatch(DType dtype, F &&f) {
   switch (dtype) {
+  case DType::C64:
+  case DType::C128:
+    failComplex(dtype);
   case DType::F64:
     return f(Tag<double>{});
   case DType::F32:
@@ -79,6 +93,23 @@ template <typename F> decltype(auto) dispatch(DType dtype, F &&f) {
   return f(Tag<bool>{});
 }
 
+/// Calls `f(Tag<std::complex<float>>{})` for c64 and
+/// `f(Tag<std::complex<double>>{})` for c128.
+template <typename F> decltype(auto) dispatchComplex(DType dtype, F &&f) {
+  if (dtype == DType::C64)
+    return f(Tag<std::complex<float>>{});
+  return f(Tag<std::complex<double>>{});
+}
+
+/// dispatch for every dtype, complex ones included: for kernels that handle
+/// `kIsComplex<T>` themselves.
+template <typename F> decltype(auto) dispatchAny(DType dtype, F &&f) {
+  if (isComplex(dtype))
+    return dispatchComplex(dtype, std::forward<F>(f));
+  return dispatch(dtype, std::forward<F>(f));
+}
+
+
 /// Rounds `value` to float with round-to-odd. Narrowing the result to half or
 /// bfloat16 (round to nearest even) then rounds `value` correctly, which a
 /// plain double -> float -> half chain does not (double rounding).
@@ -94,9 +125,12 @@ template <typename T> double toDouble(T value) {
 
 /// Converts a double to an element type as adj.cast does: floats round to
 /// nearest even, integers truncate toward zero (saturating, NaN -> 0, so that
-/// no input is undefined behaviour), i1 tests for non-zero.
+/// no input is undefined behaviour), i1 tests for non-zero; complex numbers
+/// get a zero imaginary part.
 template <typename T> T fromDouble(double value) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (kIsComplex<T>) {
+    return T(static_cast<typename T::value_type>(value));
+  } else if constexpr (std::is_same_v<T, bool>) {
     return value != 0;
   } else if constexpr (std::is_same_v<T, double>) {
     return value;
@@ -129,14 +163,17 @@ template <typename T> const T *ptr(const Tensor &tensor) {
 }
 
 /// The elements of `t` converted to the compute type `C` (an arithmetic
-/// type: integers convert exactly, floats through double).
+/// type: integers convert exactly, floats through double; or a complex type
+/// for complex tensors).
 template <typename C> std::vector<C> elementsAs(const Tensor &t) {
   std::vector<C> out(t.numel());
-  dispatch(t.dtype(), [&](auto tag) {
+  dispatchAny(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T *in = ptr<T>(t);
     for (size_t i = 0; i < out.size(); ++i) {
-      if constexpr (std::is_integral_v<C>)
+      if constexpr (kIsComplex<T> != kIsComplex<C>)
+        failComplex(t.dtype());
+      else if constexpr (kIsComplex<T> || std::is_integral_v<C>)
         out[i] = static_cast<C>(in[i]);
       else
         out[i] = static_cast<C>(toDouble(in[i]));
@@ -194,6 +231,10 @@ std::vector<int64_t> broadcastOrFail(mlir::Operation *op,
 /// Arithmetic, math functions, cmp, select and cast.
 std::optional<Tensor> evalElementwise(mlir::Operation *op,
                                       llvm::ArrayRef<Tensor> operands);
+/// adj.complex, adj.real, adj.imag, and the elementwise ops on complex
+/// operands (Complex.cpp); std::nullopt when no complex tensor is involved.
+std::optional<Tensor> evalComplex(mlir::Operation *op,
+                                  llvm::ArrayRef<Tensor> operands);
 /// reduce_sum, reduce_max, reduce_mean.
 std::optional<Tensor> evalReductions(mlir::Operation *op,
                                      llvm::ArrayRef<Tensor> operands);

@@ -6,7 +6,7 @@
 // double has more than twice the precision of float plus two bits, so the
 // double rounding is innocuous. Transcendental functions are only more
 // accurate. Integers use 64-bit arithmetic that wraps around like compiled
-// code does; division by zero is an error.
+// code does; division by zero is an error. Complex elements: Complex.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -236,7 +236,7 @@ static Tensor evalSelect(Operation *op, ArrayRef<Tensor> operands) {
   IndexWalker walk(shape, {broadcastStrides(c.shape(), shape),
                            broadcastStrides(a.shape(), shape),
                            broadcastStrides(b.shape(), shape)});
-  dispatch(a.dtype(), [&](auto tag) {
+  dispatchAny(a.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const bool *pc = ptr<bool>(c);
     const T *pa = ptr<T>(a), *pb = ptr<T>(b);
@@ -269,6 +269,8 @@ static Tensor evalCast(Operation *op, const Tensor &x) {
 
 std::optional<Tensor> adjoint::interp::detail::evalElementwise(Operation *op,
                                               ArrayRef<Tensor> operands) {
+  if (std::optional<Tensor> out = evalComplex(op, operands))
+    return out;
   auto binary = [&](BinaryKind kind) { return evalBinary(op, kind, operands); };
   auto unary = [&](UnaryKind kind) { return evalUnary(op, kind, operands[0]); };
   if (isa<adj::AddOp>(op))

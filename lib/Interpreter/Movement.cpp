@@ -183,7 +183,7 @@ static Tensor evalPad(adj::PadOp op, const Tensor &x) {
   }
   Tensor out(x.dtype(), shape);
   double value = op.getValue().convertToDouble();
-  dispatch(x.dtype(), [&](auto tag) {
+  dispatchAny(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T fill = fromDouble<T>(value);
     std::fill_n(ptr<T>(out), out.numel(), fill);
@@ -279,7 +279,10 @@ static Combine combineOf(adj::ScatterMode mode) {
 template <typename T> static T combine(Combine how, T slot, T u) {
   if (how == Combine::Set)
     return u;
-  if constexpr (kIsFloat<T>) {
+  if constexpr (kIsComplex<T>) {
+    // Add and mul only: the ops' type rules refuse max and min.
+    return how == Combine::Mul ? slot * u : slot + u;
+  } else if constexpr (kIsFloat<T>) {
     double a = toDouble(slot), b = toDouble(u);
     switch (how) {
     case Combine::Add:
@@ -323,7 +326,10 @@ static Tensor evalScatter(Operation *op, Combine how, int64_t axis,
   int64_t outer = numElements(ArrayRef(target.shape()).take_front(axis));
   int64_t n = target.shape()[axis];
   int64_t inner = numElements(ArrayRef(target.shape()).drop_front(axis + 1));
-  dispatch(target.dtype(), [&](auto tag) {
+  if (isComplex(target.dtype()) &&
+      (how == Combine::Min || how == Combine::Max))
+    fail(op, "complex numbers are not ordered, got " + target.typeString());
+  dispatchAny(target.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T *dst = ptr<T>(out);
     const T *upd = ptr<T>(updates);

@@ -92,9 +92,13 @@ Tensor interp::parseNpy(llvm::StringRef bytes, llvm::StringRef what) {
     dtype = DType::I32;
   else if (descr == "|b1")
     dtype = DType::I1;
+  else if (descr == "<c8")
+    dtype = DType::C64;
+  else if (descr == "<c16")
+    dtype = DType::C128;
   else
     throw Error(what.str() + ": unsupported .npy element type '" + descr +
-                "' (supported: <f8 <f4 <f2 <i8 <i4 |b1)");
+                "' (supported: <f8 <f4 <f2 <i8 <i4 |b1 <c8 <c16)");
   std::vector<int64_t> shape;
   llvm::StringRef dims = llvm::StringRef(shapeText).drop_front().drop_back();
   while (!dims.trim().empty()) {
@@ -161,6 +165,12 @@ std::string interp::serializeNpy(const Tensor &tensor) {
     break;
   case DType::I1:
     descr = "|b1";
+    break;
+  case DType::C64:
+    descr = "<c8";
+    break;
+  case DType::C128:
+    descr = "<c16";
     break;
   }
   std::string shape = "(";

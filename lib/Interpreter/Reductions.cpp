@@ -23,8 +23,10 @@ enum class ReduceKind { Sum, Max, Mean };
 
 static Tensor evalReduce(Operation *op, ReduceKind kind, const Tensor &x,
                          ArrayRef<int64_t> axes, bool keepdims) {
-  if (kind == ReduceKind::Mean)
+  if (kind == ReduceKind::Mean && !isComplex(x.dtype()))
     requireFloat(op, x);
+  if (kind == ReduceKind::Max && isComplex(x.dtype()))
+    fail(op, "complex numbers are not ordered, got " + x.typeString());
   if (kind == ReduceKind::Sum)
     requireNotBool(op, x);
   std::vector<bool> reduced(x.rank(), false);
@@ -53,10 +55,13 @@ static Tensor evalReduce(Operation *op, ReduceKind kind, const Tensor &x,
       strides[d] = 0;
   Tensor out(x.dtype(), result);
   int64_t outN = out.numel();
-  dispatch(x.dtype(), [&](auto tag) {
+  dispatchAny(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    // Accumulator: double for floats, int64 (wrapping) for integers.
-    using Acc = std::conditional_t<kIsFloat<T>, double, int64_t>;
+    // Accumulator: double for floats, complex<double> for complex, int64
+    // (wrapping) for integers.
+    using Acc = std::conditional_t<
+        kIsFloat<T>, double,
+        std::conditional_t<kIsComplex<T>, std::complex<double>, int64_t>>;
     const T *in = ptr<T>(x);
     std::vector<Acc> acc(outN, 0);
     std::vector<bool> seen(outN, false);
@@ -68,7 +73,9 @@ static Tensor evalReduce(Operation *op, ReduceKind kind, const Tensor &x,
         v = toDouble(in[i]);
       else
         v = static_cast<Acc>(in[i]);
-      if (kind == ReduceKind::Max) {
+      if constexpr (kIsComplex<T>) {
+        acc[o] += v; // Only sum and mean reach here.
+      } else if (kind == ReduceKind::Max) {
         // NaN wins once seen, as in NumPy's max.
         bool keep = seen[o];
         if constexpr (kIsFloat<T>)
@@ -88,7 +95,10 @@ static Tensor evalReduce(Operation *op, ReduceKind kind, const Tensor &x,
     }
     T *po = ptr<T>(out);
     for (int64_t o = 0; o < outN; ++o) {
-      if constexpr (kIsFloat<T>)
+      if constexpr (kIsComplex<T>)
+        po[o] = T(kind == ReduceKind::Mean ? acc[o] / static_cast<double>(count)
+                                           : acc[o]);
+      else if constexpr (kIsFloat<T>)
         po[o] = fromDouble<T>(kind == ReduceKind::Mean
                                   ? acc[o] / static_cast<double>(count)
                                   : acc[o]);

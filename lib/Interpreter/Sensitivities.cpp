@@ -56,12 +56,14 @@ static Tensor addTensors(Operation *op, const Tensor &lhs, const Tensor &rhs) {
     fail(op, "cannot add sensitivities " + lhs.typeString() + " and " +
                  rhs.typeString());
   Tensor out(lhs.dtype(), lhs.shape());
-  dispatch(lhs.dtype(), [&](auto tag) {
+  dispatchAny(lhs.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T *a = ptr<T>(lhs), *b = ptr<T>(rhs);
     T *o = ptr<T>(out);
     for (int64_t i = 0, n = out.numel(); i < n; ++i) {
-      if constexpr (std::is_same_v<T, bool>)
+      if constexpr (kIsComplex<T>)
+        o[i] = a[i] + b[i];
+      else if constexpr (std::is_same_v<T, bool>)
         o[i] = a[i] || b[i];
       else if constexpr (kIsFloat<T>)
         o[i] = fromDouble<T>(toDouble(a[i]) + toDouble(b[i]));

@@ -9,6 +9,7 @@
 #include "Detail.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "adjoint/Dialect/Adj/IR/ElementTypes.h"
 #include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/IR/Builders.h"
@@ -29,20 +30,8 @@ using namespace adjoint::interp::detail;
 //===----------------------------------------------------------------------===//
 
 DType interp::dtypeOf(Type type) {
-  if (type.isF64())
-    return DType::F64;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isSignlessInteger(64))
-    return DType::I64;
-  if (type.isSignlessInteger(32))
-    return DType::I32;
-  if (type.isSignlessInteger(1))
-    return DType::I1;
+  if (std::optional<DType> dtype = adj::dtypeOf(type))
+    return *dtype;
   std::string s;
   llvm::raw_string_ostream os(s);
   os << type;
@@ -50,24 +39,7 @@ DType interp::dtypeOf(Type type) {
 }
 
 Type interp::mlirType(DType dtype, MLIRContext *ctx) {
-  Builder b(ctx);
-  switch (dtype) {
-  case DType::F64:
-    return b.getF64Type();
-  case DType::F32:
-    return b.getF32Type();
-  case DType::F16:
-    return b.getF16Type();
-  case DType::BF16:
-    return b.getBF16Type();
-  case DType::I64:
-    return b.getI64Type();
-  case DType::I32:
-    return b.getI32Type();
-  case DType::I1:
-    break;
-  }
-  return b.getI1Type();
+  return adj::elementTypeOf(dtype, ctx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -120,7 +92,7 @@ Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
     throw Error("a tensor of shape " + shapeString(t.shape()) + " needs " +
                 std::to_string(t.numel()) + " values, got " +
                 std::to_string(values.size()));
-  dispatch(dtype, [&](auto tag) {
+  dispatchAny(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T *out = ptr<T>(t);
     for (size_t i = 0; i < values.size(); ++i)
@@ -244,6 +216,14 @@ template <typename T> static void printElement(std::string &out, T value) {
     out += value ? "true" : "false";
   } else if constexpr (std::is_integral_v<T>) {
     out += std::to_string(value);
+  } else if constexpr (kIsComplex<T>) {
+    // NumPy's form: (1+2j), (1-0j), (nan+infj).
+    out += '(';
+    printElement(out, value.real());
+    if (!std::signbit(value.imag()) || std::isnan(value.imag()))
+      out += '+';
+    printElement(out, value.imag());
+    out += "j)";
   } else {
     char buf[64];
     std::to_chars_result r;
@@ -257,7 +237,7 @@ template <typename T> static void printElement(std::string &out, T value) {
 
 /// Nested lists in row-major order: "[[1, 2], [3, 4]]"; a scalar is bare.
 static void printElements(std::string &out, const Tensor &t) {
-  dispatch(t.dtype(), [&](auto tag) {
+  dispatchAny(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T *data = ptr<T>(t);
     const std::vector<int64_t> &shape = t.shape();

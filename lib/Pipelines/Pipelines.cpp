@@ -107,6 +107,10 @@ void adjoint::buildCPULoopsPipeline(OpPassManager &pm) {
   // Gathers load their index in the innermost loop, where LLVM cannot
   // hoist it (docs/cpu-backend.md).
   pm.addNestedPass<func::FuncOp>(cpu::createHoistInvariantLoads());
+  // Complex arithmetic as arith and math on the parts (which the
+  // approximations below then see); create, re and im stay for the LLVM
+  // conversion.
+  addPipelineText(pm, "convert-complex-to-standard");
   pm.addPass(createApproximateMath());
   pm.addPass(cpu::createParallelToRuntime());
   // After the pool's chunks are out: what remains of a step is hundreds of
@@ -131,6 +135,7 @@ void addHostToLLVM(OpPassManager &pm) {
   // resolves them from the process, AOT programs link libm). Not libm first:
   // it would call a nonexistent `rsqrt`.
   addPipelineText(pm, "convert-math-to-llvm,convert-math-to-libm,"
+                      "convert-complex-to-llvm,"
                       "convert-bufferization-to-memref,convert-scf-to-cf,"
                       "expand-strided-metadata,lower-affine,"
                       "finalize-memref-to-llvm{use-generic-functions "
@@ -191,6 +196,10 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   addPipelineText(pm,
                   "gpu-launch-sink-index-computations,gpu-kernel-outlining");
   pm.addPass(createKernelNames());
+  // Complex arithmetic as arith and math on the parts, in the kernels and
+  // on the host; each vendor converts what remains (create, re, im) with
+  // its own types.
+  addPipelineText(pm, "convert-complex-to-standard");
 }
 
 void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
@@ -245,6 +254,7 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
   }
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "convert-scf-to-cf,canonicalize,"
+                      "convert-complex-to-llvm,"
                       "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
                       // What has no libdevice function (math.absi, ...):
                       // LLVM intrinsics, which NVPTX selects.
@@ -310,6 +320,7 @@ void addAMDROCDL(OpPassManager &pm, const LowerToTargetOptions &options,
   std::string processor = StringRef(hip.chip).split(':').first.str();
   addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
                       "convert-scf-to-cf,canonicalize,"
+                      "convert-complex-to-llvm,"
                       "convert-gpu-to-rocdl{chipset=" +
                           processor +
                           " use-bare-ptr-memref-call-conv=true runtime=HIP "

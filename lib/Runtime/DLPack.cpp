@@ -47,6 +47,10 @@ DLDataType adjoint::rt::dlpack::dataTypeOf(DType dtype) {
     return {0, 32, 1};
   case DType::I1:
     return {6, 8, 1};
+  case DType::C64:
+    return {5, 64, 1};
+  case DType::C128:
+    return {5, 128, 1};
   }
   throw Error("DLPack: unknown dtype");
 }

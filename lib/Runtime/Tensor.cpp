@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cmath>
+#include <complex>
 #include <cstring>
 
 using namespace adjoint;
@@ -230,6 +231,12 @@ Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
     case DType::I1:
       t.data<uint8_t>()[i] = v != 0.0;
       break;
+    case DType::C64:
+      t.data<std::complex<float>>()[i] = static_cast<float>(v);
+      break;
+    case DType::C128:
+      t.data<std::complex<double>>()[i] = v;
+      break;
     }
   }
   return t;
@@ -253,8 +260,12 @@ double Tensor::at(int64_t index) const {
     return data<int32_t>()[index];
   case DType::I1:
     return data<uint8_t>()[index] != 0;
+  case DType::C64:
+  case DType::C128:
+    break;
   }
-  return 0.0;
+  throw Error("Tensor::at: a " + typeString() +
+              " element is not one double; read data<std::complex<T>>()");
 }
 
 std::vector<double> Tensor::toDoubles() const {

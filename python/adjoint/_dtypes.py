@@ -5,12 +5,14 @@ The element types follow the builder's promotion lattice (after JAX's;
 adjoint.promote_types, docs/python.md "Types")::
 
     i1 < i32 < i64 < {bf16, f16} < f32 < f64        (bf16 v f16 = f32)
+    f32 < c64 < c128,  f64 < c128
 
 and the builder promotes two tensors of different dtypes itself. On top of
 it, Python numbers are *weakly typed*, as in JAX: a number takes the dtype
 of the tensor it meets unless its kind (bool < int < float) is above the
 tensor's, and then the tensor is cast to the number's default dtype (i64
-for an int, the program's float dtype for a float). So ``x * 2.0`` keeps
+for an int, the program's float dtype for a float, the complex type of a
+float tensor's precision for a complex number). So ``x * 2.0`` keeps
 an f16 ``x`` in f16 and ``i + 0.5`` casts an integer ``i`` to a float.
 
 A number stays a Python number until it meets a tensor or must become one
@@ -36,7 +38,7 @@ from ._trees import _is_integer, _is_number
 #: types (the lattice is small: more means the types never settle).
 _MAX_WIDENINGS = 8
 
-_BOOL, _INT, _FLOAT = 0, 1, 2
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 
 
 class Weak:
@@ -53,7 +55,7 @@ class Weak:
         return not self == other
 
     def __repr__(self):
-        return "a Python %s" % ("bool", "int", "float")[self.kind]
+        return "a Python %s" % ("bool", "int", "float", "complex")[self.kind]
 
 
 class _Widen(Exception):
@@ -70,12 +72,16 @@ def _number_kind(x):
         return _BOOL
     if isinstance(x, (int, _np.integer)):
         return _INT
+    if isinstance(x, (complex, _np.complexfloating)):
+        return _COMPLEX
     return _FLOAT
 
 
 def _dtype_kind(dtype):
     if dtype == DType.i1:
         return _BOOL
+    if dtype.is_complex:
+        return _COMPLEX
     return _FLOAT if dtype.is_float else _INT
 
 
@@ -113,13 +119,19 @@ class _Types:
         return v
 
     def default_dtype(self, kind):
-        return (DType.i1, DType.i64, self.float_dtype)[kind]
+        complex_dtype = DType.c128 if self.float_dtype == DType.f64 \
+            else DType.c64
+        return (DType.i1, DType.i64, self.float_dtype, complex_dtype)[kind]
 
     def weak_dtype(self, kind, dtype):
         """The dtype in which a weak scalar of `kind` meets a tensor of
-        `dtype`: the tensor's, unless the scalar's kind is above it."""
+        `dtype`: the tensor's, unless the scalar's kind is above it. A
+        complex number meeting a float tensor keeps its precision (f64 ->
+        c128, the narrower floats -> c64), as in JAX."""
         if kind <= _dtype_kind(dtype):
             return dtype
+        if kind == _COMPLEX and dtype.is_float:
+            return DType.c128 if dtype == DType.f64 else DType.c64
         return self.default_dtype(kind)
 
     # -- binary operators -------------------------------------------------
@@ -163,9 +175,11 @@ class _Types:
         for i, x in enumerate(out):
             if not isinstance(x, Value):
                 other = out[1 - i]
-                # Ints stay ints (all 64 bits, where a float keeps 53).
+                # Ints stay ints (all 64 bits, where a float keeps 53);
+                # complex numbers become constants of the other's dtype.
                 out[i] = self.materialize(x, like=other) if op in (
-                    operator.pow, operator.matmul) else \
+                    operator.pow, operator.matmul) or \
+                    _number_kind(x) == _COMPLEX else \
                     int(x) if _is_integer(x) else float(x)
         return out[0], out[1], wa and wb
 
@@ -230,9 +244,10 @@ class _Types:
         broadcast); weak states give weak Values."""
         t = self.concrete(state)
         if _is_number(x):
-            exact = _is_integer(x) and not t.dtype.is_float
-            v = _adj.scalar(self.module, int(x) if exact else float(x),
-                            t.dtype)
+            exact = _is_integer(x) and not t.dtype.is_float and \
+                not t.dtype.is_complex
+            v = _adj.scalar(self.module, int(x) if exact else complex(x)
+                            if t.dtype.is_complex else float(x), t.dtype)
         else:
             v = self.materialize(x)
         if v.type != t and v.type.is_tensor and t.is_tensor:

@@ -2,7 +2,7 @@
 composed from adj ops so that derivatives and batching come from theirs:
 exp2 log2 log10 cbrt hypot logaddexp logaddexp2 float_power pow positive
 fabs copysign signbit heaviside sinc gcd lcm fmax fmin deg2rad rad2deg
-degrees radians nan_to_num and the complex-number functions on real arrays
+degrees radians nan_to_num and the parts of complex numbers
 (real imag conj conjugate angle). The float-layout functions (frexp,
 ldexp, modf, nextafter, spacing) are in _np_float_layout.py.
 
@@ -307,35 +307,37 @@ def lcm(x1, x2, out=None):
     return binop(op, x1, x2)
 
 
-# -- complex-number functions on real arrays ---------------------------------
+# -- complex-number parts ------------------------------------------------------
 
 def real(val):
-    """A real array is its own real part."""
-    return as_value(val, "real")
+    """The real part; a real array is its own."""
+    return _adj.real(as_value(val, "real"))
 
 
 def imag(val):
-    """The imaginary part of a real array: zeros of its dtype."""
-    x = as_value(val, "imag")
-    return _adj.fill(x.module, 0.0, list(x.shape), x.dtype)
+    """The imaginary part; zeros of a real array's dtype."""
+    return _adj.imag(as_value(val, "imag"))
 
 
 def conjugate(x, out=None):
-    """A real array is its own conjugate."""
+    """The complex conjugate; a real array is its own."""
     _no_out(out, "conjugate")
-    return as_value(x, "conjugate")
+    return _adj.conj(as_value(x, "conjugate"))
 
 
 conj = conjugate
 
 
 def angle(z, deg=False):
-    """The argument of a real number: pi for negative values and -0.0
-    (arctan2(0, x), as numpy), 0 otherwise; NaN stays NaN. No
-    derivative (arctan2(0, x)'s is 0)."""
+    """The argument, atan2(imag, real): for a real number pi for negative
+    values and -0.0, 0 otherwise (no derivative: arctan2(0, x)'s is 0);
+    NaN stays NaN."""
     x = as_value(z, "angle")
+    half = 180.0 if deg else math.pi
+    if x.dtype.is_complex:
+        a = _adj.angle(x)
+        return a * (half / math.pi) if deg else a
     if not x.dtype.is_float:
         x = _adj.cast(x, float_dtype())
-    half = 180.0 if deg else math.pi
     out = _adj.select(_sign_bit(x), _const(x, half), _const(x, 0.0))
     return _adj.stop_gradient(_adj.select(x != x, x, out))

@@ -19,7 +19,7 @@ _NO_VALUE = object()
 
 
 def _float(x):
-    return x if x.dtype.is_float else _adj.cast(x, float_dtype())
+    return x if x.dtype.is_inexact else _adj.cast(x, float_dtype())
 
 
 def _part(x, axis, start, stop):

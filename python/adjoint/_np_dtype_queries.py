@@ -75,14 +75,13 @@ def iterable(y):
 
 
 def isrealobj(x):
-    """True unless x is a complex numpy value (adjoint has no complex
-    dtype)."""
+    """True unless x has a complex dtype."""
     return not iscomplexobj(x)
 
 
 def iscomplexobj(x):
     if isinstance(x, Value):
-        return False
+        return x.type.is_tensor and x.dtype.is_complex
     return bool(_np.iscomplexobj(x))
 
 

@@ -20,10 +20,11 @@ from ._np_support import (OPS, _TRANSLATOR, as_value, binop, float_dtype,
 def float_function(fn, name):
     """numpy's float-only function `fn` (tanh, exp, ...): integers and
     booleans are computed as floats of the program's float dtype, as numpy
-    computes them in float64 (a Python number's weakness carries over)."""
+    computes them in float64 (a Python number's weakness carries over);
+    complex arrays stay complex."""
     def function(x):
         x = as_value(x, name)
-        if x.dtype.is_float:
+        if x.dtype.is_inexact:
             return fn(x)
         tr = _TRANSLATOR.get()
         out = fn(_adj.cast(x, float_dtype()))

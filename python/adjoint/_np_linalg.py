@@ -50,6 +50,9 @@ def _floats(x, name):
     """`x` as a Value of f32 or f64 (integers and booleans as the program's
     float dtype)."""
     x = as_value(x, "linalg." + name)
+    if x.dtype.is_complex:
+        raise TypeError("adjoint.numpy.linalg.%s: complex matrices are not "
+                        "supported yet (issue 26, part 4)" % name)
     if not x.dtype.is_float:
         return _adj.cast(x, float_dtype())
     if x.dtype not in (DType.f32, DType.f64):

@@ -102,14 +102,18 @@ def isneginf(x, out=None):
 
 
 def isreal(x):
-    """True everywhere: adjoint's arrays are real."""
+    """Where the imaginary part is 0 (everywhere for a real array)."""
     v = as_value(x, "isreal")
+    if v.dtype.is_complex:
+        return _adj.imag(v) == 0.0
     return _adj.fill(v.module, 1.0, list(v.shape), DType.i1)
 
 
 def iscomplex(x):
-    """False everywhere: adjoint's arrays are real."""
+    """Where the imaginary part is not 0 (nowhere for a real array)."""
     v = as_value(x, "iscomplex")
+    if v.dtype.is_complex:
+        return _adj.imag(v) != 0.0
     return _adj.fill(v.module, 0.0, list(v.shape), DType.i1)
 
 

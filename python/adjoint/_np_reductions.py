@@ -226,7 +226,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, where=None):
     _no_extras("mean", out, where)
     x = as_value(a, "mean")
     dtype = to_dtype(dtype, "mean")
-    if dtype is None and not x.dtype.is_float:
+    if dtype is None and not x.dtype.is_inexact:
         dtype = float_dtype()
     return _adj.mean(cast_to(x, dtype), _axis_list(axis, x.rank, "mean"),
                      keepdims)

@@ -72,7 +72,8 @@ EXTRAS = ("erf", "finfo", "iinfo", "logsumexp")
 
 _HOST = ("host-side: files, printing and buffers are not traced "
          "computations (use numpy outside jitted code)")
-_COMPLEX = "complex numbers are not supported yet (issue 26, part 4)"
+_COMPLEX = ("sorts complex numbers (by real, then imaginary part), which "
+            "adjoint's sort does not do yet (issue 26, part 4)")
 _TODO = "not implemented yet (issue 26)"
 _EIGVALS = ("needs the eigenvalues of a general matrix, which are complex "
             "(issue 26, part 4)")

@@ -175,12 +175,15 @@ def ravel(x):
 
 def to_dtype(dtype, name):
     """A numpy dtype (or DType) as a DType; Python's float is the program's
-    float dtype, as Python float values are."""
+    float dtype, as Python float values are (and complex its complex
+    type)."""
     from ._tensor import adj_dtype
     if dtype is None or isinstance(dtype, DType):
         return dtype
     if dtype is float:
         return float_dtype()
+    if dtype is complex:
+        return DType.c128 if float_dtype() == DType.f64 else DType.c64
     found = adj_dtype(dtype)
     if found is None:
         raise TypeError("adjoint.numpy.%s: unsupported dtype %r"

@@ -110,6 +110,8 @@ _NP_TO_ADJ = {
     _np.dtype(_np.int64): DType.i64,
     _np.dtype(_np.int32): DType.i32,
     _np.dtype(_np.bool_): DType.i1,
+    _np.dtype(_np.complex64): DType.c64,
+    _np.dtype(_np.complex128): DType.c128,
 }
 #: Its inverse (bf16, which numpy lacks, is not in either).
 _ADJ_TO_NP = {v: k for k, v in _NP_TO_ADJ.items()}

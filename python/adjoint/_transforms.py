@@ -56,7 +56,7 @@ def _fn_name(fn):
 #: How dtypes are named to users (numpy's names).
 _DTYPE_NAMES = {"i1": "bool", "i32": "int32", "i64": "int64",
                 "f16": "float16", "bf16": "bfloat16", "f32": "float32",
-                "f64": "float64"}
+                "f64": "float64", "c64": "complex64", "c128": "complex128"}
 
 
 def _dtype_name(t):
@@ -67,8 +67,11 @@ def _diff_leaf(tr, x, node, frame, name, arg, in_tree):
     """Leaf `x` of argument `arg` (`in_tree`: whether the argument is a
     pytree) as a Value to differentiate: integers and booleans have no
     derivative, which is an error (as in JAX) rather than a zero."""
-    if isinstance(x, Value) and (not x.type.is_tensor or x.dtype.is_float):
+    if isinstance(x, Value) and (not x.type.is_tensor or x.dtype.is_float
+                                 or x.dtype.is_complex):
         return x
+    if isinstance(x, complex):
+        return tr.materialize(x)
     if _is_number(x) and not isinstance(x, bool):
         return tr.materialize(float(x))
     what = "%sargument %d" % ("a leaf of " if in_tree else "", arg)
@@ -88,7 +91,7 @@ def _check_outputs(name, r, node, frame):
     point: a comparison or an integer result has no derivative, and the AD
     request on it would fail deep in the builder."""
     for i, t in enumerate(r.out_types):
-        if not t.dtype.is_float:
+        if not (t.dtype.is_float or t.dtype.is_complex):
             what = "the output" if r.out_tree is None else \
                 "output leaf #%d" % i
             aux = "" if name == "jvp" else \
@@ -213,7 +216,8 @@ def _as_like(tr, x, like, node, frame):
     if isinstance(x, Value):
         return x
     if _is_number(x):
-        s = tr.materialize(float(x), like=like)
+        s = tr.materialize(x if isinstance(x, complex) else float(x),
+                           like=like)
         return _adj.broadcast_to(s, like.shape) if like.rank else s
     raise frame.error("a %s cannot be a tangent or cotangent"
                       % type(x).__name__, node)
@@ -296,6 +300,14 @@ class _Grad(_Transform):
         t = r.out_types
         if r.out_tree is None and len(t) == 1 and t[0].rank == 0:
             _check_outputs(self.prefix, r, node, frame)
+        if r.out_tree is None and len(t) == 1 and t[0].dtype.is_complex:
+            raise frame.error(
+                "%s requires real-valued outputs, but the output of %s() "
+                "has dtype %s: the gradient of a complex function exists "
+                "only for holomorphic ones; for any complex output, use "
+                "vjp with the cotangent you need" % (
+                    self.prefix, _fn_name(r.function), _dtype_name(t[0])),
+                node)
         if r.out_tree is not None or t[0].rank != 0 or not t[0].dtype.is_float:
             raise frame.error(
                 "%s: the differentiated function must return one floating "

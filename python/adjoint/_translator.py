@@ -12,7 +12,7 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import Value, DType
 from ._conditionals import _Conditionals
-from ._dtypes import _Types
+from ._dtypes import _COMPLEX, _Types, _number_kind
 from ._expressions import _Expressions
 from ._functions import _Functions
 from ._host_calls import calls_back, host_arguments, runs_on_host
@@ -110,6 +110,10 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
             if isinstance(x, (int, _np.integer)) and like is None:
                 return _adj.scalar(self.module, _exact_int(x), DType.i64)
             dtype = like.dtype if like is not None else self.float_dtype
+            if _number_kind(x) == _COMPLEX:
+                dtype = self.weak_dtype(_COMPLEX, dtype)
+            if dtype.is_complex:
+                return _adj.scalar(self.module, complex(x), dtype)
             exact = _is_integer(x) and not dtype.is_float
             return _adj.scalar(self.module,
                                _exact_int(x) if exact else float(x), dtype)
@@ -135,11 +139,14 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
             dtype = DType.i1
         elif a.dtype.kind in "iu":
             dtype = DType.i64 if a.dtype.itemsize == 8 else DType.i32
+        elif a.dtype.kind == "c":
+            dtype = self.default_dtype(_COMPLEX)
         else:
             raise TypeError("a numpy array of dtype %s cannot be a value of "
                             "the program" % a.dtype)
         # Integers stay int64 (exact), floats go through float64.
-        data = a.astype(_np.int64 if a.dtype.kind in "iub" else _np.float64)
+        data = a.astype(_np.int64 if a.dtype.kind in "iub" else
+                        _np.complex128 if a.dtype.kind == "c" else _np.float64)
         return _adj.constant(self.module, data, list(a.shape), dtype)
 
     def leaves(self, x, node, frame):

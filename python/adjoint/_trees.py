@@ -17,7 +17,7 @@ from ._tree_nodes import head_size, node_of, rebuild
 # ---------------------------------------------------------------------------
 
 def _is_number(x):
-    return isinstance(x, (bool, int, float, _np.number, _np.bool_))
+    return isinstance(x, (bool, int, float, complex, _np.number, _np.bool_))
 
 
 def _is_integer(x):

@@ -56,6 +56,9 @@ def _is_array(x):
 #: pinned host memory): such arrays go through numpy.
 _HOST_DLPACK_DEVICES = (1, 3, 11)
 
+#: The part dtype of each complex dtype.
+_PART_DTYPE = {DType.c64: DType.f32, DType.c128: DType.f64}
+
 
 def _in_device_memory(x):
     """Whether `x` is a DLPack producer whose memory is on a device."""
@@ -91,7 +94,7 @@ def _leaf(x, static, static_int=False):
                             % x.dtype)
         return "A", (x.dtype, x.shape), x
     # Exact types: numpy's float64 is a float but has its own dtype.
-    if t in (bool, int, float) and not static:
+    if t in (bool, int, float, complex) and not static:
         return "W", t, x
     if not static and _is_array(x):
         if _in_device_memory(x):
@@ -111,6 +114,9 @@ def _weak_array(x, float_dtype):
         return _np.asarray(x)
     if type(x) is int:
         return _np.asarray(x, _np.int64)
+    if type(x) is complex:
+        return _np.asarray(x, _np.complex128 if float_dtype == DType.f64
+                           else _np.complex64)
     return _np.asarray(x, _ADJ_TO_NP[float_dtype])
 
 
@@ -195,8 +201,12 @@ class JitFunction:
             l = []
             trees.append(_flatten(a, l))
             leaves += [_leaf(x, static, ints) for x in l]
-        float_dtype = next((_NP_TO_ADJ[c[0]] for k, c, _ in leaves
-                            if k == "A" and c[0].kind == "f"), DType.f32)
+        # The first float argument's dtype, or the part dtype of the first
+        # complex one (complex128 programs compute in f64).
+        float_dtype = next((_PART_DTYPE.get(_NP_TO_ADJ[c[0]],
+                                            _NP_TO_ADJ[c[0]])
+                            for k, c, _ in leaves
+                            if k == "A" and c[0].kind in "fc"), DType.f32)
         device = self.device or _argument_device(leaves)
         # The target with the matmul precision in effect (+tf32 on cuda):
         # a new precision compiles anew.

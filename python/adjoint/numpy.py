@@ -132,10 +132,12 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
     if correction is not None:
         ddof = correction
     x = _cast_to(_as_value(a, "var"), _to_dtype(dtype, "var"))
-    if not x.dtype.is_float:
+    if not x.dtype.is_inexact:
         x = _adj.cast(x, _float_dtype())
     n = _size([x.shape[i] for i in _axes(axis, x.rank, "var")])
     d = x - _adj.mean(x, axis, True)
+    if d.dtype.is_complex:  # |d|^2, real, as numpy's var of complex data
+        d = _adj.abs(d)
     dof = n - ddof if n > ddof else 0  # numpy's max(N - ddof, 0)
     return _adj.sum(d * d, axis, keepdims) / float(dof)
 

@@ -113,9 +113,15 @@ void adjoint::python::bindBuilder(py::module_ &m) {
       .value("i64", DType::I64)
       .value("i32", DType::I32)
       .value("i1", DType::I1)
+      .value("c64", DType::C64)
+      .value("c128", DType::C128)
       .export_values()
       .def_property_readonly("is_float",
-                             [](DType d) { return isFloat(d); });
+                             [](DType d) { return isFloat(d); })
+      .def_property_readonly("is_complex",
+                             [](DType d) { return isComplex(d); })
+      .def_property_readonly(
+          "is_inexact", [](DType d) { return isFloat(d) || isComplex(d); });
 
   py::class_<api::Type> type(m, "Type");
   py::enum_<api::Type::Kind>(type, "Kind")

@@ -4,6 +4,7 @@
 
 #include "adjoint/Support/Error.h"
 
+#include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -98,6 +99,16 @@ void bindCreation(py::module_ &m) {
             shape ? *shape
                   : std::vector<int64_t>(data.shape(),
                                          data.shape() + data.ndim());
+        if (data.dtype().kind() == 'c') {
+          auto values = py::array_t<std::complex<double>,
+                                    py::array::c_style | py::array::forcecast>(
+              data);
+          return api::complex_constant(
+              mod,
+              llvm::ArrayRef<std::complex<double>>(values.data(),
+                                                   size_t(values.size())),
+              std::move(dims), dtype);
+        }
         // Integer data stays integral: a double holds integers only up to
         // 2^53.
         if (data.dtype().kind() == 'i' || data.dtype().kind() == 'u') {
@@ -125,6 +136,9 @@ void bindCreation(py::module_ &m) {
         // double).
         if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value))
           return api::integer_scalar(mod, value.cast<int64_t>(), dtype);
+        if (isComplex(dtype))
+          return api::complex_constant(
+              mod, {value.cast<std::complex<double>>()}, {}, dtype);
         return api::scalar(mod, value.cast<double>(), dtype);
       },
       py::arg("module"), py::arg("value"), py::arg("dtype") = DType::F32);
@@ -218,7 +232,12 @@ void bindElementwise(py::module_ &m) {
   ADJ_UNARY(cos)
   ADJ_UNARY(erf)
   ADJ_UNARY(gelu)
+  ADJ_UNARY(real)
+  ADJ_UNARY(imag)
+  ADJ_UNARY(conj)
+  ADJ_UNARY(angle)
 #undef ADJ_UNARY
+  m.def("complex", &api::complex, py::arg("re"), py::arg("im"));
 
   py::enum_<api::Cmp>(m, "Cmp")
       .value("EQ", api::Cmp::EQ)

@@ -64,6 +64,9 @@ bool builtinDType(const py::dtype &dt, DType &out) {
     out = num == api::NPY_INT32_ ? DType::I32 : DType::I64;
     return num == api::NPY_INT32_ || num == api::NPY_INT64_ ||
            (num == api::NPY_LONGLONG_ && sizeof(long long) == 8);
+  case 'c':
+    out = num == api::NPY_CFLOAT_ ? DType::C64 : DType::C128;
+    return num == api::NPY_CFLOAT_ || num == api::NPY_CDOUBLE_;
   default:
     return false;
   }
@@ -89,6 +92,10 @@ bool runtimeDType(const py::dtype &dt, DType &out) {
     out = DType::I32;
   else if (kind == 'b' && size == 1)
     out = DType::I1;
+  else if (kind == 'c' && size == 8)
+    out = DType::C64;
+  else if (kind == 'c' && size == 16)
+    out = DType::C128;
   else
     return false;
   // Swapped bytes (">f4" read from FITS or HDF5 on a little-endian host)
@@ -350,6 +357,10 @@ py::dtype adjoint::python::numpyDType(DType dtype) {
     return py::dtype::of<int32_t>();
   case DType::I1:
     return py::dtype::of<bool>();
+  case DType::C64:
+    return py::dtype("complex64");
+  case DType::C128:
+    return py::dtype("complex128");
   case DType::BF16:
     break;
   }

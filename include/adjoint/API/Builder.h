@@ -40,6 +40,7 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/ArrayRef.h"
 
+#include <complex>
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -287,6 +288,9 @@ Value integer_constant(Module &m, llvm::ArrayRef<int64_t> data,
                        std::vector<int64_t> shape, DType dtype = DType::I64);
 /// A rank-0 integer constant, exact for every int64.
 Value integer_scalar(Module &m, int64_t value, DType dtype = DType::I64);
+/// `adj.constant` of a complex dtype (c64 or c128) from row-major values.
+Value complex_constant(Module &m, llvm::ArrayRef<std::complex<double>> data,
+                       std::vector<int64_t> shape, DType dtype = DType::C128);
 /// `adj.fill`: every element equal to `value`.
 Value fill(Module &m, double value, std::vector<int64_t> shape,
            DType dtype = DType::F32);
@@ -338,6 +342,19 @@ Value sign(Value x);
 Value sin(Value x);
 Value cos(Value x);
 Value erf(Value x);
+
+/// Complex numbers (NumPy's functions: a real operand is a complex number
+/// with a zero imaginary part). `complex(re, im)`: re + i im, the parts
+/// promoted to f32 or f64 (c64 or c128).
+Value complex(Value re, Value im);
+/// The real part; a real tensor itself.
+Value real(Value z);
+/// The imaginary part; zeros for a real tensor.
+Value imag(Value z);
+/// The complex conjugate; a real tensor itself.
+Value conj(Value z);
+/// The argument of z in [-pi, pi] (atan2(imag, real)); real tensors too.
+Value angle(Value z);
 
 /// The predicates of `adj.cmp`.
 enum class Cmp { EQ, NE, LT, LE, GT, GE };

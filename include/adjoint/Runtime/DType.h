@@ -20,12 +20,12 @@ namespace adjoint {
 
 /// The element types of adj tensors. The values are part of the ABI of
 /// compiled code's signature strings only through their names.
-enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I1 };
+enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I1, C64, C128 };
 
 /// Every DType, in declaration order.
-inline constexpr std::array<DType, 7> kAllDTypes = {
-    DType::F64, DType::F32, DType::F16, DType::BF16,
-    DType::I64, DType::I32, DType::I1};
+inline constexpr std::array<DType, 9> kAllDTypes = {
+    DType::F64, DType::F32, DType::F16,  DType::BF16, DType::I64,
+    DType::I32, DType::I1,  DType::C64, DType::C128};
 
 /// "f32", "i64", ...
 constexpr const char *dtypeName(DType dtype) {
@@ -44,13 +44,21 @@ constexpr const char *dtypeName(DType dtype) {
     return "i32";
   case DType::I1:
     return "i1";
+  case DType::C64:
+    return "c64";
+  case DType::C128:
+    return "c128";
   }
   return "?";
 }
 
 /// Bytes per element (1 for i1, which is stored as one byte, 0 or 1).
+/// Complex elements are two parts, real first (std::complex's layout).
 constexpr size_t dtypeSize(DType dtype) {
   switch (dtype) {
+  case DType::C128:
+    return 16;
+  case DType::C64:
   case DType::F64:
   case DType::I64:
     return 8;
@@ -70,6 +78,19 @@ constexpr size_t dtypeSize(DType dtype) {
 constexpr bool isFloat(DType dtype) {
   return dtype == DType::F64 || dtype == DType::F32 || dtype == DType::F16 ||
          dtype == DType::BF16;
+}
+
+/// Whether `dtype` is a complex type (c64: two f32 parts, c128: two f64).
+constexpr bool isComplex(DType dtype) {
+  return dtype == DType::C64 || dtype == DType::C128;
+}
+
+/// The type of a complex type's parts (c64 -> f32); `dtype` itself for the
+/// other types.
+constexpr DType realPart(DType dtype) {
+  return dtype == DType::C64    ? DType::F32
+         : dtype == DType::C128 ? DType::F64
+                                : dtype;
 }
 
 /// The DType named `name` ("f32"); nullopt if there is none.

@@ -61,7 +61,7 @@ public:
   static Tensor copyOf(DType dtype, std::vector<int64_t> shape,
                        const void *data);
   /// Values converted to `dtype` (rounded as a cast would; i1 is value !=
-  /// 0). values.size() must equal the element count (else adjoint::Error).
+  /// 0; complex elements get a zero imaginary part). values.size() must equal the element count (else adjoint::Error).
   static Tensor fromDoubles(DType dtype, std::vector<int64_t> shape,
                             const std::vector<double> &values);
   /// Takes `data` kept alive by `owner` (for the runtime's own results),

@@ -22,11 +22,28 @@ using Ts = ArrayRef<Val>;
 /// never asked for, and pow's is expensive (a log and a select).
 static bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
 
+static bool isComplex(Val x) {
+  return isa<ComplexType>(x.type().getElementType());
+}
+
 /// log(x) where x > 0 and 0 elsewhere, built so that its own derivative is
-/// finite everywhere (log of a select, not a select of a log).
+/// finite everywhere (log of a select, not a select of a log). Complex x has
+/// a logarithm everywhere but at 0, where it is taken as 0 (JAX's rule).
 static Val safeLog(Emitter &e, Val x) {
-  Val positive = e.cmp(CmpPredicate::gt, x, e.scalarLike(0, x));
-  return e.log(e.select(positive, x, e.scalarLike(1, x)));
+  Val one = e.scalarLike(1, x), zero = e.scalarLike(0, x);
+  if (isComplex(x))
+    return e.log(e.select(e.cmp(CmpPredicate::eq, x, zero), one, x));
+  Val positive = e.cmp(CmpPredicate::gt, x, zero);
+  return e.log(e.select(positive, x, one));
+}
+
+/// d|z| = Re(c dz) with c = conj(z) / |z| (0 at z = 0, as in JAX): the
+/// factor c, complex.
+static Val modulusFactor(Emitter &e, Val z, Val modulus) {
+  // |z| = 0 only where both parts are 0: dividing them by 1 there gives 0.
+  Val atZero = e.cmp(CmpPredicate::eq, modulus, e.scalarLike(0, modulus));
+  Val safe = e.select(atZero, e.scalarLike(1, modulus), modulus);
+  return e.complex(e.real(z) / safe, -(e.imag(z) / safe));
 }
 
 /// The share of max/min's sensitivity that goes to `self`: 1 where it alone
@@ -177,7 +194,52 @@ void adjoint::ad::rules::addElementwiseRules(RuleMap &m) {
   defineUnary<SqrtOp>(m, [](Emitter &, Val, Val y) { return 0.5 / y; });
   defineUnary<RsqrtOp>(
       m, [](Emitter &, Val, Val y) { return -0.5 * (y * y * y); });
-  defineUnary<AbsOp>(m, [](Emitter &e, Val x, Val) { return e.sign(x); });
+  // |x|' = sign(x) on reals. On complex z the tangent is Re(c dz) and the
+  // cotangent of a real dy is dy * c, with JAX's pairing Re(a b) of
+  // complex cotangents and tangents (no conjugation: vjps are transposes).
+  define<AbsOp>(
+      m,
+      [](Emitter &e, AbsOp op, Val dy) -> Sens {
+        Val x = e.val(op.getInput());
+        if (!isComplex(x))
+          return {dy * e.sign(x)};
+        Val c = modulusFactor(e, x, e.val(op.getResult()));
+        return {e.cast(dy, x.type().getElementType()) * c};
+      },
+      [](Emitter &e, AbsOp op, Ts t) -> Val {
+        Val x = e.val(op.getInput());
+        if (!isComplex(x))
+          return t[0] * e.sign(x);
+        return e.real(modulusFactor(e, x, e.val(op.getResult())) * t[0]);
+      });
+
+  // The parts are real-linear: real(dz), imag(dz), and their transposes
+  // under Re(a b): real's cotangent dy is dy + 0i, imag's is -i dy.
+  define<RealOp>(
+      m,
+      [](Emitter &e, RealOp op, Val dy) -> Sens {
+        return {e.cast(dy, elementOf(op.getInput()))};
+      },
+      [](Emitter &e, RealOp, Ts t) -> Val { return e.real(t[0]); });
+  define<ImagOp>(
+      m,
+      [](Emitter &e, ImagOp, Val dy) -> Sens {
+        return {e.complex(e.scalarLike(0, dy), -dy)};
+      },
+      [](Emitter &e, ImagOp, Ts t) -> Val { return e.imag(t[0]); });
+  // z = re + i im: Re(dz_bar (dre + i dim)) gives real(dz) and -imag(dz).
+  define<ComplexOp>(
+      m,
+      [](Emitter &e, ComplexOp op, Val dy) -> Sens {
+        return {e.unbroadcast(e.real(dy), op.getRe()),
+                e.unbroadcast(-e.imag(dy), op.getIm())};
+      },
+      [](Emitter &e, ComplexOp op, Ts t) -> Val {
+        Type part = elementOf(op.getRe());
+        Val re = t[0] ? t[0] : e.scalar(0, part);
+        Val im = t[1] ? t[1] : e.scalar(0, part);
+        return e.broadcastTo(e.complex(re, im), op.getType());
+      });
   defineUnary<SinOp>(m, [](Emitter &e, Val x, Val) { return e.cos(x); });
   defineUnary<CosOp>(m, [](Emitter &e, Val x, Val) { return -e.sin(x); });
   defineUnary<ErfOp>(m, [](Emitter &e, Val x, Val) {

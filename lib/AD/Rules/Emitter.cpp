@@ -4,6 +4,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <complex>
+
 using namespace mlir;
 using namespace adjoint;
 using namespace adjoint::ad::rules;
@@ -63,6 +65,15 @@ bool adjoint::ad::rules::isFloatTensor(Type t) {
 
 Val Emitter::scalar(double x, Type elementType) {
   auto type = RankedTensorType::get({}, elementType);
+  if (auto complex = dyn_cast<ComplexType>(elementType)) {
+    // x + 0i: adj has complex<f32> and complex<f64> only.
+    if (complex.getElementType().isF32())
+      return make<adj::ConstantOp>(
+          type, DenseElementsAttr::get(
+                    type, std::complex<float>(static_cast<float>(x))));
+    return make<adj::ConstantOp>(
+        type, DenseElementsAttr::get(type, std::complex<double>(x)));
+  }
   auto floatType = cast<FloatType>(elementType);
   // Round x into the element type, as a literal in the source would be.
   APFloat value(x);

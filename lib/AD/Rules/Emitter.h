@@ -108,6 +108,9 @@ public:
   Val indicator(Val c, Val like) {
     return select(c, scalarLike(1, like), scalarLike(0, like));
   }
+  Val real(Val z) { return make<adj::RealOp>(z); }
+  Val imag(Val z) { return make<adj::ImagOp>(z); }
+  Val complex(Val re, Val im) { return make<adj::ComplexOp>(re, im); }
   Val cast(Val x, mlir::Type elementType) {
     return make<adj::CastOp>(x.type().clone(elementType), x);
   }

@@ -41,7 +41,7 @@ const Rules *adjoint::ad::lookupRules(Operation *op) {
 
 bool adjoint::ad::isDifferentiable(Type type) {
   if (auto tensor = dyn_cast<TensorType>(type))
-    return isa<FloatType>(tensor.getElementType());
+    return isa<FloatType, ComplexType>(tensor.getElementType());
   // Untyped values may turn out to be anything: keep their derivatives.
   return isa<adj::TupleType, adj::FnType, adj::EnvType, adj::AnyType>(type);
 }

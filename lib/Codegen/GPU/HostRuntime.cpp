@@ -29,6 +29,9 @@ adjoint::gpu::getRuntimeFunction(ModuleOp module, StringRef name,
 }
 
 int64_t adjoint::gpu::elementBytes(Type elementType) {
+  // Complex numbers are two parts, real first.
+  if (auto complex = dyn_cast<ComplexType>(elementType))
+    return 2 * elementBytes(complex.getElementType());
   return std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
 }
 

@@ -21,7 +21,8 @@ mlir::FailureOr<mlir::func::FuncOp>
 getRuntimeFunction(mlir::ModuleOp module, llvm::StringRef name,
                    mlir::FunctionType type);
 
-/// Bytes per element as Adjoint's buffers store it (i1 is one byte).
+/// Bytes per element as Adjoint's buffers store it (i1 is one byte, a
+/// complex number two parts).
 int64_t elementBytes(mlir::Type elementType);
 
 mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);

@@ -78,7 +78,7 @@ adj.func @f() {
 // Found by the fuzzer: a dense attribute of i0 crashes MLIR 22's printer,
 // which a diagnostic on the op would call; the parser rejects it first.
 adj.func @constant_of_i0() {
-  // expected-error @+1 {{needs a ranked tensor of f64, f32, f16, bf16, i64, i32 or i1}}
+  // expected-error @+1 {{needs a ranked tensor of f64, f32, f16, bf16, i64, i32, i1, complex<f32> or complex<f64>}}
   %c = adj.constant dense<0> : tensor<i0>
   adj.return
 }

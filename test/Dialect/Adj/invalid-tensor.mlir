@@ -411,7 +411,7 @@ adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.
 // -----
 
 adj.func @f(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %f: tensor<4xf32>, %u: !adj.any, %s: tensor<f32>) {
-  // expected-error @+1 {{needs a ranked tensor of f64, f32, f16, bf16, i64, i32 or i1}}
+  // expected-error @+1 {{needs a ranked tensor of f64, f32, f16, bf16, i64, i32, i1, complex<f32> or complex<f64>}}
   %r = adj.constant dense<1> : tensor<2xi8>
   adj.return
 }

@@ -202,3 +202,37 @@ TEST_CASE("rules: composite elementwise chain") {
     })",
          .awayFromZero = true});
 }
+
+TEST_CASE("rules: complex numbers through real parts") {
+  // Real inputs and outputs around complex arithmetic: the finite
+  // differences of the real function check every complex rule (complex,
+  // real, imag, abs of a complex tensor, and the holomorphic ones on
+  // complex operands), in both modes and to second order.
+  check({.source = R"(
+    adj.func @f(%x: tensor<2x3xf64>, %y: tensor<3xf64>)
+        -> (tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>) {
+      %z = adj.complex %x, %y : tensor<2x3xf64>, tensor<3xf64>
+      %e = adj.exp %z : tensor<2x3xcomplex<f64>>
+      %w = adj.mul %e, %z : tensor<2x3xcomplex<f64>>, tensor<2x3xcomplex<f64>>
+      %q = adj.div %w, %z : tensor<2x3xcomplex<f64>>, tensor<2x3xcomplex<f64>>
+      %s = adj.sqrt %q : tensor<2x3xcomplex<f64>>
+      %l = adj.log %s : tensor<2x3xcomplex<f64>>
+      %r = adj.real %l : tensor<2x3xcomplex<f64>>
+      %i = adj.imag %w : tensor<2x3xcomplex<f64>>
+      %m = adj.abs %z : tensor<2x3xcomplex<f64>>
+      adj.return %r, %i, %m : tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>
+    })",
+         .awayFromZero = true});
+}
+
+TEST_CASE("rules: casts between real and complex") {
+  check({.source = R"(
+    adj.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+      %z = adj.cast %x : tensor<4xf64> to tensor<4xcomplex<f64>>
+      %c = adj.constant dense<(0.5, -2.0)> : tensor<complex<f64>>
+      %p = adj.mul %z, %c : tensor<4xcomplex<f64>>, tensor<complex<f64>>
+      %t = adj.tanh %p : tensor<4xcomplex<f64>>
+      %r = adj.cast %t : tensor<4xcomplex<f64>> to tensor<4xf64>
+      adj.return %r : tensor<4xf64>
+    })"});
+}

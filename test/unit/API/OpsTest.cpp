@@ -345,3 +345,60 @@ TEST_CASE("tensor creation", "[api][ops]") {
   CHECK(ru.type == "tensor<3xf64>");
   CHECK_THAT(ru.ir, Contains("adj.threefry2x32"));
 }
+
+TEST_CASE("complex numbers: parts, promotion and real operands",
+          "[api][ops]") {
+  Type c64 = Type::tensor(DType::C64, {3});
+  Type f64 = Type::tensor(DType::F64, {3});
+  // complex(re, im) promotes its parts: f32 with f64 is c128; integers
+  // become f32 parts.
+  Built b = build({f32({3}), f64}, [](Module &, Args a) {
+    return complex(a[0], a[1]);
+  });
+  CHECK(b.op == "adj.complex");
+  CHECK(b.type == "tensor<3xc128>");
+  b = build({i64({3}), i64({3})},
+            [](Module &, Args a) { return complex(a[0], a[1]); });
+  CHECK(b.type == "tensor<3xc64>");
+  // The parts of a complex tensor; conj and angle compose them.
+  b = build({c64}, [](Module &, Args a) { return real(a[0]); });
+  CHECK(b.op == "adj.real");
+  CHECK(b.type == "tensor<3xf32>");
+  b = build({c64}, [](Module &, Args a) { return imag(a[0]); });
+  CHECK(b.op == "adj.imag");
+  b = build({c64}, [](Module &, Args a) { return conj(a[0]); });
+  CHECK(b.op == "adj.complex");
+  CHECK(b.type == "tensor<3xc64>");
+  b = build({c64}, [](Module &, Args a) { return angle(a[0]); });
+  CHECK(b.op == "adj.atan2");
+  CHECK(b.type == "tensor<3xf32>");
+  b = build({c64}, [](Module &, Args a) { return abs(a[0]); });
+  CHECK(b.type == "tensor<3xf32>");
+  // A real operand is a complex number with a zero imaginary part.
+  b = build({f32({3})}, [](Module &, Args a) { return real(a[0]); });
+  CHECK(b.op == "<argument>");
+  b = build({f32({3})}, [](Module &, Args a) { return imag(a[0]); });
+  CHECK(b.op == "adj.zeros_like");
+  b = build({f32({3})}, [](Module &, Args a) { return conj(a[0]); });
+  CHECK(b.op == "<argument>");
+  // A complex tensor with a real one or a number promotes to complex.
+  b = build({c64, f64}, [](Module &, Args a) { return a[0] * a[1]; });
+  CHECK(b.type == "tensor<3xc128>");
+  b = build({c64}, [](Module &, Args a) { return a[0] * 2.0; });
+  CHECK(b.type == "tensor<3xc64>");
+  CHECK_THAT(b.ir, Contains("dense<(2.000000e+00,0.000000e+00)> : "
+                            "tensor<complex<f32>>"));
+  b = build({}, [](Module &m, Args) {
+    return complex_constant(m, {{1, -2}, {0.5, 3}}, {2}, DType::C64);
+  });
+  CHECK(b.type == "tensor<2xc64>");
+  CHECK_THAT(b.ir, Contains("dense<[(1.000000e+00,-2.000000e+00), "
+                            "(5.000000e-01,3.000000e+00)]>"));
+  CHECK_THAT(errorOf([] {
+               Module m;
+               m.function("f", {}, [&](Args) {
+                 return complex_constant(m, {{1, 0}}, {1}, DType::F32);
+               });
+             }),
+             Contains("complex values need a complex dtype"));
+}

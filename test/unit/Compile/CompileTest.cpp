@@ -140,6 +140,36 @@ TEST_CASE("every dtype compiles and matches") {
   }
 }
 
+TEST_CASE("complex numbers compile and match, with gradients") {
+  for (DType dtype : {DType::C128, DType::C64}) {
+    INFO("dtype " << dtypeName(dtype));
+    api::Module m;
+    m.function("f", {tensorType(dtype, {2, 3}), tensorType(dtype, {3, 2})},
+               [](api::Value z, api::Value w) {
+                 api::Value p = api::matmul(z, w);
+                 api::Value e = api::exp(z) * api::conj(z) + 2.0;
+                 return api::Values{p, e, api::sum(e, 0), api::abs(p),
+                                    api::angle(z),
+                                    api::real(api::transpose(w, {1, 0})) -
+                                        api::imag(api::transpose(w, {1, 0}) /
+                                                  z)};
+               });
+    compareWithInterpreter(m, "f",
+                           {sampleInput(dtype, {2, 3}, 5),
+                            sampleInput(dtype, {3, 2}, 6)});
+    // The gradient of a real loss of complex inputs (JAX's convention) is
+    // compiled too.
+    api::Module g;
+    g.function("loss", {tensorType(dtype, {4})}, [](api::Value z) {
+      return api::sum(api::abs(api::sqrt(z) * z));
+    });
+    g.function("dloss", {tensorType(dtype, {4})}, [&](api::Value z) {
+      return api::Values(api::call(api::grad(g.lookup("loss").ref()), {z}));
+    });
+    compareWithInterpreter(g, "dloss", {sampleInput(dtype, {4}, 7)});
+  }
+}
+
 TEST_CASE("casts between dtypes match") {
   api::Module m;
   m.function("casts", {f32({6})}, [](api::Value x) {

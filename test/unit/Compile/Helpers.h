@@ -24,7 +24,9 @@
 
 #include <atomic>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <set>
 #include <thread>
@@ -74,6 +76,23 @@ inline interp::Tensor sampleInput(DType dtype, Shape shape,
   }
   if (dtype == DType::I64 || dtype == DType::I32)
     return interp::randomUniform(dtype, shape, seed, -5.0, 5.0);
+  if (isComplex(dtype)) {
+    // Both parts in [-1, 1).
+    DType part = realPart(dtype);
+    interp::Tensor re = interp::randomUniform(part, shape, seed, -1.0, 1.0);
+    interp::Tensor im =
+        interp::randomUniform(part, shape, seed + 1000, -1.0, 1.0);
+    interp::Tensor t(dtype, shape);
+    size_t bytes = dtypeSize(part);
+    auto *out = static_cast<uint8_t *>(t.mutableData());
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      std::memcpy(out + 2 * i * bytes,
+                  static_cast<const uint8_t *>(re.data()) + i * bytes, bytes);
+      std::memcpy(out + (2 * i + 1) * bytes,
+                  static_cast<const uint8_t *>(im.data()) + i * bytes, bytes);
+    }
+    return t;
+  }
   return interp::randomUniform(dtype, shape, seed, -1.0, 1.0);
 }
 
@@ -105,7 +124,7 @@ interpret(mlir::ModuleOp module, const std::string &function,
 }
 
 inline double tolerance(DType dtype) {
-  switch (dtype) {
+  switch (realPart(dtype)) {
   case DType::F64:
     return 1e-12;
   case DType::F32:
@@ -128,6 +147,22 @@ inline void requireClose(const interp::Tensor &expected,
           static_cast<int>(expected.dtype()));
   REQUIRE(actual.shape() == expected.shape());
   double tol = tolerance(expected.dtype());
+  if (isComplex(expected.dtype())) {
+    // Both parts, as complex<double>, relative to max(1, |expected|).
+    bool c64 = expected.dtype() == DType::C64;
+    for (int64_t i = 0; i < expected.numel(); ++i) {
+      auto read = [&](const void *data) -> std::complex<double> {
+        if (c64)
+          return static_cast<const std::complex<float> *>(data)[i];
+        return static_cast<const std::complex<double> *>(data)[i];
+      };
+      std::complex<double> e = read(expected.data()),
+                           a = read(actual.data());
+      INFO("element " << i << ": expected " << e << ", got " << a);
+      REQUIRE(std::abs(a - e) <= tol * std::max(1.0, std::abs(e)));
+    }
+    return;
+  }
   for (int64_t i = 0; i < expected.numel(); ++i) {
     double e = expected.at(i), a = actual.at(i);
     INFO("element " << i << ": expected " << e << ", got " << a);

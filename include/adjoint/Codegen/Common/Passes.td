@@ -101,6 +101,7 @@ def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
+    "::mlir::complex::ComplexDialect",
     "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect",

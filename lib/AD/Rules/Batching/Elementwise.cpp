@@ -35,5 +35,6 @@ void adjoint::ad::batching::addElementwiseBatchRules(BatchRuleMap &map) {
          adj::LogOp, adj::Log1pOp, adj::Expm1Op,
          adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp, adj::RsqrtOp,
          adj::AbsOp, adj::SignOp, adj::SinOp, adj::CosOp, adj::ErfOp,
-         adj::CmpOp, adj::SelectOp, adj::CastOp>(map);
+         adj::ComplexOp, adj::RealOp, adj::ImagOp, adj::CmpOp, adj::SelectOp,
+         adj::CastOp>(map);
 }

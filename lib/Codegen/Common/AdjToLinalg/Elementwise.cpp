@@ -12,6 +12,7 @@
 #include "adjoint/Support/CheckedSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -57,6 +58,12 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
 
 Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
                                double value) {
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    Type part = complexType.getElementType();
+    return complex::ConstantOp::create(
+        b, loc, complexType,
+        b.getArrayAttr({b.getFloatAttr(part, value), b.getFloatAttr(part, 0)}));
+  }
   if (auto floatType = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
   // i1 is a truth value: any non-zero double is true.
@@ -112,31 +119,42 @@ Value lowering::filledTensor(OpBuilder &b, Location loc,
 namespace {
 
 bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
+bool isComplex(Value v) { return isa<ComplexType>(v.getType()); }
 
-/// `FloatOp` on float scalars, `IntOp` on integer ones.
-template <typename FloatOp, typename IntOp>
+/// `FloatOp` on float scalars, `IntOp` on integer ones, `ComplexOp` on
+/// complex ones.
+template <typename FloatOp, typename IntOp, typename ComplexOp = void>
 Value floatOrInt(OpBuilder &b, Location l, Value x, Value y) {
+  if constexpr (!std::is_void_v<ComplexOp>)
+    if (isComplex(x))
+      return ComplexOp::create(b, l, x, y);
   return isFloat(x) ? Value(FloatOp::create(b, l, x, y))
                     : Value(IntOp::create(b, l, x, y));
 }
 
+
 /// Scalar semantics of each elementwise adj op, on float or integer scalars.
 struct Scalar {
   static Value add(OpBuilder &b, Location l, Value x, Value y) {
-    return floatOrInt<arith::AddFOp, arith::AddIOp>(b, l, x, y);
+    return floatOrInt<arith::AddFOp, arith::AddIOp,
+                      complex::AddOp>(b, l, x, y);
   }
   static Value sub(OpBuilder &b, Location l, Value x, Value y) {
-    return floatOrInt<arith::SubFOp, arith::SubIOp>(b, l, x, y);
+    return floatOrInt<arith::SubFOp, arith::SubIOp,
+                      complex::SubOp>(b, l, x, y);
   }
   static Value mul(OpBuilder &b, Location l, Value x, Value y) {
-    return floatOrInt<arith::MulFOp, arith::MulIOp>(b, l, x, y);
+    return floatOrInt<arith::MulFOp, arith::MulIOp,
+                      complex::MulOp>(b, l, x, y);
   }
   static Value div(OpBuilder &b, Location l, Value x, Value y) {
     // Integer division truncates toward zero, as the interpreter does.
-    return floatOrInt<arith::DivFOp, arith::DivSIOp>(b, l, x, y);
+    return floatOrInt<arith::DivFOp, arith::DivSIOp,
+                      complex::DivOp>(b, l, x, y);
   }
   static Value pow(OpBuilder &b, Location l, Value x, Value y) {
-    return floatOrInt<math::PowFOp, math::IPowIOp>(b, l, x, y);
+    return floatOrInt<math::PowFOp, math::IPowIOp,
+                      complex::PowOp>(b, l, x, y);
   }
   // Float only: type inference rejects integer operands.
   static Value atan2(OpBuilder &b, Location l, Value y, Value x) {
@@ -163,12 +181,16 @@ struct Scalar {
     return add(b, l, x, y);
   }
   static Value neg(OpBuilder &b, Location l, Value x) {
+    if (isComplex(x))
+      return complex::NegOp::create(b, l, x);
     if (isFloat(x))
       return arith::NegFOp::create(b, l, x);
     return arith::SubIOp::create(b, l, scalarConstant(b, l, x.getType(), 0),
                                  x);
   }
   static Value abs(OpBuilder &b, Location l, Value x) {
+    if (isComplex(x))
+      return complex::AbsOp::create(b, l, x);
     return isFloat(x) ? Value(math::AbsFOp::create(b, l, x))
                       : Value(math::AbsIOp::create(b, l, x));
   }
@@ -188,6 +210,8 @@ struct Scalar {
     return arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e));
   }
   static Value sign(OpBuilder &b, Location l, Value x) {
+    if (isComplex(x))
+      return complex::SignOp::create(b, l, x);
     Type t = x.getType();
     Value zero = scalarConstant(b, l, t, 0);
     Value pos, negv;
@@ -204,6 +228,11 @@ struct Scalar {
   }
   static Value cmp(OpBuilder &b, Location l, adj::CmpPredicate p, Value x,
                    Value y) {
+    // Type inference admits eq and ne only on complex operands.
+    if (isComplex(x))
+      return p == adj::CmpPredicate::eq
+                 ? Value(complex::EqualOp::create(b, l, x, y))
+                 : Value(complex::NotEqualOp::create(b, l, x, y));
     if (isFloat(x)) {
       // Ordered predicates (false on NaN) except `ne`, which is true on NaN
       // as in C++ and NumPy.
@@ -242,6 +271,23 @@ struct Scalar {
     Type from = x.getType();
     if (from == to)
       return x;
+    // Complex: to i1 tests z != 0; to another type converts the real part
+    // (and the imaginary part to a complex type); from a real type the
+    // imaginary part is 0.
+    if (isa<ComplexType>(from) && to.isInteger(1))
+      return complex::NotEqualOp::create(b, l, x,
+                                         scalarConstant(b, l, from, 0));
+    if (auto toC = dyn_cast<ComplexType>(to)) {
+      Type part = toC.getElementType();
+      if (isa<ComplexType>(from))
+        return complex::CreateOp::create(
+            b, l, toC, cast(b, l, complex::ReOp::create(b, l, x), part),
+            cast(b, l, complex::ImOp::create(b, l, x), part));
+      return complex::CreateOp::create(b, l, toC, cast(b, l, x, part),
+                                       scalarConstant(b, l, part, 0));
+    }
+    if (isa<ComplexType>(from))
+      return cast(b, l, complex::ReOp::create(b, l, x), to);
     auto fromF = dyn_cast<FloatType>(from);
     auto toF = dyn_cast<FloatType>(to);
     if (to.isInteger(1)) {
@@ -270,6 +316,20 @@ struct Scalar {
     return arith::TruncIOp::create(b, l, to, x);
   }
 };
+
+} // namespace
+
+Value lowering::addScalars(OpBuilder &b, Location l, Value x, Value y) {
+  return Scalar::add(b, l, x, y);
+}
+Value lowering::mulScalars(OpBuilder &b, Location l, Value x, Value y) {
+  return Scalar::mul(b, l, x, y);
+}
+Value lowering::divScalars(OpBuilder &b, Location l, Value x, Value y) {
+  return Scalar::div(b, l, x, y);
+}
+
+namespace {
 
 /// Rewrites `Op` to one linalg.generic over all its operands whose body is
 /// `Fn(builder, loc, scalars, op)`.
@@ -304,13 +364,28 @@ struct Unary {
     return F(b, l, a[0]);
   }
 };
-template <typename MathOp>
+/// `MathOp` on float scalars, `ComplexOp` (when given) on complex ones.
+template <typename MathOp, typename ComplexOp = void>
 struct MathUnary {
   template <typename Op>
   static Value apply(OpBuilder &b, Location l, ValueRange a, Op) {
+    if constexpr (!std::is_void_v<ComplexOp>)
+      if (isComplex(a[0]))
+        return ComplexOp::create(b, l, a[0]);
     return MathOp::create(b, l, a[0]);
   }
 };
+
+Value realBody(OpBuilder &b, Location l, ValueRange a, adj::RealOp) {
+  return complex::ReOp::create(b, l, a[0]);
+}
+Value imagBody(OpBuilder &b, Location l, ValueRange a, adj::ImagOp) {
+  return complex::ImOp::create(b, l, a[0]);
+}
+Value complexBody(OpBuilder &b, Location l, ValueRange a, adj::ComplexOp) {
+  return complex::CreateOp::create(b, l, ComplexType::get(a[0].getType()),
+                                   a[0], a[1]);
+}
 
 Value cmpBody(OpBuilder &b, Location l, ValueRange a, adj::CmpOp op) {
   return Scalar::cmp(b, l, op.getPredicate(), a[0], a[1]);
@@ -330,6 +405,9 @@ Value castBody(OpBuilder &b, Location l, ValueRange a, adj::CastOp op) {
   ElementwisePattern<adj::OP, &Unary<&Scalar::FN>::template apply<adj::OP>>
 #define ADJ_MATH(OP, MOP)                                                      \
   ElementwisePattern<adj::OP, &MathUnary<math::MOP>::template apply<adj::OP>>
+#define ADJ_MATH_C(OP, MOP, COP)                                               \
+  ElementwisePattern<adj::OP, &MathUnary<math::MOP, complex::COP>::template    \
+                                  apply<adj::OP>>
 
 } // namespace
 
@@ -343,12 +421,18 @@ void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   patterns.add<ADJ_UNARY(NegOp, neg), ADJ_UNARY(AbsOp, abs),
                ADJ_UNARY(ReluOp, relu), ADJ_UNARY(SigmoidOp, sigmoid),
                ADJ_UNARY(SignOp, sign)>(ctx);
-  patterns.add<ADJ_MATH(ExpOp, ExpOp), ADJ_MATH(LogOp, LogOp),
-               ADJ_MATH(Log1pOp, Log1pOp), ADJ_MATH(Expm1Op, ExpM1Op),
-               ADJ_MATH(TanhOp, TanhOp), ADJ_MATH(SqrtOp, SqrtOp),
-               ADJ_MATH(RsqrtOp, RsqrtOp), ADJ_MATH(SinOp, SinOp),
-               ADJ_MATH(CosOp, CosOp), ADJ_MATH(ErfOp, ErfOp)>(ctx);
+  patterns.add<ADJ_MATH_C(ExpOp, ExpOp, ExpOp), ADJ_MATH_C(LogOp, LogOp, LogOp),
+               ADJ_MATH_C(Log1pOp, Log1pOp, Log1pOp),
+               ADJ_MATH_C(Expm1Op, ExpM1Op, Expm1Op),
+               ADJ_MATH_C(TanhOp, TanhOp, TanhOp),
+               ADJ_MATH_C(SqrtOp, SqrtOp, SqrtOp),
+               ADJ_MATH_C(RsqrtOp, RsqrtOp, RsqrtOp),
+               ADJ_MATH_C(SinOp, SinOp, SinOp), ADJ_MATH_C(CosOp, CosOp, CosOp),
+               ADJ_MATH(ErfOp, ErfOp)>(ctx);
   patterns.add<ElementwisePattern<adj::CmpOp, &cmpBody>,
                ElementwisePattern<adj::SelectOp, &selectBody>,
-               ElementwisePattern<adj::CastOp, &castBody>>(ctx);
+               ElementwisePattern<adj::CastOp, &castBody>,
+               ElementwisePattern<adj::RealOp, &realBody>,
+               ElementwisePattern<adj::ImagOp, &imagBody>,
+               ElementwisePattern<adj::ComplexOp, &complexBody>>(ctx);
 }

@@ -77,7 +77,7 @@ SmallVector<OpFoldResult> indexAttrs(OpBuilder &b, ArrayRef<int64_t> values) {
 /// round to nearest, integers truncate toward zero and saturate (NaN is 0),
 /// i1 tests for non-zero.
 Value convertedConstant(OpBuilder &b, Location loc, Type type, double value) {
-  if (isa<FloatType>(type) || type.isInteger(1))
+  if (isa<FloatType, ComplexType>(type) || type.isInteger(1))
     return scalarConstant(b, loc, type, value);
   unsigned width = type.getIntOrFloatBitWidth();
   APInt bits(width, 0);
@@ -216,9 +216,7 @@ struct GatherPattern : OpConversionPattern<adj::GatherOp> {
 /// max propagate NaN, as adj.minimum/maximum do.
 Value combineSlot(OpBuilder &b, Location l, adj::ScatterAddOp, Value slot,
                   Value update) {
-  if (isa<FloatType>(slot.getType()))
-    return arith::AddFOp::create(b, l, slot, update);
-  return arith::AddIOp::create(b, l, slot, update);
+  return addScalars(b, l, slot, update);
 }
 
 Value combineSlot(OpBuilder &b, Location l, adj::ScatterOp op, Value slot,
@@ -228,8 +226,7 @@ Value combineSlot(OpBuilder &b, Location l, adj::ScatterOp op, Value slot,
   case adj::ScatterMode::set:
     return update;
   case adj::ScatterMode::mul:
-    return isFloat ? Value(arith::MulFOp::create(b, l, slot, update))
-                   : Value(arith::MulIOp::create(b, l, slot, update));
+    return mulScalars(b, l, slot, update);
   case adj::ScatterMode::min:
     return isFloat ? Value(arith::MinimumFOp::create(b, l, slot, update))
                    : Value(arith::MinSIOp::create(b, l, slot, update));

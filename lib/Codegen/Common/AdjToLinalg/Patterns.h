@@ -26,9 +26,19 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
                              mlir::ValueRange inputs, ScalarBuilder body);
 
-/// A scalar constant of `type` (float or integer) with value `value`.
+/// A scalar constant of `type` (float, integer or complex: value + 0i) with
+/// value `value`.
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);
+
+/// adj.add, adj.mul and adj.div of two scalars of one element type (float,
+/// integer or complex), as the elementwise ops compute them.
+mlir::Value addScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       mlir::Value y);
+mlir::Value mulScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       mlir::Value y);
+mlir::Value divScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       mlir::Value y);
 
 /// A tensor of `type` filled with `value` (`linalg.fill` on `tensor.empty`).
 mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,

@@ -88,7 +88,7 @@ struct ReducePattern : OpConversionPattern<Op> {
                                           ? arith::FastMathFlags::reassoc
                                           : arith::FastMathFlags::none);
           else
-            r = arith::AddIOp::create(b, l, args[0], args[1]);
+            r = addScalars(b, l, args[0], args[1]);
           linalg::YieldOp::create(b, l, r);
         });
     Value result = reduce.getResult(0);
@@ -97,9 +97,7 @@ struct ReducePattern : OpConversionPattern<Op> {
           rewriter, loc, reducedType, ValueRange{result},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             Value n = scalarConstant(b, l, elem, static_cast<double>(count));
-            if (isFloat)
-              return arith::DivFOp::create(b, l, args[0], n);
-            return arith::DivSIOp::create(b, l, args[0], n);
+            return divScalars(b, l, args[0], n);
           });
     }
     if (resultType != reducedType)

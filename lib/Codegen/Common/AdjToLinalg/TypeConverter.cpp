@@ -39,7 +39,7 @@ HostTypeConverter::HostTypeConverter() {
 bool lowering::isHostType(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.hasStaticShape() &&
-           isa<FloatType, IntegerType>(tensor.getElementType());
+           isa<FloatType, IntegerType, ComplexType>(tensor.getElementType());
   if (auto tuple = dyn_cast<adj::TupleType>(type))
     return llvm::all_of(tuple.getTypes(), isHostType);
   if (auto fn = dyn_cast<adj::FnType>(type))

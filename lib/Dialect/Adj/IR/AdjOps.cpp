@@ -444,13 +444,17 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
   // Describe the type by hand: printing the attribute itself may crash.
   auto type = dyn_cast<RankedTensorType>(value.getType());
   Type element = type ? type.getElementType() : Type();
+  auto complex = element ? dyn_cast<ComplexType>(element) : ComplexType();
   bool supported =
       element && (element.isF64() || element.isF32() || element.isF16() ||
                   element.isBF16() || element.isInteger(64) ||
-                  element.isInteger(32) || element.isInteger(1));
+                  element.isInteger(32) || element.isInteger(1) ||
+                  (complex && (complex.getElementType().isF32() ||
+                               complex.getElementType().isF64())));
   if (!supported)
-    return parser.emitError(loc, "needs a ranked tensor of f64, "
-                                 "f32, f16, bf16, i64, i32 or i1");
+    return parser.emitError(loc, "needs a ranked tensor of f64, f32, f16, "
+                                 "bf16, i64, i32, i1, complex<f32> or "
+                                 "complex<f64>");
   result.getOrAddProperties<Properties>().value = value;
   result.addTypes(type);
   return success();

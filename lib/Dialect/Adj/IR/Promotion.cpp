@@ -1,6 +1,7 @@
 //===- Promotion.cpp - The element type lattice and type joins ------------===//
 //
-// JAX's lattice restricted to the element types adj has. Integers join
+// JAX's lattice restricted to the element types adj has (complex types sit
+// above the floats of their part's width). Integers join
 // floats to the float type (not to a float wide enough for every integer, as
 // NumPy does) so that an index or a count never widens float arithmetic.
 //
@@ -32,7 +33,26 @@ static std::optional<Rank> rankOf(Type t) {
   return std::nullopt;
 }
 
+/// A complex type joins through its parts: complex<f32> v f64 is
+/// complex<f64>, as in JAX; parts narrower than f32 widen to it (adj has
+/// complex<f32> and complex<f64> only).
+static Type promoteComplex(Type a, Type b) {
+  auto part = [](Type t) {
+    auto c = dyn_cast<ComplexType>(t);
+    return c ? c.getElementType() : t;
+  };
+  Type joined = promoteElementTypes(part(a), part(b));
+  if (!joined)
+    return {};
+  auto f = dyn_cast<FloatType>(joined);
+  if (!f || f.getWidth() < 32)
+    joined = Float32Type::get(a.getContext());
+  return ComplexType::get(joined);
+}
+
 Type adjoint::adj::promoteElementTypes(Type a, Type b) {
+  if (isa<ComplexType>(a) || isa<ComplexType>(b))
+    return a == b ? a : promoteComplex(a, b);
   std::optional<Rank> ra = rankOf(a), rb = rankOf(b);
   if (!ra || !rb)
     return {};

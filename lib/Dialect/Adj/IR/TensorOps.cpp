@@ -83,6 +83,26 @@ static LogicalResult requireFloat(Loc loc, StringRef op, Type tensor) {
                            ": expected a floating-point tensor, got ", tensor);
 }
 
+static bool isComplex(Type tensor) {
+  return isa<ComplexType>(cast<RankedTensorType>(tensor).getElementType());
+}
+
+/// Float or complex elements (the ops of analysis: exp, log, pow, ...).
+static LogicalResult requireInexact(Loc loc, StringRef op, Type tensor) {
+  if (isComplex(tensor))
+    return success();
+  return requireFloat(loc, op, tensor);
+}
+
+/// Refuses complex elements, for ops that order or truncate values.
+static LogicalResult requireReal(Loc loc, StringRef op, Type tensor) {
+  if (!isComplex(tensor))
+    return success();
+  return emitOptionalError(loc, "adj.", op,
+                           ": complex tensors are not supported, got ",
+                           tensor);
+}
+
 static LogicalResult requireNotBool(Loc loc, StringRef op, Type tensor) {
   if (!isBool(cast<RankedTensorType>(tensor).getElementType()))
     return success();
@@ -129,11 +149,15 @@ static LogicalResult inferBinary(MLIRContext *ctx, Loc loc,
   FailureOr<Type> element = commonElementType(loc, name, types);
   if (failed(element))
     return failure();
-  bool floatOnly =
-      std::is_same_v<OpTy, PowOp> || std::is_same_v<OpTy, Atan2Op>;
+  bool pow = std::is_same_v<OpTy, PowOp>;
+  bool atan2 = std::is_same_v<OpTy, Atan2Op>;
   bool minMax = std::is_same_v<OpTy, MaximumOp> ||
                 std::is_same_v<OpTy, MinimumOp>;
-  if (floatOnly && failed(requireFloat(loc, name, types.front())))
+  if (pow && failed(requireInexact(loc, name, types.front())))
+    return failure();
+  if (atan2 && failed(requireFloat(loc, name, types.front())))
+    return failure();
+  if (minMax && failed(requireReal(loc, name, types.front())))
     return failure();
   if (!minMax && failed(requireNotBool(loc, name, types.front())))
     return failure();
@@ -168,10 +192,17 @@ static LogicalResult inferUnary(MLIRContext *ctx, Loc loc,
   Type type = adaptor.getInput().getType();
   if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
     return *done;
-  if (OpTy::kFloatOnly && failed(requireFloat(loc, name, type)))
+  if (!OpTy::kComplex && failed(requireReal(loc, name, type)))
+    return failure();
+  if (OpTy::kFloatOnly && failed(requireInexact(loc, name, type)))
     return failure();
   if (failed(requireNotBool(loc, name, type)))
     return failure();
+  auto tensor = cast<RankedTensorType>(type);
+  auto complex = dyn_cast<ComplexType>(tensor.getElementType());
+  // The modulus of a complex number is real.
+  if (std::is_same_v<OpTy, AbsOp> && complex)
+    type = tensor.clone(complex.getElementType());
   results.push_back(type);
   return success();
 }
@@ -198,6 +229,50 @@ ADJ_UNARY_INFER(CosOp)
 ADJ_UNARY_INFER(ErfOp)
 #undef ADJ_UNARY_INFER
 
+LogicalResult ComplexOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                          Adaptor adaptor, Results &results) {
+  SmallVector<Type> types{adaptor.getRe().getType(),
+                          adaptor.getIm().getType()};
+  if (auto done = inferAnyIfUntyped(ctx, loc, "complex", types, results))
+    return *done;
+  FailureOr<Type> element = commonElementType(loc, "complex", types);
+  if (failed(element))
+    return failure();
+  if (!element->isF32() && !element->isF64())
+    return emitOptionalError(loc, "adj.complex: expected f32 or f64 parts, "
+                                  "got ",
+                             types[0]);
+  FailureOr<Shape> shape = broadcastAll(loc, "complex", types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, ComplexType::get(*element)));
+  return success();
+}
+
+/// real and imag: the part type of a complex tensor.
+static LogicalResult inferPart(MLIRContext *ctx, Loc loc, StringRef name,
+                               Type type, Results &results) {
+  if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
+    return *done;
+  auto tensor = cast<RankedTensorType>(type);
+  auto complex = dyn_cast<ComplexType>(tensor.getElementType());
+  if (!complex)
+    return emitOptionalError(loc, "adj.", name,
+                             ": expected a complex tensor, got ", type);
+  results.push_back(tensor.clone(complex.getElementType()));
+  return success();
+}
+
+LogicalResult RealOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                       Adaptor adaptor, Results &results) {
+  return inferPart(ctx, loc, "real", adaptor.getInput().getType(), results);
+}
+
+LogicalResult ImagOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                       Adaptor adaptor, Results &results) {
+  return inferPart(ctx, loc, "imag", adaptor.getInput().getType(), results);
+}
+
 LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                       Adaptor adaptor, Results &results) {
   SmallVector<Type> types{adaptor.getLhs().getType(),
@@ -205,6 +280,11 @@ LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   if (auto done = inferAnyIfUntyped(ctx, loc, "cmp", types, results))
     return *done;
   if (failed(commonElementType(loc, "cmp", types)))
+    return failure();
+  // Complex numbers have no order: only eq and ne compare them.
+  CmpPredicate pred = adaptor.getPredicate();
+  if (pred != CmpPredicate::eq && pred != CmpPredicate::ne &&
+      failed(requireReal(loc, "cmp", types[0])))
     return failure();
   FailureOr<Shape> shape = broadcastAll(loc, "cmp", types);
   if (failed(shape))
@@ -302,6 +382,9 @@ LogicalResult BitcastOp::verify() {
            << formatShape(in.getShape()) << " to "
            << formatShape(out.getShape());
   Type from = in.getElementType(), to = out.getElementType();
+  if (!from.isIntOrFloat() || !to.isIntOrFloat())
+    return emitOpError("needs integer or float element types, got ")
+           << from << " and " << to;
   if (from.isInteger(1) || to.isInteger(1) ||
       from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
     return emitOpError("needs element types of one width (not i1), got ")
@@ -370,7 +453,10 @@ static LogicalResult inferReduce(MLIRContext *ctx, Loc loc,
     return *done;
   auto tensor = cast<RankedTensorType>(type);
   if (std::is_same_v<OpTy, ReduceMeanOp> &&
-      failed(requireFloat(loc, name, type)))
+      failed(requireInexact(loc, name, type)))
+    return failure();
+  if (std::is_same_v<OpTy, ReduceMaxOp> &&
+      failed(requireReal(loc, name, type)))
     return failure();
   if (std::is_same_v<OpTy, ReduceSumOp> &&
       failed(requireNotBool(loc, name, type)))
@@ -655,9 +741,14 @@ LogicalResult ScatterAddOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
 
 LogicalResult ScatterOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                           Adaptor adaptor, Results &results) {
-  return inferScatter(ctx, loc, "scatter", adaptor.getOperands().getTypes(),
-                      adaptor.getAxis(),
-                      adaptor.getMode() == ScatterMode::set, results);
+  ScatterMode mode = adaptor.getMode();
+  TypeRange types = adaptor.getOperands().getTypes();
+  if ((mode == ScatterMode::min || mode == ScatterMode::max) &&
+      isa<RankedTensorType>(types[0]) &&
+      failed(requireReal(loc, "scatter", types[0])))
+    return failure();
+  return inferScatter(ctx, loc, "scatter", types, adaptor.getAxis(),
+                      mode == ScatterMode::set, results);
 }
 
 /// Nothing to combine: the target is the result.

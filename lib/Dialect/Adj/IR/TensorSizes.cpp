@@ -16,8 +16,12 @@ std::optional<int64_t> adjoint::adj::staticTensorBytes(RankedTensorType type) {
   auto staticDims = llvm::make_filter_range(
       type.getShape(), [](int64_t d) { return !ShapedType::isDynamic(d); });
   Type element = type.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
   int64_t elementBytes =
       element.isIntOrFloat() ? (element.getIntOrFloatBitWidth() + 7) / 8 : 8;
+  if (isa<ComplexType>(type.getElementType()))
+    elementBytes *= 2;
   return checkedTensorBytes(staticDims, elementBytes);
 }
 

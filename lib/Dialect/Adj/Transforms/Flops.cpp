@@ -224,8 +224,8 @@ struct FlopCounter::Impl {
         // conversions: one per output element.
         .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp,
               Atan2Op, NegOp, ExpOp, LogOp, Log1pOp, Expm1Op, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, AbsOp,
-              SignOp, SinOp, CosOp, ErfOp, CmpOp, SelectOp, CastOp,
-              BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
+              SignOp, SinOp, CosOp, ErfOp, ComplexOp, RealOp, ImagOp, CmpOp,
+              SelectOp, CastOp, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
               ShiftRightLogicalOp, BitcastOp,
               Threefry2x32Op>([&](Operation *e) {
           return product({numel(e->getResult(0).getType())});

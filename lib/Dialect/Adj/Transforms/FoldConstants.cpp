@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <complex>
 #include <cstring>
 
 namespace adjoint::adj {
@@ -125,6 +126,16 @@ DenseElementsAttr toAttribute(const interp::Tensor &tensor,
     for (uint8_t v : readRaw<uint8_t>(tensor))
       bools.push_back(v != 0);
     return DenseElementsAttr::get(type, bools);
+  }
+  case DType::C64: {
+    SmallVector<std::complex<float>> values =
+        readRaw<std::complex<float>>(tensor);
+    return DenseElementsAttr::get(type, ArrayRef(values));
+  }
+  case DType::C128: {
+    SmallVector<std::complex<double>> values =
+        readRaw<std::complex<double>>(tensor);
+    return DenseElementsAttr::get(type, ArrayRef(values));
   }
   }
   return {};

@@ -338,15 +338,20 @@ def Adj_MinimumOp : Adj_BinaryOp<"minimum", "Elementwise min(lhs, rhs)">;
 def Adj_Atan2Op : Adj_BinaryOp<"atan2",
     "Elementwise angle of the point (rhs, lhs): atan(lhs / rhs) in the right quadrant">;
 
-/// f(x) elementwise; the result has the operand's type.
-class Adj_UnaryOp<string mnemonic, string doc, bit floatOnly = 1>
+/// f(x) elementwise; the result has the operand's type (abs of a complex
+/// tensor is real). `floatOnly` refuses integers; `complex` admits complex
+/// elements.
+class Adj_UnaryOp<string mnemonic, string doc, bit floatOnly = 1,
+                  bit complex = 1>
     : Adj_InferOp<mnemonic> {
   let summary = doc;
   let arguments = (ins Adj_TensorLike:$input);
   let results = (outs Adj_TensorLike:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let extraClassDeclaration = "static constexpr bool kFloatOnly = " #
-                              !if(floatOnly, "true", "false") # ";";
+                              !if(floatOnly, "true", "false") # ";" #
+                              "static constexpr bool kComplex = " #
+                              !if(complex, "true", "false") # ";";
 }
 
 def Adj_NegOp : Adj_UnaryOp<"neg", "Elementwise -x", 0>;
@@ -355,15 +360,41 @@ def Adj_LogOp : Adj_UnaryOp<"log", "Elementwise natural logarithm">;
 def Adj_Log1pOp : Adj_UnaryOp<"log1p", "Elementwise log(1 + x), exact for tiny x">;
 def Adj_Expm1Op : Adj_UnaryOp<"expm1", "Elementwise e**x - 1, exact for tiny x">;
 def Adj_TanhOp : Adj_UnaryOp<"tanh", "Elementwise hyperbolic tangent">;
-def Adj_SigmoidOp : Adj_UnaryOp<"sigmoid", "Elementwise 1 / (1 + e**-x)">;
-def Adj_ReluOp : Adj_UnaryOp<"relu", "Elementwise max(x, 0)", 0>;
+def Adj_SigmoidOp : Adj_UnaryOp<"sigmoid", "Elementwise 1 / (1 + e**-x)", 1, 0>;
+def Adj_ReluOp : Adj_UnaryOp<"relu", "Elementwise max(x, 0)", 0, 0>;
 def Adj_SqrtOp : Adj_UnaryOp<"sqrt", "Elementwise square root">;
 def Adj_RsqrtOp : Adj_UnaryOp<"rsqrt", "Elementwise 1 / sqrt(x)">;
-def Adj_AbsOp : Adj_UnaryOp<"abs", "Elementwise |x|", 0>;
-def Adj_SignOp : Adj_UnaryOp<"sign", "Elementwise -1, 0 or 1", 0>;
+def Adj_AbsOp : Adj_UnaryOp<"abs", "Elementwise |x| (the modulus, real, for complex x)", 0>;
+def Adj_SignOp : Adj_UnaryOp<"sign", "Elementwise -1, 0 or 1 (x / |x| or 0 for complex x)", 0>;
 def Adj_SinOp : Adj_UnaryOp<"sin", "Elementwise sine">;
 def Adj_CosOp : Adj_UnaryOp<"cos", "Elementwise cosine">;
-def Adj_ErfOp : Adj_UnaryOp<"erf", "Elementwise error function">;
+def Adj_ErfOp : Adj_UnaryOp<"erf", "Elementwise error function", 1, 0>;
+
+def Adj_ComplexOp : Adj_InferOp<"complex"> {
+  let summary = "Elementwise re + i * im, with broadcasting";
+  let description = [{
+    The parts are f32 or f64 tensors of one element type; the result is
+    complex of that type.
+
+    ```mlir
+    %z = adj.complex %re, %im : tensor<3xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$re, Adj_TensorLike:$im);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$re `,` $im attr-dict `:` type($re) `,` type($im)";
+}
+
+/// A part of a complex tensor, as a real tensor of the part's type.
+class Adj_ComplexPartOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+  let summary = doc;
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Adj_RealOp : Adj_ComplexPartOp<"real", "Elementwise real part">;
+def Adj_ImagOp : Adj_ComplexPartOp<"imag", "Elementwise imaginary part">;
 
 def Adj_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
     I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"ne", 1>,
@@ -402,6 +433,8 @@ def Adj_CastOp : Adj_Op<"cast", [Pure]> {
   let summary = "Converts the element type";
   let description = [{
     Float to integer truncates toward zero; to i1 tests for non-zero.
+    Complex to a real type converts the real part (NumPy's astype, JAX's
+    convert_element_type); a real type to complex has a zero imaginary part.
 
     ```mlir
     %h = adj.cast %x : tensor<4xf32> to tensor<4xf16>

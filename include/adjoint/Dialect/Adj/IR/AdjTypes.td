@@ -70,8 +70,10 @@ def Adj_AnyType : Adj_Type<"Any", "any"> {
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Adj_ElementType : AnyTypeOf<[F64, F32, F16, BF16, I64, I32, I1]>;
-def Adj_Tensor : RankedTensorOf<[F64, F32, F16, BF16, I64, I32, I1]>;
+def Adj_ElementType : AnyTypeOf<[F64, F32, F16, BF16, I64, I32, I1,
+                                  Complex<F32>, Complex<F64>]>;
+def Adj_Tensor : RankedTensorOf<[F64, F32, F16, BF16, I64, I32, I1,
+                                 Complex<F32>, Complex<F64>]>;
 def Adj_TensorLike : AnyTypeOf<[Adj_Tensor, Adj_AnyType],
                                "ranked tensor or !adj.any">;
 def Adj_FnLike : AnyTypeOf<[Adj_FnType, Adj_AnyType],

@@ -4,6 +4,7 @@
 // builder, the Python front end through it, and -adj-infer), after JAX's:
 //
 //   i1 < i32 < i64 < {bf16, f16} < f32 < f64        (bf16 v f16 = f32)
+//   f32 < complex<f32> < complex<f64>,  f64 < complex<f64>
 //
 // Booleans join anything, integers join floats to the float, and two types
 // of one kind join to the wider one. The ops themselves stay strict (one
@@ -19,7 +20,7 @@
 namespace adjoint::adj {
 
 /// The least element type that both `a` and `b` convert to in the lattice
-/// above; a null Type when either is not an integer or float type.
+/// above; a null Type when either is not an integer, float or complex type.
 mlir::Type promoteElementTypes(mlir::Type a, mlir::Type b);
 
 /// The join of two adj types, the type that both convert to: tensors join
