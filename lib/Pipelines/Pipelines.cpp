@@ -221,8 +221,10 @@ void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
   // Rank-0 views at an offset (a scalar element of a vector) as rank-1
   // buffers: the conversion below would read them at offset 0.
   pm.addPass(createScalarViewArgs());
-  addPipelineText(pm, "convert-gpu-to-spirv{use-64bit-index=true},"
-                      "gpu.module(spirv.module(spirv-lower-abi-attrs,"
+  // Upstream's convert-gpu-to-spirv with the complex patterns in the same
+  // conversion.
+  pm.addPass(createKernelsToSPIRV());
+  addPipelineText(pm, "gpu.module(spirv.module(spirv-lower-abi-attrs,"
                       "spirv-update-vce))");
 }
 

@@ -1,12 +1,13 @@
 // Complex numbers on the GPU targets: the arithmetic becomes real
 // arithmetic on the parts in the kernels (convert-complex-to-standard), the
 // parts {f32, f32} structs in NVVM and ROCDL, with 8 bytes per c64 element
-// in the host's allocations; cubins and HSACO code objects come out. The
-// SPIR-V targets refuse complex numbers with an error at the op.
+// in the host's allocations; cubins and HSACO code objects come out. On
+// the SPIR-V targets complex numbers are vector<2xf32> (loads, stores and
+// parts: -adj-intel-kernels-to-spirv).
 // RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-nvidia-nvvm | FileCheck %s --check-prefix=NVVM
 // RUN: ir-opt %s -adj-lower-to-cuda | FileCheck %s --check-prefix=CUDA
 // RUN: ir-opt %s -adj-lower-to-hip | FileCheck %s --check-prefix=HIP
-// RUN: not ir-opt %s -adj-lower-to-opencl 2>&1 | FileCheck %s --check-prefix=SPIRV
+// RUN: ir-opt %s -adj-lower-to-opencl -mlir-print-ir-after=adj-intel-kernels-to-spirv 2>&1 >/dev/null | FileCheck %s --check-prefix=SPIRV
 // REQUIRES: cuda-toolkit, rocm-device-libs
 
 // NVVM: gpu.module @f_kernel
@@ -21,7 +22,11 @@
 // CUDA: llvm.mlir.global internal constant @__adj_gpu_data_f_kernel(
 // HIP: llvm.mlir.global internal constant @__adj_gpu_data_f_kernel(
 
-// SPIRV: error: adj.mul on complex numbers is not supported on opencl yet
+// SPIRV: spirv.func @f_kernel(%{{.*}}: !spirv.ptr<!spirv.array<12 x vector<2xf32>>, CrossWorkgroup>
+// SPIRV: spirv.Load "CrossWorkgroup" %{{.*}} : vector<2xf32>
+// SPIRV: spirv.CompositeExtract
+// SPIRV: spirv.FMul
+// SPIRV: spirv.Store "CrossWorkgroup" %{{.*}}, %{{.*}} : vector<2xf32>
 adj.func @f(%a: tensor<4x3xcomplex<f32>>, %b: tensor<4x3xcomplex<f32>>) -> (tensor<4x3xcomplex<f32>>, tensor<3xcomplex<f32>>, tensor<4x3xf32>) {
   %0 = adj.mul %a, %b : tensor<4x3xcomplex<f32>>, tensor<4x3xcomplex<f32>>
   %1 = adj.exp %0 : tensor<4x3xcomplex<f32>>

@@ -224,12 +224,36 @@ def test_grad_of_a_complex_output_says_what_to_do():
         adj.grad(lambda z: anp.sum(z * z))(z)
 
 
-# -- GPU targets ----------------------------------------------------------------
+# -- GPU targets: Intel's CPU OpenCL runtime runs the SPIR-V ------------------
 
-def test_opencl_refuses_complex_numbers_with_a_message(opencl_device):
-    # MLIR 22's SPIR-V conversion has no complex patterns yet (cuda and hip
-    # compile them: test/Pipelines/lower-complex-gpu.mlir).
-    z = crandn(3)
-    with pytest.raises(Exception, match="complex numbers is not supported "
-                                        "on opencl yet"):
-        adj.jit(lambda z: z * z, device=opencl_device)(z)
+GPU_CASES = {
+    "arithmetic": lambda np_, z, w: (z * w - z / w) ** 2 + 1j,
+    "math": lambda np_, z, w: np_.exp(z) + np_.sqrt(w) * np_.log1p(z),
+    "parts": lambda np_, z, w: np_.abs(z) + np_.angle(w) + np_.real(z * w),
+    "sum": lambda np_, z, w: np_.sum(z * w, axis=0),
+    "matmul": lambda np_, z, w: z @ w.T,
+    "casts": lambda np_, z, w: (np_.real(z) + 1j).astype(np.complex64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GPU_CASES))
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_on_opencl_like_numpy(opencl_device, name, dtype):
+    fn = GPU_CASES[name]
+    z, w = crandn(4, 3, dtype=dtype), crandn(4, 3, dtype=dtype)
+    got = adj.to_numpy(adj.jit(lambda z, w: fn(anp, z, w),
+                               device=opencl_device)(z, w))
+    want = np.asarray(fn(np, z, w))
+    tight = dtype == np.complex128 and got.dtype != np.complex64
+    close(got, want.astype(got.dtype),
+          rtol=1e-12 if tight else 2e-5, atol=1e-12 if tight else 2e-5)
+
+
+def test_gradient_on_opencl_like_jax(opencl_device):
+    z = crandn(3, 3)
+
+    def loss(np_):
+        return lambda z: np_.sum(np_.abs(np_.sin(z) @ z) ** 2)
+
+    got = adj.to_numpy(adj.jit(adj.grad(loss(anp)), device=opencl_device)(z))
+    close(got, np.asarray(jax.grad(loss(jnp))(z)), rtol=1e-10)

@@ -191,4 +191,43 @@ def PreciseMath
                            "::mlir::math::MathDialect"];
 }
 
+def KernelsToSPIRV : Pass<"adj-intel-kernels-to-spirv", "::mlir::ModuleOp"> {
+  let summary = "Converts the GPU kernels to SPIR-V modules (OpenCL "
+                "flavour), complex numbers included";
+  let description = [{
+    `kernels(gpu.module @m { gpu.func @k ... }) = gpu.module @m {
+    spirv.module { spirv.func @k ... }  func.func @k() kernel }`: each
+    gpu.module gets its SPIR-V module inside (the form gpu-module-to-binary
+    serializes), its gpu.funcs become empty kernel stubs the launches keep
+    naming. What upstream's convert-gpu-to-spirv does, with 64-bit indices
+    and memory spaces mapped to OpenCL storage classes, plus the complex
+    dialect's patterns in the same conversion.
+
+    Before:
+    ```mlir
+    gpu.module @m {
+      gpu.func @k(%a: memref<4xcomplex<f32>>) kernel {
+        %z = memref.load %a[%i] : memref<4xcomplex<f32>>
+        %re = complex.re %z : complex<f32>
+    ```
+    After:
+    ```mlir
+    gpu.module @m {
+      spirv.module @__spv__m Physical64 OpenCL {
+        spirv.func @k(%a: !spirv.ptr<!spirv.array<4 x vector<2xf32>>,
+                                     CrossWorkgroup>) ... {
+          %z = spirv.Load "CrossWorkgroup" %p : vector<2xf32>
+          %re = spirv.CompositeExtract %z[0 : i32] : vector<2xf32>
+    ```
+
+    Why: the SPIR-V type converter stores complex<fN> as vector<2xfN>, so
+    a complex value's loads (memref patterns) and parts (complex patterns)
+    must convert together: convert-complex-to-spirv as a pass of its own
+    leaves casts between complex<fN> and vector<2xfN> that
+    convert-gpu-to-spirv cannot legalize.
+  }];
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // ADJOINT_CODEGEN_INTEL_PASSES_TD

@@ -38,12 +38,6 @@ bool isLowerableTensor(Type type) {
          isa<FloatType, IntegerType, ComplexType>(tensor.getElementType());
 }
 
-bool hasComplexElements(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && isa<ComplexType>(tensor.getElementType());
-}
-
-
 /// Reports an error naming `what` of type `type` unless it has a host
 /// representation.
 LogicalResult checkHostType(Operation *op, Type type, StringRef what) {
@@ -173,17 +167,6 @@ LogicalResult checkSupported(Operation *op, StringRef target) {
              << op->getName() << " on a value of type " << type
              << " is not supported by -adj-to-linalg yet (it needs a "
                 "statically shaped integer, float or complex tensor)";
-  // MLIR 22's SPIR-V conversion of GPU kernels has no complex patterns,
-  // and the separate complex-to-spirv pass leaves casts that it cannot
-  // legalize: say so here rather than fail in the vendor conversion.
-  bool spirv = target == "opencl" || target == "level-zero" ||
-               target == "level_zero";
-  if (spirv && llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
-                                               op->getResultTypes()),
-                            hasComplexElements))
-    return op->emitError() << op->getName()
-                           << " on complex numbers is not supported on "
-                           << target << " yet (cpu, cuda and hip have them)";
 
   if (auto constant = dyn_cast<adj::ConstantOp>(op))
     if (!isa<TypedAttr>(constant.getValue()))
