@@ -191,7 +191,8 @@ def _astype(x, dtype):
     import numpy as np
     if not isinstance(dtype, DType):
         dtype = _NP_TO_ADJ[np.dtype(dtype)]
-    return _adj.cast(x, dtype)
+    # numpy's astype keeps the real part of complex numbers.
+    return _adj.cast(x, dtype, keep_real_part=True)
 
 
 def _size(x):

@@ -48,8 +48,8 @@ def _binary(fn, name, doc):
     return function
 
 
-def _unary(fn, name, doc):
-    f = float_function(fn, name)
+def _unary(fn, name, doc, complex_ok=False):
+    f = float_function(fn, name, complex_ok)
     f.__doc__ = doc
     return f
 
@@ -57,11 +57,11 @@ def _unary(fn, name, doc):
 # -- exponents and logarithms ------------------------------------------------
 
 exp2 = _unary(lambda x: _adj.pow(_const(x, 2.0), x), "exp2",
-              "2**x (exact at integers: pow, not exp(x * ln 2)).")
+              "2**x (exact at integers: pow, not exp(x * ln 2)).", True)
 log2 = _unary(lambda x: _adj.log(x) / math.log(2.0), "log2",
-              "log(x) / log(2), as JAX computes it.")
+              "log(x) / log(2), as JAX computes it.", True)
 log10 = _unary(lambda x: _adj.log(x) / math.log(10.0), "log10",
-               "log(x) / log(10), as JAX computes it.")
+               "log(x) / log(10), as JAX computes it.", True)
 
 
 #: Magnitudes below which cbrt's Newton step is taken on x * 2**(3k)

@@ -17,13 +17,17 @@ from ._np_support import (OPS, _TRANSLATOR, as_value, binop, float_dtype,
                           iota, logical, truth)
 
 
-def float_function(fn, name):
+def float_function(fn, name, complex_ok=False):
     """numpy's float-only function `fn` (tanh, exp, ...): integers and
     booleans are computed as floats of the program's float dtype, as numpy
-    computes them in float64 (a Python number's weakness carries over);
-    complex arrays stay complex."""
+    computes them in float64 (a Python number's weakness carries over).
+    Complex arrays stay complex where `fn` is written for them
+    (`complex_ok`) and are an error elsewhere."""
     def function(x):
         x = as_value(x, name)
+        if x.dtype.is_complex and not complex_ok:
+            raise TypeError("adjoint.numpy.%s: complex arrays are not "
+                            "supported (%s)" % (name, x.dtype))
         if x.dtype.is_inexact:
             return fn(x)
         tr = _TRANSLATOR.get()
@@ -159,8 +163,13 @@ def isnan(x):
     return _float_test(x, "isnan", lambda v: v != v, False)
 
 
-def _float_test(x, name, test, otherwise):
+def _float_test(x, name, test, otherwise, both=False):
+    """test(x) for floats; for complex numbers test(real) or test(imag) (and
+    with `both`); integers give `otherwise` everywhere."""
     x = as_value(x, name)
+    if x.dtype.is_complex:
+        re, im = test(_adj.real(x)), test(_adj.imag(x))
+        return logical_and(re, im) if both else logical_or(re, im)
     if x.dtype.is_float:
         return test(x)
     return _adj.fill(x.module, float(otherwise), list(x.shape), DType.i1)
@@ -173,7 +182,7 @@ def isinf(x):
 
 def isfinite(x):
     return _float_test(x, "isfinite", lambda v: _adj.abs(v) < float("inf"),
-                       True)
+                       True, both=True)
 
 
 def reciprocal(x):

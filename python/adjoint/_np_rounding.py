@@ -94,6 +94,9 @@ def round(a, decimals=0, out=None):
     (integers are unchanged for decimals >= 0)."""
     _no_out(out, "round")
     x = as_value(a, "round")
+    if x.dtype.is_complex:  # each part, as numpy rounds complex numbers
+        return _adj.complex(round(_adj.real(x), decimals),
+                            round(_adj.imag(x), decimals))
     if not x.dtype.is_float:
         if decimals >= 0:
             return x

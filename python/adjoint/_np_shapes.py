@@ -335,7 +335,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if device is not None:
         raise TypeError("adjoint.numpy.astype: device= is not supported in "
                         "jitted code (the jit's device= places the program)")
-    return cast_to(as_value(x, "astype"), to_dtype(dtype, "astype"))
+    x, dtype = as_value(x, "astype"), to_dtype(dtype, "astype")
+    # numpy's astype keeps the real part of complex numbers.
+    return x if x.dtype == dtype else _adj.cast(x, dtype, keep_real_part=True)
 
 
 concat = concatenate

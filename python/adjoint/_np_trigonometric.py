@@ -26,8 +26,8 @@ from ._np_support import as_value, binop, float_dtype
 _LARGE = 2.0 ** 28
 _LN2 = math.log(2.0)
 
-log1p = float_function(_adj.log1p, "log1p")
-expm1 = float_function(_adj.expm1, "expm1")
+log1p = float_function(_adj.log1p, "log1p", complex_ok=True)
+expm1 = float_function(_adj.expm1, "expm1", complex_ok=True)
 
 
 def _in_f32(fn):

@@ -108,9 +108,11 @@ from ._np_support import to_dtype as _to_dtype, float_dtype as _float_dtype
 from ._np_support import normalize_axis as _axis
 from ._np_rounding import _no_out
 
-exp, log, tanh, sqrt, sin, cos, erf, sigmoid = (
-    _float_function(getattr(_adj, name), name)
-    for name in ("exp", "log", "tanh", "sqrt", "sin", "cos", "erf", "sigmoid"))
+exp, log, tanh, sqrt, sin, cos = (
+    _float_function(getattr(_adj, name), name, complex_ok=True)
+    for name in ("exp", "log", "tanh", "sqrt", "sin", "cos"))
+erf, sigmoid = (_float_function(getattr(_adj, name), name)
+                for name in ("erf", "sigmoid"))
 
 
 def power(x1, x2):

@@ -253,7 +253,23 @@ void bindElementwise(py::module_ &m) {
         py::overload_cast<Value, Value, double>(&api::select));
   m.def("select",
         py::overload_cast<Value, double, Value>(&api::select));
-  m.def("cast", &api::cast, py::arg("x"), py::arg("dtype"));
+  m.def(
+      "cast",
+      [](Value x, DType dtype, bool keepRealPart) {
+        // A cast that drops imaginary parts is numpy's astype only; anywhere
+        // else (a real-only function casting its operand) it would be a
+        // silently wrong answer.
+        if (!keepRealPart && x.type().isTensor() &&
+            isComplex(x.type().dtype()) && !isComplex(dtype))
+          throw py::type_error(
+              std::string("cast: a ") + x.type().str() + " to " +
+              dtypeName(dtype) +
+              " would drop the imaginary parts: this function does not "
+              "support complex arrays (take real() or abs() first, or "
+              "astype)");
+        return api::cast(x, dtype);
+      },
+      py::arg("x"), py::arg("dtype"), py::arg("keep_real_part") = false);
 }
 
 void bindTensorOps(py::module_ &m) {

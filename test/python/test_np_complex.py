@@ -135,6 +135,49 @@ def test_special_values_follow_numpy():
     close(adj.jit(lambda z: anp.sqrt(z))(z[:3]), np.sqrt(z[:3]))
 
 
+def test_tests_and_rounding_follow_numpy():
+    z = np.array([1.26 + 2.5j, complex(np.nan, 1), complex(0, np.inf),
+                  complex(-np.inf, 2)])
+
+    def f(np_):
+        return lambda z: (np_.isnan(z), np_.isinf(z), np_.isfinite(z),
+                          np_.round(z * 1.3, 1), np_.iscomplex(z),
+                          np_.isreal(z - 1j * np_.imag(z)))
+
+    with np.errstate(all="ignore"):
+        wants = f(np)(z)
+    for got, want in zip(adj.jit(f(anp))(z), wants):
+        close(got, want)
+    # astype keeps the real part, as numpy's does.
+    with np.errstate(all="ignore"), pytest.warns(np.exceptions.ComplexWarning):
+        want = z.astype(np.float32)
+    close(adj.jit(lambda z: z.astype(np.float32))(z), want)
+
+
+# Functions numpy defines for real numbers only, or that adjoint computes
+# for real numbers only so far: an error, never a real part silently taken.
+REAL_ONLY = {
+    "floor": lambda z: np.floor(z), "ceil": lambda z: np.ceil(z),
+    "trunc": lambda z: np.trunc(z), "cbrt": lambda z: np.cbrt(z),
+    "fabs": lambda z: np.fabs(z), "deg2rad": lambda z: np.deg2rad(z),
+    "arctan": lambda z: np.arctan(z), "arcsin": lambda z: np.arcsin(z),
+    "sinh": lambda z: np.sinh(z), "erf": lambda z: anp.erf(z),
+    "median": lambda z: np.median(z), "percentile":
+    lambda z: np.percentile(z, 30), "hypot": lambda z: np.hypot(z, z),
+    "logaddexp": lambda z: np.logaddexp(z, z), "maximum":
+    lambda z: np.maximum(z, z), "sort": lambda z: np.sort(z),
+    "argmax": lambda z: np.argmax(z), "clip": lambda z: np.clip(z, 0, 1),
+    "linalg.inv": lambda z: np.linalg.inv(z.reshape(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL_ONLY))
+def test_real_only_functions_refuse_complex_arrays(name):
+    z = crandn(4)
+    with pytest.raises(Exception, match="complex"):
+        adj.jit(REAL_ONLY[name])(z)
+
+
 # -- derivatives: JAX's convention --------------------------------------------
 
 def weights(shape):
