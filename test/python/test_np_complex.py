@@ -99,6 +99,8 @@ def test_python_complex_numbers_are_weakly_typed():
     close(got, x * 1j)
     got = adj.jit(lambda x: x + 1j)(x.astype(np.float32))
     assert got.dtype == np.complex64
+    # A complex literal as np.r_'s step is still a point count.
+    close(adj.jit(lambda x: np.r_[x, 0:1:3j])(x), np.r_[x, 0:1:3j])
 
 
 def test_constants_and_casts():
