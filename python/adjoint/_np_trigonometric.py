@@ -40,8 +40,8 @@ def _in_f32(fn):
     return wrapped
 
 
-def _unary(name, formula):
-    return float_function(_in_f32(formula), name)
+def _unary(name, formula, complex_ok=False):
+    return float_function(_in_f32(formula), name, complex_ok)
 
 
 def _const(like, value):
@@ -140,15 +140,15 @@ def _arctanh(x):
     return 0.5 * _adj.log1p(x) - 0.5 * _adj.log1p(-x)
 
 
-tan = _unary("tan", _tan)
+tan = _unary("tan", _tan, complex_ok=True)
 arctan = _unary("arctan", _arctan)
 arcsin = _unary("arcsin", _arcsin)
 arccos = _unary("arccos", _arccos)
-sinh = _unary("sinh", _sinh)
-cosh = _unary("cosh", _cosh)
+sinh = _unary("sinh", _sinh, complex_ok=True)
+cosh = _unary("cosh", _cosh, complex_ok=True)
 arcsinh = _unary("arcsinh", _arcsinh)
 arccosh = _unary("arccosh", _arccosh)
-arctanh = _unary("arctanh", _arctanh)
+arctanh = _unary("arctanh", _arctanh, complex_ok=True)
 
 
 def _atan2_values(a, b):

@@ -40,6 +40,12 @@ UNARY = {
     "sin": lambda np_, z: np_.sin(z),
     "cos": lambda np_, z: np_.cos(z),
     "tanh": lambda np_, z: np_.tanh(z),
+    "tan": lambda np_, z: np_.tan(z),
+    "sinh": lambda np_, z: np_.sinh(z * 2),
+    "cosh": lambda np_, z: np_.cosh(z * 2),
+    "arctanh": lambda np_, z: np_.arctanh(z),
+    "exp2": lambda np_, z: np_.exp2(z),
+    "log10": lambda np_, z: np_.log10(z),
     "square": lambda np_, z: z * z,
     "reciprocal": lambda np_, z: 1 / z,
     "power": lambda np_, z: z ** (0.5 + 0.25j),
@@ -163,7 +169,7 @@ REAL_ONLY = {
     "trunc": lambda z: np.trunc(z), "cbrt": lambda z: np.cbrt(z),
     "fabs": lambda z: np.fabs(z), "deg2rad": lambda z: np.deg2rad(z),
     "arctan": lambda z: np.arctan(z), "arcsin": lambda z: np.arcsin(z),
-    "sinh": lambda z: np.sinh(z), "erf": lambda z: anp.erf(z),
+    "arcsinh": lambda z: np.arcsinh(z), "erf": lambda z: anp.erf(z),
     "median": lambda z: np.median(z), "percentile":
     lambda z: np.percentile(z, 30), "hypot": lambda z: np.hypot(z, z),
     "logaddexp": lambda z: np.logaddexp(z, z), "maximum":
