@@ -60,33 +60,6 @@ static Tensor mapUnary(const Tensor &x, DType resultType, F f) {
   return out;
 }
 
-/// Applies `f` over the broadcast shape of two tensors of one dtype `A`
-/// (complex or real, read as complex<double>) into a result of `resultType`.
-template <typename F>
-static Tensor mapBinary(Operation *op, const Tensor &a, const Tensor &b,
-                        DType resultType, F f) {
-  std::vector<int64_t> shape = broadcastOrFail(op, {&a, &b});
-  Tensor out(resultType, shape);
-  IndexWalker walk(shape, {broadcastStrides(a.shape(), shape),
-                           broadcastStrides(b.shape(), shape)});
-  auto read = [](const Tensor &t, int64_t i) -> C {
-    return dispatchAny(t.dtype(), [&](auto tag) -> C {
-      using T = typename decltype(tag)::type;
-      if constexpr (kIsComplex<T>)
-        return widen(ptr<T>(t)[i]);
-      else
-        return C(toDouble(ptr<T>(t)[i]), 0);
-    });
-  };
-  dispatchAny(resultType, [&](auto tag) {
-    using R = typename decltype(tag)::type;
-    R *o = ptr<R>(out);
-    for (int64_t i = 0, n = out.numel(); i < n; ++i, walk.next())
-      o[i] = store<R>(f(read(a, walk.offset(0)), read(b, walk.offset(1))));
-  });
-  return out;
-}
-
 /// log(1 + z), exact for tiny z: the real part is
 /// log|1 + z| = log1p(x) + log1p((y / (1 + x))^2) / 2.
 static C log1pComplex(C z) {
@@ -156,10 +129,26 @@ static std::optional<Tensor> evalUnary(Operation *op, const Tensor &x) {
   return std::nullopt;
 }
 
+/// `f` over two complex tensors of one dtype, in complex<double>, into
+/// `resultType`'s elements (complex, or i1 for the comparisons).
+template <typename F>
+static Tensor mapComplexBinary(Operation *op, const Tensor &a,
+                               const Tensor &b, DType resultType, F f) {
+  return dispatchComplex(a.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return dispatchAny(resultType, [&](auto rtag) {
+      using R = typename decltype(rtag)::type;
+      return mapBinary<T, R>(op, a, b, resultType, [&](T x, T y) {
+        return store<R>(f(widen(x), widen(y)));
+      });
+    });
+  });
+}
+
 static std::optional<Tensor> evalBinary(Operation *op,
                                         ArrayRef<Tensor> operands) {
   const Tensor &a = operands[0], &b = operands[1];
-  auto same = [&](auto f) { return mapBinary(op, a, b, a.dtype(), f); };
+  auto same = [&](auto f) { return mapComplexBinary(op, a, b, a.dtype(), f); };
   if (isa<adj::AddOp>(op))
     return same([](C x, C y) { return x + y; });
   if (isa<adj::SubOp>(op))
@@ -174,8 +163,8 @@ static std::optional<Tensor> evalBinary(Operation *op,
     bool eq = cmp.getPredicate() == adj::CmpPredicate::eq;
     if (!eq && cmp.getPredicate() != adj::CmpPredicate::ne)
       fail(op, "complex numbers are not ordered: only eq and ne compare them");
-    return mapBinary(op, a, b, DType::I1,
-                     [eq](C x, C y) { return (x == y) == eq; });
+    return mapComplexBinary(op, a, b, DType::I1,
+                            [eq](C x, C y) { return (x == y) == eq; });
   }
   return std::nullopt;
 }
@@ -186,8 +175,12 @@ static Tensor evalMake(Operation *op, ArrayRef<Tensor> operands) {
   if (re.dtype() != DType::F32 && re.dtype() != DType::F64)
     fail(op, "expected f32 or f64 parts, got " + re.typeString());
   DType to = re.dtype() == DType::F32 ? DType::C64 : DType::C128;
-  return mapBinary(op, re, im, to,
-                   [](C x, C y) { return C(x.real(), y.real()); });
+  return dispatchComplex(to, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Part = typename T::value_type;
+    return mapBinary<Part, T>(op, re, im, to,
+                              [](Part x, Part y) { return T(x, y); });
+  });
 }
 
 /// Casts that involve a complex type: complex to complex rounds each part;

@@ -28,22 +28,6 @@ enum class UnaryKind {
 };
 } // namespace
 
-/// Applies `f(a, b)` over the broadcast shape of `a` and `b`, with `A`/`R`
-/// the storage types of the operands and of the result.
-template <typename A, typename R, typename F>
-static Tensor mapBinary(Operation *op, const Tensor &a, const Tensor &b,
-                        DType resultType, F f) {
-  std::vector<int64_t> shape = broadcastOrFail(op, {&a, &b});
-  Tensor out(resultType, shape);
-  IndexWalker walk(shape, {broadcastStrides(a.shape(), shape),
-                           broadcastStrides(b.shape(), shape)});
-  const A *pa = ptr<A>(a), *pb = ptr<A>(b);
-  R *po = ptr<R>(out);
-  for (int64_t i = 0, n = out.numel(); i < n; ++i, walk.next())
-    po[i] = f(pa[walk.offset(0)], pb[walk.offset(1)]);
-  return out;
-}
-
 static double floatBinary(BinaryKind kind, double a, double b) {
   switch (kind) {
   case BinaryKind::Add:
