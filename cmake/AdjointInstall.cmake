@@ -41,6 +41,7 @@ set(ADJOINT_INSTALLED_LIBRARIES
   AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
   AdjointReuseDonated
   AdjointAccumulateMatmul
+  AdjointExpandFft
   AdjointRuntime AdjointSupport AdjointTarget)
 foreach(lib ${ADJOINT_INSTALLED_LIBRARIES})
   # Adjoint::Compile, Adjoint::Runtime, ... rather than Adjoint::AdjointX.

@@ -15,6 +15,8 @@ packages=(
   libdnnl2
   # LAPACK for the LinearAlgebra kernels (OpenBLAS: docs/cpu-backend.md).
   libopenblas0-pthread
+  # FFTW for adj.fft on the CPU (docs/cpu-backend.md, "FFT").
+  libfftw3-double3 libfftw3-single3
   python3-dev python3-pip pybind11-dev python3-numpy python3-pytest
   python3-venv
   ocl-icd-libopencl1 opencl-c-headers spirv-tools clinfo

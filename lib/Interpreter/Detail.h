@@ -270,6 +270,9 @@ std::optional<Tensor> evalCreation(mlir::Operation *op,
 /// cholesky, triangular_solve, lu, qr, eigh, svd: one tensor per result.
 std::optional<std::vector<Tensor>>
 evalLinearAlgebra(mlir::Operation *op, llvm::ArrayRef<Tensor> operands);
+/// fft (Fourier.cpp).
+std::optional<Tensor> evalFourier(mlir::Operation *op,
+                                  llvm::ArrayRef<Tensor> operands);
 /// bitwise_and/or/xor, shift_left, shift_right_logical, bitcast,
 /// threefry2x32.
 std::optional<Tensor> evalBits(mlir::Operation *op,

@@ -225,6 +225,8 @@ Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
       result = evalCreation(op, operands);
     if (!result)
       result = evalBits(op, operands);
+    if (!result)
+      result = evalFourier(op, operands);
   } catch (const AllocationError &e) {
     // The kernels allocate without knowing the op: name it here.
     fail(op, e.what());

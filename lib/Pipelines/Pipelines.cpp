@@ -67,6 +67,9 @@ void addPipelineText(OpPassManager &pm, llvm::StringRef text) {
 } // namespace
 
 void adjoint::buildTensorPipeline(OpPassManager &pm, StringRef target) {
+  // The CPU calls FFTW for adj.fft; the GPUs run the generated FFT.
+  if (target != "cpu")
+    pm.addPass(createExpandFft());
   pm.addPass(createAdjToLinalg(AdjToLinalgOptions{target.str()}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -54,10 +54,11 @@ def _build_map():
     # Classes, so not among the functions above.
     for name in ("vectorize", "finfo", "iinfo"):
         out[getattr(_np, name)] = getattr(anp, name)
-    for name in anp.linalg.NAMES:
-        fn = getattr(_np.linalg, name, None)
-        if fn is not None:
-            out[fn] = getattr(anp.linalg, name)
+    for module, ours in ((_np.linalg, anp.linalg), (_np.fft, anp.fft)):
+        for name in ours.NAMES:
+            fn = getattr(module, name, None)
+            if fn is not None:
+                out[fn] = getattr(ours, name)
     for name, target in _ALIASES.items():
         if hasattr(_np, name):
             out[getattr(_np, name)] = getattr(anp, target)

@@ -249,4 +249,13 @@ for _name in ("NAMES", "EighResult", "QRResult", "SlogdetResult",
               "SVDResult", "LinAlgError"):
     setattr(linalg, _name, getattr(_linalg_functions, _name))
 _sys.modules[linalg.__name__] = linalg
+
+# numpy.fft's functions: adjoint.numpy.fft, likewise.
+from . import _np_fft as _fft_functions  # noqa: E402
+
+fft = _types.ModuleType("adjoint.numpy.fft", _fft_functions.__doc__)
+for _name in _fft_functions.NAMES:
+    setattr(fft, _name, _eager(getattr(_fft_functions, _name)))
+fft.NAMES = _fft_functions.NAMES
+_sys.modules[fft.__name__] = fft
 del _name

@@ -28,6 +28,20 @@ api::Scatter scatterMode(const std::string &mode) {
   return it->second;
 }
 
+/// A transform of adj.fft by its lax.FftType name.
+api::Fft fftType(const std::string &type) {
+  static const std::map<std::string, api::Fft> types{
+      {"fft", api::Fft::Fft},
+      {"ifft", api::Fft::Ifft},
+      {"rfft", api::Fft::Rfft},
+      {"irfft", api::Fft::Irfft}};
+  auto it = types.find(type);
+  if (it == types.end())
+    throw Error("fft: fft_type must be fft, ifft, rfft or irfft, not '" +
+                type + "'");
+  return it->second;
+}
+
 /// None (every axis), an int or a sequence of ints.
 api::Axes toAxes(const py::object &axis) {
   if (axis.is_none())
@@ -314,6 +328,12 @@ void bindTensorOps(py::module_ &m) {
         return py::make_tuple(u, s, vh);
       },
       py::arg("a"), py::arg("full_matrices") = false);
+  m.def(
+      "fft",
+      [](Value x, const std::string &type, std::vector<int64_t> lengths) {
+        return api::fft(x, fftType(type), lengths);
+      },
+      py::arg("x"), py::arg("fft_type"), py::arg("lengths"));
 #define ADJ_REDUCE(NAME)                                                       \
   m.def(                                                                       \
       #NAME,                                                                   \

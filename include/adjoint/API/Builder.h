@@ -605,6 +605,16 @@ std::pair<Value, Value> eigh(Value a, bool upper = false);
 /// `adj.svd`: (u, s descending, vh).
 std::tuple<Value, Value, Value> svd(Value a, bool full_matrices = false);
 
+/// The transforms of `adj.fft` (JAX's lax.FftType).
+enum class Fft { Fft, Ifft, Rfft, Irfft };
+/// `adj.fft` over the last `lengths.size()` (1 to 3) dimensions: Fft and
+/// Ifft (divided by the product of the lengths) complex to complex, Rfft
+/// real to the half spectrum ([..., n/2 + 1] for a last length n), Irfft
+/// back (the input's last dimension n/2 + 1, the result's n). Operands are
+/// converted as jax.numpy.fft converts them: integers and f16/bf16 to f32,
+/// and a real operand of Fft, Ifft or Irfft to complex.
+Value fft(Value x, Fft type, const std::vector<int64_t> &lengths);
+
 //===----------------------------------------------------------------------===//
 // Functions, closures, calls and tuples
 //===----------------------------------------------------------------------===//

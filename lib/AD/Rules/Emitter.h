@@ -259,6 +259,7 @@ void addElementwiseRules(RuleMap &map);
 void addReductionsRules(RuleMap &map);
 void addContractionRules(RuleMap &map);
 void addLinearAlgebraRules(RuleMap &map);
+void addFourierRules(RuleMap &map);
 void addMovementRules(RuleMap &map);
 void addConvolutionRules(RuleMap &map);
 void addCreationRules(RuleMap &map);

@@ -18,6 +18,7 @@ static const RuleMap &ruleTable() {
     addReductionsRules(map);
     addContractionRules(map);
     addLinearAlgebraRules(map);
+    addFourierRules(map);
     addMovementRules(map);
     addConvolutionRules(map);
     addCreationRules(map);

@@ -13,6 +13,48 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ExpandFft : Pass<"adj-expand-fft", "::mlir::ModuleOp"> {
+  let summary = "Expands adj.fft into matrix products and elementwise adj "
+                "ops (the generated FFT)";
+  let description = [{
+    `adj.fft` of any type and lengths becomes adj ops that compute the same
+    values: for targets with no FFT library behind the op (the GPUs), whose
+    matmul and elementwise kernels then run it.
+
+    A 1-D transform of length n over the last dimension is a product with
+    the n x n DFT matrix when n <= 64 or n is prime; otherwise n = n1 n2
+    (n1 the largest divisor <= sqrt(n)) and it is Cooley and Tukey's four
+    steps: transforms of length n1 over the strided subsequences, a
+    multiplication by the twiddle factors, transforms of length n2, and a
+    transpose that orders the outputs; each shorter transform expands the
+    same way. Several dimensions are transformed one at a time, each moved
+    last. rfft transforms the input as complex and keeps the first n/2 + 1
+    outputs; irfft weights its half spectrum (1 for the zero and Nyquist
+    terms, 2 for the others), pads it to n with zeros, and keeps the real
+    part of the inverse, which is c2r's reading of a Hermitian spectrum.
+    Tables of roots of unity (DFT matrices, twiddles) of up to 2^14
+    entries are constants; larger ones (the DFT matrix of a long prime
+    length) are computed in a kernel from iota (the exponent j k mod n is
+    exact in i64).
+
+    Before:
+    ```mlir
+    %y = adj.fft fft %x lengths = [4] : tensor<2x4xcomplex<f32>>
+    ```
+    After (n = 4 <= 64: one product with the DFT matrix):
+    ```mlir
+    %w = adj.constant dense<[[(1.0,0.0), (1.0,0.0), ...]]>
+         : tensor<4x4xcomplex<f32>>
+    %y = adj.matmul %x, %w : tensor<2x4xcomplex<f32>>, tensor<4x4xcomplex<f32>>
+    ```
+
+    Costs: 2 (n1 + n2) n flops per point of a two-factor length against
+    5 n log2 n for a radix-2 FFT (1.3x for n = 1024, in matmul kernels),
+    and n^2 per point for a prime n (no Bluestein yet).
+  }];
+  let dependentDialects = ["::adjoint::adj::AdjDialect"];
+}
+
 def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lowers typed, optimized adj programs to "
                 "func/linalg/tensor/arith/math/scf on tensors";
@@ -32,7 +74,10 @@ def AdjToLinalg : Pass<"adj-to-linalg", "::mlir::ModuleOp"> {
     input, slice/concat/pad `tensor` slices and `tensor.pad`, gather a
     `linalg.generic` reading with `tensor.extract`, scatter_add an `scf.for`
     over the indices, iota and the random ops `linalg.generic` ops over
-    `linalg.index` (gather/scatter_add clamp out-of-range indices). Public
+    `linalg.index` (gather/scatter_add clamp out-of-range indices), the
+    LinearAlgebra ops and (for the CPU) `adj.fft` calls of the runtime's
+    LAPACK and FFTW kernels (GPU targets expand `adj.fft` first,
+    `-adj-expand-fft`). Public
     functions get `llvm.emit_c_interface` so that the ExecutionEngine can
     call them. An op this pass does not handle yet is an error naming it.
 

@@ -71,6 +71,7 @@ void addElementwiseBatchRules(BatchRuleMap &map);
 void addReductionsBatchRules(BatchRuleMap &map);
 void addContractionBatchRules(BatchRuleMap &map);
 void addLinearAlgebraBatchRules(BatchRuleMap &map);
+void addFourierBatchRules(BatchRuleMap &map);
 void addMovementBatchRules(BatchRuleMap &map);
 void addConvolutionBatchRules(BatchRuleMap &map);
 void addBitsBatchRules(BatchRuleMap &map);

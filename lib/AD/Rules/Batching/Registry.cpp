@@ -17,6 +17,7 @@ static const BatchRuleMap &batchTable() {
     addReductionsBatchRules(map);
     addContractionBatchRules(map);
     addLinearAlgebraBatchRules(map);
+    addFourierBatchRules(map);
     addMovementBatchRules(map);
     addConvolutionBatchRules(map);
     addBitsBatchRules(map);

@@ -143,6 +143,12 @@ LogicalResult checkSupported(Operation *op, StringRef target) {
     return *structural;
   bool linearAlgebra = isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp,
                            adj::QrOp, adj::EighOp, adj::SvdOp>(op);
+  // The CPU calls FFTW; GPU targets expand adj.fft first (-adj-expand-fft).
+  if (isa<adj::FftOp>(op) && target != "cpu")
+    return op->emitError() << op->getName()
+                           << " reaches -adj-to-linalg for target '" << target
+                           << "' unexpanded: run -adj-expand-fft first";
+  linearAlgebra |= isa<adj::FftOp>(op);
   if (!linearAlgebra && !isa<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
            adj::MaximumOp, adj::MinimumOp, adj::Atan2Op, adj::NegOp,
            adj::ExpOp, adj::LogOp, adj::Log1pOp, adj::Expm1Op, adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp,

@@ -1,4 +1,4 @@
-//===- LinearAlgebra.cpp - cholesky ... svd to LAPACK kernel calls --------===//
+//===- LinearAlgebra.cpp - cholesky ... svd, fft to library kernel calls --===//
 //
 // Each LinearAlgebra op becomes a call of a private wrapper on tensors, one
 // per op configuration and operand type:
@@ -17,7 +17,9 @@
 // KernelsLinearAlgebra.h) see contiguous row-major batches whatever view
 // the caller had, and the fresh results are owned by the caller and freed
 // by the deallocation pipeline like any other. The kernels run LAPACK on
-// the host.
+// the host. adj.fft becomes a call of FFTW's kernel (KernelsFourier.h) the
+// same way, on the CPU only: GPU targets expand it first
+// (-adj-expand-fft).
 //
 // For a GPU target the wrapper calls a declaration on the buffers
 // themselves instead, one per wrapper, marked with the op's name:
@@ -142,6 +144,23 @@ KernelCall describe(adj::SvdOp op) {
           {batchOf(op.getInput().getType()), rows, cols, full, vectors}};
 }
 
+KernelCall describe(adj::FftOp op) {
+  ArrayRef<int64_t> lengths = op.getLengths();
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  int64_t batch = 1;
+  for (int64_t d : type.getShape().drop_back(lengths.size()))
+    batch *= d;
+  std::string base = ("fft_" + adj::stringifyFftType(op.getFftType())).str();
+  for (auto [i, n] : llvm::enumerate(lengths))
+    base += (i ? "x" : "_n") + std::to_string(n);
+  KernelCall call{"fft", wrapperName(base, {}, op->getOperandTypes()),
+                  {batch, static_cast<int64_t>(op.getFftType()),
+                   static_cast<int64_t>(lengths.size())}};
+  for (size_t i = 0; i < 3; ++i)
+    call.scalars.push_back(i < lengths.size() ? lengths[i] : 1);
+  return call;
+}
+
 /// Declares the callee of `call`'s wrapper: the runtime's LAPACK kernel
 /// on addresses for the CPU, the wrapper's own kernel on buffers for a GPU
 /// (see the file comment). Returns its name.
@@ -151,6 +170,8 @@ std::string declareKernel(OpBuilder &b, Operation *op, const KernelCall &call,
   Location loc = op->getLoc();
   Type element =
       cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
   std::string kernel =
       gpu ? call.wrapper + "_kernel"
           : "adj_kernel_" + call.kernel + (element.isF64() ? "_f64" : "_f32");
@@ -246,4 +267,8 @@ void lowering::populateLinearAlgebraPatterns(RewritePatternSet &patterns,
                LinearAlgebraPattern<adj::LuOp>, LinearAlgebraPattern<adj::QrOp>,
                LinearAlgebraPattern<adj::EighOp>,
                LinearAlgebraPattern<adj::SvdOp>>(patterns.getContext(), gpu);
+  // GPU targets have no FFT kernel behind the call: they expand adj.fft
+  // into matmuls and elementwise ops before this pass (-adj-expand-fft).
+  if (!gpu)
+    patterns.add<LinearAlgebraPattern<adj::FftOp>>(patterns.getContext(), gpu);
 }

@@ -123,7 +123,11 @@ std::string lowering::mangledTensorType(Type tensorType) {
   llvm::raw_string_ostream os(name);
   for (int64_t d : tensor.getShape())
     os << d << "x";
-  os << tensor.getElementType();
+  // complex<f32> as "complexf32": a symbol name without quotes.
+  if (auto complex = dyn_cast<ComplexType>(tensor.getElementType()))
+    os << "complex" << complex.getElementType();
+  else
+    os << tensor.getElementType();
   return name;
 }
 

@@ -676,6 +676,43 @@ def Adj_SvdOp : Adj_InferOp<"svd"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Fourier: the discrete Fourier transform
+//===----------------------------------------------------------------------===//
+
+def Adj_FftType : I32EnumAttr<"FftType", "which discrete Fourier transform", [
+    I32EnumAttrCase<"fft", 0>, I32EnumAttrCase<"ifft", 1>,
+    I32EnumAttrCase<"rfft", 2>, I32EnumAttrCase<"irfft", 3>]> {
+  let cppNamespace = "::adjoint::adj";
+}
+
+def Adj_FftOp : Adj_InferOp<"fft"> {
+  let summary = "Discrete Fourier transform over the trailing dimensions";
+  let description = [{
+    JAX's `lax.fft`: the transform over the last one to three dimensions,
+    `lengths` long, batched over the leading ones. `fft` and `ifft` map
+    complex to complex of the same shape (`ifft` divides by the product of
+    `lengths`); `rfft` maps real `[..., n]` to complex `[..., n/2 + 1]`
+    (the non-negative frequencies of the last dimension); `irfft` is its
+    inverse, complex `[..., n/2 + 1]` to real `[..., n]` with `n` the last
+    length, reading the input as the half of a Hermitian spectrum (the
+    imaginary parts of the zero and, for even `n`, the `n/2` frequency are
+    ignored) and dividing by the product of `lengths`. Element types are
+    f32/complex<f32> and f64/complex<f64>. numpy's `n`, `axes` and `norm`
+    are pads, slices, transposes and scales around it.
+
+    ```mlir
+    %y = adj.fft rfft %x lengths = [8] : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Adj_FftType:$fft_type, Adj_TensorLike:$input,
+                       DenseI64ArrayAttr:$lengths);
+  let results = (outs Adj_TensorLike:$result);
+  let assemblyFormat = [{
+    $fft_type $input `lengths` `=` $lengths attr-dict `:` type($input)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 

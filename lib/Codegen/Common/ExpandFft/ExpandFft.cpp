@@ -1,0 +1,248 @@
+//===- ExpandFft.cpp - adj.fft as matmuls and elementwise adj ops ---------===//
+//
+// The generated FFT (Passes.td, ExpandFft, has the algorithm and its
+// costs). Every step is an adj op with an inferred type, so the result is
+// ordinary adj IR that -adj-to-linalg lowers like any other: DFT products
+// become matmul kernels and the twiddle and index arithmetic fuses into
+// elementwise ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Codegen/Common/Passes.h"
+#include "adjoint/Dialect/Adj/IR/AdjDialect.h"
+#include "adjoint/Dialect/Adj/IR/AdjOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+#include <complex>
+#include <numbers>
+
+namespace adjoint {
+#define GEN_PASS_DEF_EXPANDFFT
+#include "adjoint/Codegen/Common/Passes.h.inc"
+} // namespace adjoint
+
+using namespace mlir;
+using namespace adjoint;
+namespace adj = adjoint::adj;
+
+namespace {
+
+/// Lengths up to this are one product with the DFT matrix.
+constexpr int64_t kDirectMax = 64;
+/// Tables of roots of unity up to this many entries are constants.
+constexpr int64_t kConstantMax = 1 << 14;
+
+/// Builds the adj ops of one expansion at a fixed location.
+class FftBuilder {
+public:
+  FftBuilder(OpBuilder &b, Location loc, ComplexType complex)
+      : b(b), loc(loc), complex(complex),
+        real(cast<FloatType>(complex.getElementType())) {}
+
+  /// The transform of `kind` over the trailing `lengths` of `x`.
+  Value expand(adj::FftType kind, Value x, ArrayRef<int64_t> lengths) {
+    int64_t rank = shapeOf(x).size(), first = rank - lengths.size();
+    bool inverse = kind == adj::FftType::ifft || kind == adj::FftType::irfft;
+    int sign = inverse ? +1 : -1;
+    if (kind == adj::FftType::rfft)
+      x = adj::ComplexOp::create(b, loc, x, zerosLike(x));
+    // irfft: the other axes first, the last one from its half spectrum.
+    int64_t complexAxes = kind == adj::FftType::irfft ? rank - 1 : rank;
+    for (int64_t axis = first; axis < complexAxes; ++axis)
+      x = alongAxis(x, axis, sign);
+    if (kind == adj::FftType::irfft)
+      x = halfSpectrumInverse(x, lengths.back());
+    if (kind == adj::FftType::rfft) {
+      SmallVector<int64_t> limit(shapeOf(x));
+      limit.back() = lengths.back() / 2 + 1;
+      x = slice(x, limit);
+    }
+    if (inverse) {
+      double count = 1;
+      for (int64_t n : lengths)
+        count *= static_cast<double>(n);
+      x = adj::MulOp::create(b, loc, x, scalar(1.0 / count, elementOf(x)));
+    }
+    return x;
+  }
+
+private:
+  static ArrayRef<int64_t> shapeOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getShape();
+  }
+  static Type elementOf(Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType();
+  }
+
+  Value scalar(double value, Type element) {
+    return adj::FillOp::create(b, loc, RankedTensorType::get({}, element),
+                               b.getF64FloatAttr(value));
+  }
+  Value zerosLike(Value x) {
+    return adj::FillOp::create(b, loc, x.getType(), b.getF64FloatAttr(0));
+  }
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    if (shapeOf(x) == shape)
+      return x;
+    return adj::ReshapeOp::create(
+        b, loc, RankedTensorType::get(shape, elementOf(x)), x);
+  }
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    return adj::TransposeOp::create(b, loc, x, perm);
+  }
+  /// x[0:limit] (stride 1).
+  Value slice(Value x, ArrayRef<int64_t> limit) {
+    SmallVector<int64_t> start(limit.size(), 0), stride(limit.size(), 1);
+    return adj::SliceOp::create(b, loc, x, start, limit, stride);
+  }
+  /// x with `axis` and the last dimension swapped (its own inverse).
+  Value swapLast(Value x, int64_t axis) {
+    int64_t rank = shapeOf(x).size();
+    if (axis == rank - 1)
+      return x;
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[axis], perm.back());
+    return transpose(x, perm);
+  }
+
+  /// exp(sign 2 pi i ((j k) mod n) / n) for j along dimension 0 of a
+  /// [rows, cols] tensor and k along dimension 1: the DFT matrix (rows =
+  /// cols = n) or the four-step twiddles. A small table is a constant
+  /// (computed here in double and rounded once; a kernel fewer to compile
+  /// and launch), a large one (the DFT matrix of a long prime length)
+  /// is computed in a kernel from iota, the exponent exact in i64.
+  Value rootsOfUnity(int64_t rows, int64_t cols, int64_t n, int sign) {
+    if (rows * cols <= kConstantMax)
+      return rootsConstant(rows, cols, n, sign);
+    auto indexType = RankedTensorType::get({rows, cols}, b.getI64Type());
+    Value j = adj::IotaOp::create(b, loc, indexType, uint64_t{0});
+    Value k = adj::IotaOp::create(b, loc, indexType, uint64_t{1});
+    Value jk = adj::MulOp::create(b, loc, j, k);
+    Value modulus = scalar(static_cast<double>(n), b.getI64Type());
+    Value quotient = adj::DivOp::create(b, loc, jk, modulus);
+    Value rem = adj::SubOp::create(
+        b, loc, jk, adj::MulOp::create(b, loc, quotient, modulus));
+    Value exponent = adj::CastOp::create(
+        b, loc, RankedTensorType::get({rows, cols}, real), rem);
+    Value angle = adj::MulOp::create(
+        b, loc, exponent,
+        scalar(sign * 2 * std::numbers::pi / static_cast<double>(n), real));
+    return adj::ComplexOp::create(b, loc, adj::CosOp::create(b, loc, angle),
+                                  adj::SinOp::create(b, loc, angle));
+  }
+
+  Value rootsConstant(int64_t rows, int64_t cols, int64_t n, int sign) {
+    auto type = RankedTensorType::get({rows, cols}, complex);
+    auto entries = [&](auto tag) {
+      using C = decltype(tag);
+      SmallVector<C> values;
+      values.reserve(rows * cols);
+      for (int64_t j = 0; j < rows; ++j)
+        for (int64_t k = 0; k < cols; ++k) {
+          double angle = 2 * std::numbers::pi *
+                         static_cast<double>(j * k % n) /
+                         static_cast<double>(n);
+          // + 0.0: no negative zeros for angle 0.
+          values.emplace_back(std::cos(angle), sign * std::sin(angle) + 0.0);
+        }
+      return DenseElementsAttr::get(type, ArrayRef<C>(values));
+    };
+    DenseElementsAttr table = real.isF64()
+                                  ? entries(std::complex<double>())
+                                  : entries(std::complex<float>());
+    return adj::ConstantOp::create(b, loc, type, table);
+  }
+
+  /// The transform of `sign` over dimension `axis` of x.
+  Value alongAxis(Value x, int64_t axis, int sign) {
+    return swapLast(lastAxis(swapLast(x, axis), sign), axis);
+  }
+
+  /// The transform of `sign` over the last dimension of x.
+  Value lastAxis(Value x, int sign) {
+    ArrayRef<int64_t> shape = shapeOf(x);
+    int64_t n = shape.back(), lines = 1;
+    for (int64_t d : shape.drop_back())
+      lines *= d;
+    if (n == 1)
+      return x;
+    SmallVector<int64_t> original(shape);
+    int64_t n1 = 1;
+    for (int64_t d = 2; d * d <= n; ++d)
+      if (n % d == 0)
+        n1 = d;
+    Value flat = reshape(x, {lines, n});
+    Value y;
+    if (n <= kDirectMax || n1 == 1) {
+      y = adj::MatmulOp::create(b, loc, flat, rootsOfUnity(n, n, n, sign));
+    } else {
+      // x[n2 j1 + j2] as [lines, j1, j2]; transform over j1 (moved last),
+      // twiddle by w^(j2 k1), transform over j2, and read the result
+      // [lines, k1, k2] at k1 + n1 k2, which is [lines, k2, k1] flat.
+      int64_t n2 = n / n1;
+      Value t = transpose(reshape(flat, {lines, n1, n2}), {0, 2, 1});
+      t = lastAxis(t, sign); // [lines, j2, k1]
+      t = adj::MulOp::create(b, loc, t, rootsOfUnity(n2, n1, n, sign));
+      t = lastAxis(transpose(t, {0, 2, 1}), sign); // [lines, k1, k2]
+      y = transpose(t, {0, 2, 1});
+    }
+    return reshape(y, original);
+  }
+
+  /// irfft over the last dimension of the half spectrum x, unscaled: the
+  /// real part of the inverse of (x weighted, zero-padded to n).
+  Value halfSpectrumInverse(Value x, int64_t n) {
+    ArrayRef<int64_t> shape = shapeOf(x);
+    int64_t half = shape.back();
+    // Weights 1 (zero and, for even n, Nyquist terms) or 2.
+    auto weightType = RankedTensorType::get({half}, b.getI64Type());
+    Value k = adj::IotaOp::create(b, loc, weightType, uint64_t{0});
+    Value two = scalar(2, real);
+    Value one = scalar(1, real);
+    Value isZero = adj::CmpOp::create(b, loc, adj::CmpPredicate::eq, k,
+                                      scalar(0, b.getI64Type()));
+    Value isNyquist =
+        adj::CmpOp::create(b, loc, adj::CmpPredicate::eq, k,
+                           scalar(n % 2 ? -1 : n / 2, b.getI64Type()));
+    Value w = adj::SelectOp::create(
+        b, loc, isZero, one, adj::SelectOp::create(b, loc, isNyquist, one, two));
+    w = adj::ComplexOp::create(b, loc, w, scalar(0, real));
+    x = adj::MulOp::create(b, loc, x, w);
+    SmallVector<int64_t> low(shape.size(), 0), high(low);
+    high.back() = n - half;
+    x = adj::PadOp::create(b, loc, x, low, high, APFloat(0.0));
+    return adj::RealOp::create(b, loc, lastAxis(x, +1));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  ComplexType complex;
+  FloatType real;
+};
+
+struct ExpandFft : adjoint::impl::ExpandFftBase<ExpandFft> {
+  void runOnOperation() override {
+    SmallVector<adj::FftOp> ops;
+    getOperation().walk([&](adj::FftOp op) { ops.push_back(op); });
+    for (adj::FftOp op : ops) {
+      auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+      if (!type || !type.hasStaticShape()) {
+        op.emitOpError("needs a static shape to be expanded");
+        return signalPassFailure();
+      }
+      Type element = type.getElementType();
+      auto complex = dyn_cast<ComplexType>(element);
+      if (!complex)
+        complex = ComplexType::get(element);
+      OpBuilder b(op);
+      FftBuilder fft(b, op.getLoc(), complex);
+      Value result = fft.expand(op.getFftType(), op.getInput(), op.getLengths());
+      op.getResult().replaceAllUsesWith(result);
+      op.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,233 @@
+//===- KernelsFourier.cpp - adj.fft on FFTW -------------------------------===//
+//
+// One FFTW plan per transform configuration (type, lengths, batch,
+// alignment), made once per process under a lock and run on the call's
+// buffers with the new-array execute functions, which are thread-safe.
+// Plans are made by measurement (FFTW_MEASURE) on scratch arrays, which it
+// overwrites: ESTIMATE's guess is up to 3x slower on 2-D transforms of
+// 1024^2 (docs/cpu-backend.md, "FFT"), and measuring costs once per
+// configuration what a few calls gain back; ADJOINT_FFTW_PLANNER=estimate
+// trades the other way. FFTW is unnormalized and its c2r overwrites its
+// input, so ifft/irfft scale afterwards and irfft runs on a copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adjoint/Runtime/KernelsFourier.h"
+#include "adjoint/Runtime/Invoke.h"
+
+#include "CPU/Fftw.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string_view>
+#include <tuple>
+
+using namespace adjoint::rt;
+using cpu::FftwRoutines;
+
+namespace {
+
+enum class Type : int64_t { Fft = 0, Ifft = 1, Rfft = 2, Irfft = 3 };
+
+enum class Outcome { Done, NoFftw, NoMemory, BadArgument };
+
+/// A transform configuration: what a plan is made for.
+struct Config {
+  Type type;
+  int rank;
+  int64_t n[3];
+  int64_t batch;
+  bool unaligned;
+
+  auto tie() const {
+    return std::tie(type, rank, n[0], n[1], n[2], batch, unaligned);
+  }
+  bool operator<(const Config &o) const { return tie() < o.tie(); }
+
+  int64_t points() const { return n[0] * n[1] * n[2]; }
+  /// Elements of one transform's complex half spectrum.
+  int64_t halfPoints() const { return points() / n[rank - 1] * (n[rank - 1] / 2 + 1); }
+  /// Elements (real or complex) of one transform's input and output.
+  int64_t inElements() const { return type == Type::Irfft ? halfPoints() : points(); }
+  int64_t outElements() const { return type == Type::Rfft ? halfPoints() : points(); }
+  bool realIn() const { return type == Type::Rfft; }
+  bool realOut() const { return type == Type::Irfft; }
+};
+
+struct FreeDeleter {
+  void operator()(void *p) const { std::free(p); }
+};
+using Scratch = std::unique_ptr<void, FreeDeleter>;
+
+/// `bytes` 64-byte aligned, or throws std::bad_alloc.
+Scratch scratch(size_t bytes) {
+  size_t rounded = std::max<size_t>(64, (bytes + 63) / 64 * 64);
+  void *p = std::aligned_alloc(64, rounded);
+  if (!p)
+    throw std::bad_alloc();
+  return Scratch(p);
+}
+
+bool estimateOnly() {
+  const char *planner = std::getenv("ADJOINT_FFTW_PLANNER");
+  return planner && std::string_view(planner) == "estimate";
+}
+
+/// The plans of one precision, made on first use and kept for the process.
+template <typename R> class Plans {
+public:
+  using Fn = FftwRoutines<R>;
+  using C = typename Fn::C;
+
+  void *get(const Fn &fn, const Config &c) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = plans_.find(c);
+    if (it != plans_.end())
+      return it->second;
+    void *plan = make(fn, c);
+    if (plan)
+      plans_.emplace(c, plan);
+    return plan;
+  }
+
+private:
+  static void *make(const Fn &fn, const Config &c) {
+    // Row-major strides of the trailing dimensions, in the input's and the
+    // output's element counts (the last dimension of a half spectrum is
+    // n/2 + 1 long).
+    cpu::FftwIoDim dims[3];
+    int64_t inStride = 1, outStride = 1;
+    for (int d = c.rank - 1; d >= 0; --d) {
+      dims[d] = {c.n[d], inStride, outStride};
+      bool last = d == c.rank - 1;
+      int64_t half = c.n[d] / 2 + 1;
+      inStride *= last && c.type == Type::Irfft ? half : c.n[d];
+      outStride *= last && c.type == Type::Rfft ? half : c.n[d];
+    }
+    cpu::FftwIoDim many{c.batch, c.inElements(), c.outElements()};
+    size_t inBytes = c.batch * c.inElements() * (c.realIn() ? sizeof(R) : sizeof(C));
+    size_t outBytes = c.batch * c.outElements() * (c.realOut() ? sizeof(R) : sizeof(C));
+    Scratch in = scratch(inBytes), out = scratch(outBytes);
+    unsigned flags = estimateOnly() ? cpu::kFftwEstimate : cpu::kFftwMeasure;
+    if (c.unaligned)
+      flags |= cpu::kFftwUnaligned;
+    switch (c.type) {
+    case Type::Fft:
+    case Type::Ifft:
+      return fn.plan_guru64_dft(
+          c.rank, dims, 1, &many, static_cast<C *>(in.get()),
+          static_cast<C *>(out.get()),
+          c.type == Type::Fft ? cpu::kFftwForward : cpu::kFftwBackward, flags);
+    case Type::Rfft:
+      return fn.plan_guru64_dft_r2c(c.rank, dims, 1, &many,
+                                    static_cast<R *>(in.get()),
+                                    static_cast<C *>(out.get()), flags);
+    case Type::Irfft:
+      return fn.plan_guru64_dft_c2r(c.rank, dims, 1, &many,
+                                    static_cast<C *>(in.get()),
+                                    static_cast<R *>(out.get()), flags);
+    }
+    return nullptr;
+  }
+
+  std::mutex mutex_;
+  std::map<Config, void *> plans_;
+};
+
+template <typename R> Plans<R> &plans() {
+  static Plans<R> *table = new Plans<R>(); // never destroyed: plans live on
+  return *table;
+}
+
+template <typename R>
+Outcome run(intptr_t inAddress, intptr_t outAddress, Config c) noexcept {
+  using C = typename FftwRoutines<R>::C;
+  if (c.rank < 1 || c.rank > 3 || c.batch < 0 ||
+      static_cast<int64_t>(c.type) < 0 || static_cast<int64_t>(c.type) > 3)
+    return Outcome::BadArgument;
+  if (c.batch == 0)
+    return Outcome::Done;
+  const FftwRoutines<R> *fn = cpu::fftw<R>();
+  if (!fn)
+    return Outcome::NoFftw;
+  // FFTW's SIMD code wants the alignment it planned for (a complex
+  // number's, at least): other buffers get a plan that does not assume it.
+  c.unaligned = inAddress % 16 != 0 || outAddress % 16 != 0;
+  try {
+    void *plan = plans<R>().get(*fn, c);
+    if (!plan)
+      return Outcome::NoMemory;
+    switch (c.type) {
+    case Type::Fft:
+    case Type::Ifft:
+      fn->execute_dft(plan, reinterpret_cast<C *>(inAddress),
+                      reinterpret_cast<C *>(outAddress));
+      break;
+    case Type::Rfft:
+      fn->execute_dft_r2c(plan, reinterpret_cast<R *>(inAddress),
+                          reinterpret_cast<C *>(outAddress));
+      break;
+    case Type::Irfft: {
+      // c2r overwrites its input, which is the caller's.
+      size_t bytes = c.batch * c.inElements() * sizeof(C);
+      Scratch copy = c.unaligned ? Scratch(std::malloc(bytes)) : scratch(bytes);
+      if (!copy)
+        return Outcome::NoMemory;
+      std::memcpy(copy.get(), reinterpret_cast<const void *>(inAddress), bytes);
+      fn->execute_dft_c2r(plan, static_cast<C *>(copy.get()),
+                          reinterpret_cast<R *>(outAddress));
+      break;
+    }
+    }
+  } catch (const std::bad_alloc &) {
+    return Outcome::NoMemory;
+  }
+  if (c.type == Type::Ifft || c.type == Type::Irfft) {
+    R scale = R(1) / static_cast<R>(c.points());
+    int64_t count = c.batch * c.outElements() * (c.realOut() ? 1 : 2);
+    R *out = reinterpret_cast<R *>(outAddress);
+    for (int64_t i = 0; i < count; ++i)
+      out[i] *= scale;
+  }
+  return Outcome::Done;
+}
+
+/// The entry points' body: runs the kernel and turns a failure into
+/// failCompiledCall from a frame that holds nothing with a destructor.
+template <typename R>
+void entry(intptr_t in, intptr_t out, int64_t batch, int64_t type,
+           int64_t rank, int64_t n0, int64_t n1, int64_t n2) {
+  Config c{static_cast<Type>(type), static_cast<int>(rank), {n0, n1, n2},
+           batch, false};
+  switch (run<R>(in, out, c)) {
+  case Outcome::Done:
+    return;
+  case Outcome::NoFftw:
+    failCompiledCall(StatusCode::Unavailable, cpu::fftwError<R>());
+  case Outcome::NoMemory:
+    failCompiledCall(StatusCode::OutOfMemory,
+                     "no memory for an FFTW plan or scratch buffer");
+  case Outcome::BadArgument:
+    failCompiledCall(StatusCode::InvalidArgument,
+                     "adj_kernel_fft: bad transform type or rank");
+  }
+}
+
+} // namespace
+
+extern "C" void adj_kernel_fft_f32(intptr_t in, intptr_t out, int64_t batch,
+                                   int64_t type, int64_t rank, int64_t n0,
+                                   int64_t n1, int64_t n2) {
+  entry<float>(in, out, batch, type, rank, n0, n1, n2);
+}
+
+extern "C" void adj_kernel_fft_f64(intptr_t in, intptr_t out, int64_t batch,
+                                   int64_t type, int64_t rank, int64_t n0,
+                                   int64_t n1, int64_t n2) {
+  entry<double>(in, out, batch, type, rank, n0, n1, n2);
+}
