@@ -141,7 +141,7 @@ TEST_CASE("the cache key holds the whole target") {
   REQUIRE(tf32.target().allowsTF32());
 }
 
-TEST_CASE("compile() lowers every kind; GPU code is not ahead of time yet") {
+TEST_CASE("compile() lowers every kind, GPU code is not ahead of time yet") {
   api::Module m;
   m.function("f", {f32({4})}, [](api::Value x) { return x; });
   // Every kind has its -adj-lower-to-<kind> pipeline, hip included

@@ -130,7 +130,7 @@ TEST_CASE("unary math in every float dtype") {
   }
 }
 
-TEST_CASE("integer unary ops; float-only ops reject integers at run time") {
+TEST_CASE("integer unary ops, and float-only ops reject integers at run time") {
   for (std::string type : {"i64", "i32"}) {
     DType dt = type == "i64" ? DType::I64 : DType::I32;
     Program p(subst(R"(

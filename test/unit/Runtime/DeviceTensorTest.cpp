@@ -111,7 +111,7 @@ TEST_CASE("half and bfloat16 conversions round to nearest even") {
   REQUIRE(std::isnan(bfloat16ToFloat(floatToBFloat16(std::nanf("")))));
 }
 
-TEST_CASE("borrowed tensors alias caller memory; clones do not") {
+TEST_CASE("borrowed tensors alias caller memory, clones do not") {
   AlignedBuffer buffer(4 * sizeof(float));
   auto *data = static_cast<float *>(buffer.data());
   for (int i = 0; i < 4; ++i)

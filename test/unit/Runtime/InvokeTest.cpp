@@ -199,7 +199,7 @@ TEST_CASE("inputs misaligned for their element are copied once, aligned") {
   REQUIRE(outputs[0].at(3) == 31.0);
 }
 
-TEST_CASE("outputs aliasing other memory are copied; leaks are released") {
+TEST_CASE("outputs aliasing other memory are copied, leaks are released") {
   MemoryPool &pool = MemoryPool::global();
   Tensor x = sampleVector();
   PoolStats before = pool.stats();
