@@ -60,12 +60,8 @@ void alongAxis(std::vector<Cd> &data, ArrayRef<int64_t> shape, size_t axis,
 /// `data` (shape `shape`) with its last axis cut or zero-extended to `n`.
 std::vector<Cd> resizeLast(const std::vector<Cd> &data,
                            ArrayRef<int64_t> shape, int64_t n) {
-  int64_t have = shape.back(), lines = have ? data.size() / have : 0;
-  if (!have) {
-    lines = 1;
-    for (int64_t d : shape.drop_back())
-      lines *= d;
-  }
+  // Lengths are positive (the op's verifier), so `have` is too.
+  int64_t have = shape.back(), lines = data.size() / have;
   std::vector<Cd> out(lines * n);
   for (int64_t l = 0; l < lines; ++l)
     for (int64_t k = 0; k < std::min(have, n); ++k)

@@ -13,15 +13,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Runtime/KernelsFourier.h"
+#include "adjoint/Runtime/AlignedBuffer.h"
 #include "adjoint/Runtime/Invoke.h"
 
 #include "CPU/Fftw.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <new>
 #include <string_view>
@@ -58,20 +57,6 @@ struct Config {
   bool realIn() const { return type == Type::Rfft; }
   bool realOut() const { return type == Type::Irfft; }
 };
-
-struct FreeDeleter {
-  void operator()(void *p) const { std::free(p); }
-};
-using Scratch = std::unique_ptr<void, FreeDeleter>;
-
-/// `bytes` 64-byte aligned, or throws std::bad_alloc.
-Scratch scratch(size_t bytes) {
-  size_t rounded = std::max<size_t>(64, (bytes + 63) / 64 * 64);
-  void *p = std::aligned_alloc(64, rounded);
-  if (!p)
-    throw std::bad_alloc();
-  return Scratch(p);
-}
 
 bool estimateOnly() {
   const char *planner = std::getenv("ADJOINT_FFTW_PLANNER");
@@ -112,7 +97,10 @@ private:
     cpu::FftwIoDim many{c.batch, c.inElements(), c.outElements()};
     size_t inBytes = c.batch * c.inElements() * (c.realIn() ? sizeof(R) : sizeof(C));
     size_t outBytes = c.batch * c.outElements() * (c.realOut() ? sizeof(R) : sizeof(C));
-    Scratch in = scratch(inBytes), out = scratch(outBytes);
+    // The runtime's buffers are 64-byte aligned, like these.
+    AlignedBuffer in(inBytes), out(outBytes);
+    if (!in || !out)
+      return nullptr;
     unsigned flags = estimateOnly() ? cpu::kFftwEstimate : cpu::kFftwMeasure;
     if (c.unaligned)
       flags |= cpu::kFftwUnaligned;
@@ -120,17 +108,17 @@ private:
     case Type::Fft:
     case Type::Ifft:
       return fn.plan_guru64_dft(
-          c.rank, dims, 1, &many, static_cast<C *>(in.get()),
-          static_cast<C *>(out.get()),
+          c.rank, dims, 1, &many, static_cast<C *>(in.data()),
+          static_cast<C *>(out.data()),
           c.type == Type::Fft ? cpu::kFftwForward : cpu::kFftwBackward, flags);
     case Type::Rfft:
       return fn.plan_guru64_dft_r2c(c.rank, dims, 1, &many,
-                                    static_cast<R *>(in.get()),
-                                    static_cast<C *>(out.get()), flags);
+                                    static_cast<R *>(in.data()),
+                                    static_cast<C *>(out.data()), flags);
     case Type::Irfft:
       return fn.plan_guru64_dft_c2r(c.rank, dims, 1, &many,
-                                    static_cast<C *>(in.get()),
-                                    static_cast<R *>(out.get()), flags);
+                                    static_cast<C *>(in.data()),
+                                    static_cast<R *>(out.data()), flags);
     }
     return nullptr;
   }
@@ -175,11 +163,12 @@ Outcome run(intptr_t inAddress, intptr_t outAddress, Config c) noexcept {
     case Type::Irfft: {
       // c2r overwrites its input, which is the caller's.
       size_t bytes = c.batch * c.inElements() * sizeof(C);
-      Scratch copy = c.unaligned ? Scratch(std::malloc(bytes)) : scratch(bytes);
+      AlignedBuffer copy(bytes);
       if (!copy)
         return Outcome::NoMemory;
-      std::memcpy(copy.get(), reinterpret_cast<const void *>(inAddress), bytes);
-      fn->execute_dft_c2r(plan, static_cast<C *>(copy.get()),
+      std::memcpy(copy.data(), reinterpret_cast<const void *>(inAddress),
+                  bytes);
+      fn->execute_dft_c2r(plan, static_cast<C *>(copy.data()),
                           reinterpret_cast<R *>(outAddress));
       break;
     }

@@ -134,24 +134,32 @@ private:
   }
 
   Value rootsConstant(int64_t rows, int64_t cols, int64_t n, int sign) {
-    auto type = RankedTensorType::get({rows, cols}, complex);
-    auto entries = [&](auto tag) {
-      using C = decltype(tag);
-      SmallVector<C> values;
-      values.reserve(rows * cols);
-      for (int64_t j = 0; j < rows; ++j)
-        for (int64_t k = 0; k < cols; ++k) {
-          double angle = 2 * std::numbers::pi *
-                         static_cast<double>(j * k % n) /
-                         static_cast<double>(n);
-          // + 0.0: no negative zeros for angle 0.
-          values.emplace_back(std::cos(angle), sign * std::sin(angle) + 0.0);
-        }
-      return DenseElementsAttr::get(type, ArrayRef<C>(values));
-    };
-    DenseElementsAttr table = real.isF64()
-                                  ? entries(std::complex<double>())
-                                  : entries(std::complex<float>());
+    SmallVector<std::complex<double>> values;
+    values.reserve(rows * cols);
+    for (int64_t j = 0; j < rows; ++j)
+      for (int64_t k = 0; k < cols; ++k) {
+        double angle = 2 * std::numbers::pi * static_cast<double>(j * k % n) /
+                       static_cast<double>(n);
+        // + 0.0: no negative zeros for angle 0.
+        values.emplace_back(std::cos(angle), sign * std::sin(angle) + 0.0);
+      }
+    return complexConstant({rows, cols}, values);
+  }
+
+  /// A constant tensor of the complex type, shaped `shape`, of `values`
+  /// (computed in double and rounded once).
+  Value complexConstant(ArrayRef<int64_t> shape,
+                        ArrayRef<std::complex<double>> values) {
+    auto type = RankedTensorType::get(shape, complex);
+    DenseElementsAttr table;
+    if (real.isF64()) {
+      table = DenseElementsAttr::get(type, values);
+    } else {
+      SmallVector<std::complex<float>> rounded;
+      for (std::complex<double> v : values)
+        rounded.emplace_back(v);
+      table = DenseElementsAttr::get(type, ArrayRef(rounded));
+    }
     return adj::ConstantOp::create(b, loc, type, table);
   }
 
@@ -197,18 +205,11 @@ private:
     ArrayRef<int64_t> shape = shapeOf(x);
     int64_t half = shape.back();
     // Weights 1 (zero and, for even n, Nyquist terms) or 2.
-    auto weightType = RankedTensorType::get({half}, b.getI64Type());
-    Value k = adj::IotaOp::create(b, loc, weightType, uint64_t{0});
-    Value two = scalar(2, real);
-    Value one = scalar(1, real);
-    Value isZero = adj::CmpOp::create(b, loc, adj::CmpPredicate::eq, k,
-                                      scalar(0, b.getI64Type()));
-    Value isNyquist =
-        adj::CmpOp::create(b, loc, adj::CmpPredicate::eq, k,
-                           scalar(n % 2 ? -1 : n / 2, b.getI64Type()));
-    Value w = adj::SelectOp::create(
-        b, loc, isZero, one, adj::SelectOp::create(b, loc, isNyquist, one, two));
-    w = adj::ComplexOp::create(b, loc, w, scalar(0, real));
+    SmallVector<std::complex<double>> weights(half, 2.0);
+    weights.front() = 1.0;
+    if (n % 2 == 0)
+      weights.back() = 1.0;
+    Value w = complexConstant({half}, weights);
     x = adj::MulOp::create(b, loc, x, w);
     SmallVector<int64_t> low(shape.size(), 0), high(low);
     high.back() = n - half;

@@ -81,8 +81,8 @@ adj.func @real(%x: tensor<5x6xf32>) -> tensor<5x4xcomplex<f32>> {
 // its real part; the result divided by 4 x 6.
 // CHECK-LABEL: adj.func @inverse_real
 // CHECK: adj.transpose %arg0 perm = [0, 2, 1] : tensor<2x4x4xcomplex<f32>>
-// CHECK: adj.iota axis = 0 : tensor<4xi64>
-// CHECK: adj.select
+// CHECK: %[[W:.*]] = adj.constant dense<[(1.000000e+00,0.000000e+00), (2.000000e+00,0.000000e+00), (2.000000e+00,0.000000e+00), (1.000000e+00,0.000000e+00)]> : tensor<4xcomplex<f32>>
+// CHECK: adj.mul %{{.*}}, %[[W]] : tensor<2x4x4xcomplex<f32>>, tensor<4xcomplex<f32>>
 // CHECK: adj.pad %{{.*}} low = [0, 0, 0] high = [0, 0, 2] value = 0.0{{.*}} : tensor<2x4x4xcomplex<f32>>
 // CHECK: %[[R:.*]] = adj.real %{{.*}} : tensor<2x4x6xcomplex<f32>>
 // CHECK: %[[S:.*]] = adj.fill 0.041666{{.*}} : tensor<f32>
