@@ -31,6 +31,7 @@
 
 #include "CPU/Lapack.h"
 #include "CPU/LinearAlgebra.h"
+#include "CPU/LinearAlgebraConventions.h"
 #include "adjoint/Runtime/GpuABI.h"
 
 #include <algorithm>
@@ -94,40 +95,6 @@ template <typename T> int workSize(T query) {
   return std::max(1, static_cast<int>(std::ceil(query)));
 }
 
-template <typename T> void fillNaN(T *data, int64_t count) {
-  std::fill(data, data + count, std::numeric_limits<T>::quiet_NaN());
-}
-
-/// Transposes the row-major `rows` x `cols` matrix `in` into `out`.
-template <typename T>
-void transpose(const T *in, T *out, int64_t rows, int64_t cols) {
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      out[j * rows + i] = in[i * cols + j];
-}
-
-/// Transposes the n x n matrix `m` in place, in tiles that stay in cache.
-template <typename T> void transposeSquare(T *m, int64_t n) {
-  constexpr int64_t kTile = 32;
-  for (int64_t i0 = 0; i0 < n; i0 += kTile)
-    for (int64_t j0 = i0; j0 < n; j0 += kTile)
-      for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
-        for (int64_t j = std::max(j0, i + 1); j < std::min(j0 + kTile, n);
-             ++j)
-          std::swap(m[i * n + j], m[j * n + i]);
-}
-
-/// The sign of the entry of largest magnitude (the first of equal ones) of
-/// `count` entries `stride` apart: the ops' sign convention for eigen- and
-/// singular vectors (as the interpreter computes it).
-template <typename T> T leadingSign(const T *v, int64_t count, int64_t stride) {
-  int64_t best = 0;
-  for (int64_t i = 1; i < count; ++i)
-    if (std::abs(v[i * stride]) > std::abs(v[best * stride]))
-      best = i;
-  return count && v[best * stride] < 0 ? T(-1) : T(1);
-}
-
 /// Matrices of at most this size are factored concurrently, a chunk of the
 /// batch per thread of the runtime's pool: LAPACK runs them on the calling
 /// thread (OpenBLAS threads only larger problems), and a batch of small
@@ -161,11 +128,10 @@ void cholesky(const LapackRoutines<T> &la, const T *a, T *l, int64_t batch,
       int info = 0;
       la.potrf("U", &size, out, &lda, &info, 1);
       if (info != 0) {
-        fillNaN(out, n * n);
+        cpu::fillNaN(out, n * n);
         continue;
       }
-      for (int64_t i = 0; i < n; ++i)
-        std::fill(out + i * n + i + 1, out + (i + 1) * n, T(0));
+      cpu::clearAboveDiagonal(out, n);
     }
   });
 }
@@ -203,18 +169,14 @@ void lu(const LapackRoutines<T> &la, const T *a, T *lu, int32_t *pivots,
     std::vector<T> scratch(m * n);
     std::vector<int> ipiv(std::max<int64_t>(1, k));
     for (int64_t b = begin; b < end; ++b) {
-      transpose(a + b * m * n, scratch.data(), m, n);
+      cpu::transpose(a + b * m * n, scratch.data(), m, n);
       int info = 0;
       // info > 0 is an exactly zero pivot: the factorization is still
       // complete (U is singular), as the op defines.
       la.getrf(&rows, &cols, scratch.data(), &lda, ipiv.data(), &info);
-      transpose(scratch.data(), lu + b * m * n, n, m);
-      int32_t *piv = pivots + b * k, *p = perm + b * m;
-      std::iota(p, p + m, 0);
-      for (int64_t j = 0; j < k; ++j) {
-        piv[j] = ipiv[j] - 1;
-        std::swap(p[j], p[piv[j]]);
-      }
+      cpu::transpose(scratch.data(), lu + b * m * n, n, m);
+      cpu::pivotsAndPermutation(ipiv.data(), k, m, pivots + b * k,
+                                perm + b * m);
     }
   });
 }
@@ -239,16 +201,13 @@ void qr(const LapackRoutines<T> &la, const T *a, T *q, T *r, int64_t batch,
     int lwork = std::max(workSize(query[0]), workSize(query[1]));
     std::vector<T> work(lwork);
     for (int64_t b = begin; b < end; ++b) {
-      transpose(a + b * m * n, scratch.data(), m, n);
+      cpu::transpose(a + b * m * n, scratch.data(), m, n);
       la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), work.data(),
                &lwork, &info);
-      T *rb = r + b * kq * n;
-      for (int64_t i = 0; i < kq; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          rb[i * n + j] = i <= j ? scratch[j * m + i] : T(0);
+      cpu::upperTriangleOf(scratch.data(), m, n, kq, r + b * kq * n);
       la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
                work.data(), &lwork, &info);
-      transpose(scratch.data(), q + b * m * kq, kq, m);
+      cpu::transpose(scratch.data(), q + b * m * kq, kq, m);
     }
   });
 }
@@ -281,22 +240,13 @@ void eigh(const LapackRoutines<T> &la, const T *a, T *w, T *v, int64_t batch,
       la.syevd(jobz, uplo, &size, vb, &lda, wb, work.data(), &lwork,
                iwork.data(), &liwork, &info, 1, 1);
       if (info != 0) {
-        fillNaN(wb, n);
+        cpu::fillNaN(wb, n);
         if (vectors)
-          fillNaN(vb, n * n);
+          cpu::fillNaN(vb, n * n);
         continue;
       }
-      if (!vectors)
-        continue;
-      // Eigenvector j is column j column-major, row j read row-major: signed
-      // while contiguous, then transposed into place.
-      for (int64_t j = 0; j < n; ++j) {
-        T *row = vb + j * n;
-        if (leadingSign(row, n, 1) < 0)
-          for (int64_t i = 0; i < n; ++i)
-            row[i] = -row[i];
-      }
-      transposeSquare(vb, n);
+      if (vectors)
+        cpu::finishEigenvectors(vb, n);
     }
   });
 }
@@ -330,29 +280,15 @@ void svd(const LapackRoutines<T> &la, const T *a, T *u, T *s, T *vh,
       la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, sb, vb, &ldu, ub,
                &ldvt, work.data(), &lwork, iwork.data(), &info, 1);
       if (info != 0) {
-        fillNaN(sb, k);
+        cpu::fillNaN(sb, k);
         if (vectors) {
-          fillNaN(ub, m * ucols);
-          fillNaN(vb, vrows * n);
+          cpu::fillNaN(ub, m * ucols);
+          cpu::fillNaN(vb, vrows * n);
         }
         continue;
       }
-      if (!vectors)
-        continue;
-      for (int64_t j = 0; j < ucols; ++j) {
-        if (leadingSign(ub + j, m, ucols) > 0)
-          continue;
-        for (int64_t i = 0; i < m; ++i)
-          ub[i * ucols + j] = -ub[i * ucols + j];
-        if (j < k)
-          for (int64_t i = 0; i < n; ++i)
-            vb[j * n + i] = -vb[j * n + i];
-      }
-      // A full vh's rows beyond k pair with no column of u.
-      for (int64_t j = k; j < vrows; ++j)
-        if (leadingSign(vb + j * n, n, 1) < 0)
-          for (int64_t i = 0; i < n; ++i)
-            vb[j * n + i] = -vb[j * n + i];
+      if (vectors)
+        cpu::signSingularVectors(ub, vb, m, n, ucols, vrows);
     }
   });
 }

@@ -1,25 +1,34 @@
 """Where the CUDA libraries of PyPI's wheels are, for the runtime.
 
-The runtime opens cuBLASLt with dlopen on the first GEMM of a cuda device.
-The nvidia-cublas wheel (pulled in by torch and jax CUDA builds) puts
-libcublasLt.so.13 under site-packages/nvidia/cu13/lib, a folder no library
-path names: unless torch loaded it first, dlopen would not find it and
-every GEMM would take the generated kernel. So on import the package points
-ADJOINT_CUBLASLT at the wheel's copy when one is installed and the variable
-is not set already. Nothing is loaded here.
+The runtime opens cuBLASLt with dlopen on the first GEMM of a cuda device,
+and cuSOLVER and cuBLAS on its first decomposition. The nvidia-cublas and
+nvidia-cusolver wheels (pulled in by torch and jax CUDA builds) put them
+under site-packages/nvidia/cu13/lib, a folder no library path names: unless
+torch loaded them first, dlopen would not find them and every GEMM and
+decomposition would take the generated kernels. So on import the package
+points ADJOINT_CUBLASLT, ADJOINT_CUBLAS and ADJOINT_CUSOLVER at the wheels'
+copies when they are installed and the variables are not set already.
+Nothing is loaded here.
 """
 
 import importlib.machinery
 import importlib.util
 import os
 
-# Newest first: CUDA 13's wheel layout, then CUDA 12's (nvidia-cublas-cu12).
-_CANDIDATES = (("cu13", "lib", "libcublasLt.so.13"),
-               ("cublas", "lib", "libcublasLt.so.12"))
+# Per variable, newest first: CUDA 13's wheel layout, then CUDA 12's
+# (nvidia-cublas-cu12, nvidia-cusolver-cu12).
+_CANDIDATES = {
+    "ADJOINT_CUBLASLT": (("cu13", "lib", "libcublasLt.so.13"),
+                         ("cublas", "lib", "libcublasLt.so.12")),
+    "ADJOINT_CUBLAS": (("cu13", "lib", "libcublas.so.13"),
+                       ("cublas", "lib", "libcublas.so.12")),
+    "ADJOINT_CUSOLVER": (("cu13", "lib", "libcusolver.so.12"),
+                         ("cusolver", "lib", "libcusolver.so.11")),
+}
 
 
-def find_cublaslt(search_path=None):
-    """The path of the nvidia-cublas wheel's libcublasLt, or None.
+def find_library(variable, search_path=None):
+    """The path of the wheel's library that `variable` names, or None.
     `search_path` (for tests) replaces sys.path."""
     try:
         spec = (importlib.util.find_spec("nvidia") if search_path is None
@@ -29,8 +38,8 @@ def find_cublaslt(search_path=None):
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    for root in spec.submodule_search_locations:
-        for parts in _CANDIDATES:
+    for parts in _CANDIDATES[variable]:
+        for root in spec.submodule_search_locations:
             path = os.path.join(root, *parts)
             if os.path.isfile(path):
                 return path
@@ -38,8 +47,9 @@ def find_cublaslt(search_path=None):
 
 
 def point_runtime_at_wheels():
-    if os.environ.get("ADJOINT_CUBLASLT"):
-        return
-    path = find_cublaslt()
-    if path:
-        os.environ["ADJOINT_CUBLASLT"] = path
+    for variable in _CANDIDATES:
+        if os.environ.get(variable):
+            continue
+        path = find_library(variable)
+        if path:
+            os.environ[variable] = path

@@ -3,7 +3,6 @@
 #include "CUDA/CublasLt.h"
 #include "GPU/DynamicLibrary.h"
 
-#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -33,32 +32,11 @@ Status adjoint::rt::cuda::loadCublasLt(const CublasLtApi **api) {
   static Status status;
   static std::once_flag once;
   std::call_once(once, [] {
-    static gpu::DynamicLibrary explicitPath, versioned, unversioned;
-    const char *path = std::getenv("ADJOINT_CUBLASLT");
-    if (path && *path) {
-      status = explicitPath.open(path);
-      if (status.ok())
-        status = resolveAll(explicitPath, table);
-      else
-        status = Status::error(StatusCode::Unavailable,
-                               "cuBLASLt unavailable: ADJOINT_CUBLASLT=" +
-                                   std::string(path) + ": " +
-                                   status.message());
-      return;
-    }
-    status = versioned.open("libcublasLt.so.13");
-    if (status.ok()) {
-      status = resolveAll(versioned, table);
-      return;
-    }
-    Status fallback = unversioned.open("libcublasLt.so");
-    if (fallback.ok()) {
-      status = resolveAll(unversioned, table);
-      return;
-    }
-    status = Status::error(StatusCode::Unavailable,
-                           "cuBLASLt unavailable: " + status.message() +
-                               "; " + fallback.message());
+    static gpu::DynamicLibrary library;
+    status = library.openOverridable("cuBLASLt", "ADJOINT_CUBLASLT",
+                                     {"libcublasLt.so.13", "libcublasLt.so"});
+    if (status.ok())
+      status = resolveAll(library, table);
   });
   *api = &table;
   return status;

@@ -1,6 +1,7 @@
 //===- CudaDevice.cpp - NVIDIA GPUs through the CUDA driver API -----------===//
 
 #include "CUDA/CudaDevice.h"
+#include "CUDA/CusolverSolver.h"
 #include "CUDA/CudaImage.h"
 
 #include <algorithm>
@@ -82,6 +83,19 @@ void CudaDevice::freePinned(void *ptr) {
 
 // Devices are never destroyed (the registry keeps them for the process).
 CudaDevice::~CudaDevice() = default;
+
+gpu::LinearAlgebraLibrary *CudaDevice::linearAlgebraLibrary() {
+  std::call_once(solverOnce_, [this] {
+    const CusolverApi *api = nullptr;
+    if (loadCusolver(&api).ok())
+      solver_ = std::make_unique<gpu::SolverLinearAlgebra>(
+          *this, std::make_unique<CusolverSolver>(*this, *api),
+          *GpuDevice::linearAlgebraLibrary());
+  });
+  if (solver_)
+    return solver_.get();
+  return GpuDevice::linearAlgebraLibrary();
+}
 
 Status CudaDevice::initialize() {
   if (Status status = check(cu_.cuDevicePrimaryCtxRetain(&context_, device_),

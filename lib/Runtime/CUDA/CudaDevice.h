@@ -12,7 +12,8 @@
 // Libraries that work on the device's stream (cuBLASLt) go through
 // withContext() and stream(), and time their work with timeOnStream();
 // GEMMs go to cuBLASLt or the generated kernel, whichever was measured
-// faster (CublasLtGemm.h).
+// faster (CublasLtGemm.h); decompositions to cuSOLVER (CusolverSolver.h)
+// or the generated kernels, LAPACK on the host where cuSOLVER is missing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +24,11 @@
 #include "CUDA/CudaApi.h"
 #include "GPU/PinnedPool.h"
 #include "GPU/GpuDevice.h"
+#include "GPU/SolverLinearAlgebra.h"
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace adjoint::rt::cuda {
@@ -83,6 +86,9 @@ protected:
   /// (CublasLtGemm.h).
   Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
                      void *c, void **fallbackArgs) override;
+  /// cuSOLVER where it loads (on the first decomposition), else LAPACK on
+  /// the host.
+  gpu::LinearAlgebraLibrary *linearAlgebraLibrary() override;
 
 private:
   class Current;
@@ -113,6 +119,10 @@ private:
   gpu::PinnedPool pinned_;
   /// Made on the first GEMM (cuBLASLt is loaded then, not at start-up).
   std::unique_ptr<CublasLtGemm> gemms_;
+  /// cuSOLVER's route, made on the first decomposition; null where
+  /// cuSOLVER does not load.
+  std::once_flag solverOnce_;
+  std::unique_ptr<gpu::SolverLinearAlgebra> solver_;
   Bounce bounce_[2];
   bool bounceTried_ = false;
 };

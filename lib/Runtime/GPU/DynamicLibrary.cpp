@@ -2,6 +2,7 @@
 
 #include "GPU/DynamicLibrary.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 
 using namespace adjoint::rt;
@@ -43,6 +44,20 @@ Status DynamicLibrary::openFirst(std::initializer_list<const char *> sonames) {
                        names + " not found" +
                            (open == std::string::npos ? ""
                                                       : why.substr(open)));
+}
+
+Status DynamicLibrary::openOverridable(
+    const char *what, const char *variable,
+    std::initializer_list<const char *> sonames) {
+  const char *path = std::getenv(variable);
+  Status status = path && *path ? open(path) : openFirst(sonames);
+  if (status.ok())
+    return status;
+  std::string where = path && *path ? std::string(variable) + "=" + path + ": "
+                                    : std::string();
+  return Status::error(StatusCode::Unavailable, std::string(what) +
+                                                    " unavailable: " + where +
+                                                    status.message());
 }
 
 void *DynamicLibrary::symbol(const char *symbol) const {

@@ -27,6 +27,12 @@ public:
   /// its major version: the newest first); Unavailable "<first>, ... or
   /// <last> not found (<dlerror of the first>)" when none does.
   Status openFirst(std::initializer_list<const char *> sonames);
+  /// Opens the path in the environment variable `variable` when it is set
+  /// (a wheel's copy, which no library path names), else the first of
+  /// `sonames` that loads; Unavailable "<what> unavailable: <variable>=
+  /// <path>: <reason>" or "<what> unavailable: <reason>" otherwise.
+  Status openOverridable(const char *what, const char *variable,
+                         std::initializer_list<const char *> sonames);
   /// The address of `symbol`, or nullptr.
   void *symbol(const char *symbol) const;
   const std::string &soname() const { return soname_; }

@@ -3,6 +3,7 @@
 #include "HIP/HipDevice.h"
 #include "HIP/HipImage.h"
 #include "HIP/KernelMetadata.h"
+#include "HIP/RocsolverSolver.h"
 
 #include <algorithm>
 #include <cstring>
@@ -88,6 +89,26 @@ uintptr_t HipDevice::nativeStream() {
     return Status::success();
   });
   return status.ok() ? handle : 0;
+}
+
+Status HipDevice::withCurrent(const std::function<Status()> &work) {
+  return withQueue([&] {
+    ADJ_HIP_CURRENT(current.status());
+    return work();
+  });
+}
+
+gpu::LinearAlgebraLibrary *HipDevice::linearAlgebraLibrary() {
+  std::call_once(solverOnce_, [this] {
+    const RocsolverApi *api = nullptr;
+    if (loadRocsolver(&api).ok())
+      solver_ = std::make_unique<gpu::SolverLinearAlgebra>(
+          *this, std::make_unique<RocsolverSolver>(*this, *api),
+          *GpuDevice::linearAlgebraLibrary());
+  });
+  if (solver_)
+    return solver_.get();
+  return GpuDevice::linearAlgebraLibrary();
 }
 
 Status HipDevice::timeOnStream(const std::function<Status()> &enqueue,

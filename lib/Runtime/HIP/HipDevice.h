@@ -10,7 +10,8 @@
 //
 // GEMMs go to rocBLAS or the generated kernel, whichever was measured
 // faster (GPU/GemmRouter.h, HIP/RocblasGemm.h; ADJOINT_HIP_GEMM=library or
-// kernels forces one).
+// kernels forces one); decompositions to rocSOLVER (RocsolverSolver.h) or
+// the generated kernels, LAPACK on the host where rocSOLVER is missing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +20,13 @@
 
 #include "GPU/GpuDevice.h"
 #include "GPU/PinnedPool.h"
+#include "GPU/SolverLinearAlgebra.h"
 #include "HIP/HipApi.h"
 #include "HIP/RocblasGemm.h"
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace adjoint::rt::hip {
@@ -41,6 +44,13 @@ public:
   /// The stream as a handle for other frameworks (DLPack's stream
   /// protocol), the device made ready first; 0 when it is unusable.
   uintptr_t nativeStream() override;
+  /// The device's stream; null until the device is initialized (it is
+  /// inside withCurrent()).
+  hipStream_t stream() const { return stream_; }
+  /// Runs `work` with the device ready, its lock held (nothing else is
+  /// queued meanwhile) and the device current on this thread (for
+  /// libraries that queue work on stream()).
+  Status withCurrent(const std::function<Status()> &work);
   /// Records an event, runs `enqueue` (which queues work on the device's
   /// stream), records another, waits for it and returns the GPU's time
   /// between the two in `*milliseconds`.
@@ -75,6 +85,9 @@ protected:
   /// rocBLAS or the generated kernel, measured per problem.
   Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
                      void *c, void **fallbackArgs) override;
+  /// rocSOLVER where it loads (on the first decomposition), else LAPACK on
+  /// the host.
+  gpu::LinearAlgebraLibrary *linearAlgebraLibrary() override;
 
 private:
   class Current;
@@ -94,6 +107,10 @@ private:
   /// rocblas_ stays null where rocBLAS is unavailable.
   std::unique_ptr<gpu::GemmRouter> gemms_;
   std::unique_ptr<RocblasGemm> rocblas_;
+  /// rocSOLVER's route, made on the first decomposition; null where
+  /// rocSOLVER does not load.
+  std::once_flag solverOnce_;
+  std::unique_ptr<gpu::SolverLinearAlgebra> solver_;
 };
 
 /// The HIP GPUs; when there are none, Unavailable with the reason

@@ -47,14 +47,12 @@ Status adjoint::rt::hip::loadRocblas(const RocblasApi **api) {
                          resolveAll, api);
 }
 
-Status adjoint::rt::hip::checkRocblas(const RocblasApi &api,
+Status adjoint::rt::hip::checkRocblas(const char *(*toString)(rocblas_status),
                                       rocblas_status status,
                                       const char *call) {
   if (status == rocblas_status_success)
     return Status::success();
-  const char *name =
-      api.rocblas_status_to_string ? api.rocblas_status_to_string(status)
-                                   : nullptr;
+  const char *name = toString ? toString(status) : nullptr;
   return Status::error(StatusCode::Internal,
                        std::string(name ? name : "rocblas_status") + " (" +
                            std::to_string(status) + ") in " + call);

@@ -58,9 +58,14 @@ struct RocblasApi {
 Status loadRocblas(const RocblasApi **api);
 
 /// Ok for rocblas_status_success; otherwise "rocblas_status_invalid_size
-/// (4) in <call>" (Internal).
-Status checkRocblas(const RocblasApi &api, rocblas_status status,
-                    const char *call);
+/// (4) in <call>" (Internal), the name from `toString` where the library
+/// has it.
+Status checkRocblas(const char *(*toString)(rocblas_status),
+                    rocblas_status status, const char *call);
+inline Status checkRocblas(const RocblasApi &api, rocblas_status status,
+                           const char *call) {
+  return checkRocblas(api.rocblas_status_to_string, status, call);
+}
 
 } // namespace adjoint::rt::hip
 

@@ -1,0 +1,125 @@
+//===- LinearAlgebraConventions.h - The ops' layouts and signs --*- C++ -*-===//
+//
+// What turns a column-major LAPACK-style result into the LinearAlgebra
+// ops' results (row-major buffers, 0-based pivots and a permutation, zeros
+// outside a factor's triangle, NaNs for a failed factorization, the sign
+// convention of eigen- and singular vectors). LAPACK on the CPU
+// (KernelsLinearAlgebra.cpp) and the vendor solvers on GPU devices
+// (GPU/SolverLinearAlgebra.cpp) produce the same column-major results, so
+// both finish them here and agree to the last convention.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_LIB_RUNTIME_CPU_LINEARALGEBRACONVENTIONS_H
+#define ADJOINT_LIB_RUNTIME_CPU_LINEARALGEBRACONVENTIONS_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+
+namespace adjoint::rt::cpu {
+
+template <typename T> void fillNaN(T *data, int64_t count) {
+  std::fill(data, data + count, std::numeric_limits<T>::quiet_NaN());
+}
+
+/// Transposes the row-major `rows` x `cols` matrix `in` into `out`.
+template <typename T>
+void transpose(const T *in, T *out, int64_t rows, int64_t cols) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      out[j * rows + i] = in[i * cols + j];
+}
+
+/// Transposes the n x n matrix `m` in place, in tiles that stay in cache.
+template <typename T> void transposeSquare(T *m, int64_t n) {
+  constexpr int64_t kTile = 32;
+  for (int64_t i0 = 0; i0 < n; i0 += kTile)
+    for (int64_t j0 = i0; j0 < n; j0 += kTile)
+      for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
+        for (int64_t j = std::max(j0, i + 1); j < std::min(j0 + kTile, n);
+             ++j)
+          std::swap(m[i * n + j], m[j * n + i]);
+}
+
+/// The sign of the entry of largest magnitude (the first of equal ones) of
+/// `count` entries `stride` apart: the ops' sign convention for eigen- and
+/// singular vectors (as the interpreter computes it).
+template <typename T> T leadingSign(const T *v, int64_t count, int64_t stride) {
+  int64_t best = 0;
+  for (int64_t i = 1; i < count; ++i)
+    if (std::abs(v[i * stride]) > std::abs(v[best * stride]))
+      best = i;
+  return count && v[best * stride] < 0 ? T(-1) : T(1);
+}
+
+/// Cholesky: potrf's factor of A^T's upper triangle, read row-major, is L
+/// with A's upper triangle still above it; zeroes that.
+template <typename T> void clearAboveDiagonal(T *l, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    std::fill(l + i * n + i + 1, l + (i + 1) * n, T(0));
+}
+
+/// LU: getrf's 1-based row interchanges `ipiv` (k of them, m rows) as the
+/// op's 0-based pivots and the permutation they make.
+inline void pivotsAndPermutation(const int *ipiv, int64_t k, int64_t m,
+                                 int32_t *pivots, int32_t *perm) {
+  std::iota(perm, perm + m, 0);
+  for (int64_t j = 0; j < k; ++j) {
+    pivots[j] = ipiv[j] - 1;
+    std::swap(perm[j], perm[pivots[j]]);
+  }
+}
+
+/// QR: the kq x n row-major R from geqrf's column-major m x n result (R on
+/// and above the diagonal, reflectors below).
+template <typename T>
+void upperTriangleOf(const T *factored, int64_t m, int64_t n, int64_t kq,
+                     T *r) {
+  for (int64_t i = 0; i < kq; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      r[i * n + j] = i <= j ? factored[j * m + i] : T(0);
+}
+
+/// Eigh: syevd's column-major n x n eigenvectors, in place, as the op's
+/// row-major V (vector j in column j), each signed by leadingSign.
+template <typename T> void finishEigenvectors(T *v, int64_t n) {
+  // Vector j is column j column-major, row j read row-major: signed while
+  // contiguous, then transposed into place.
+  for (int64_t j = 0; j < n; ++j) {
+    T *row = v + j * n;
+    if (leadingSign(row, n, 1) < 0)
+      for (int64_t i = 0; i < n; ++i)
+        row[i] = -row[i];
+  }
+  transposeSquare(v, n);
+}
+
+/// SVD: signs the row-major m x ucols `u` and vrows x n `vh` (k = min(m,
+/// n) singular values) so that each column of u has a positive leading
+/// entry, with the matching row of vh; vh's rows beyond k, which pair with
+/// no column of u, by their own leading entry.
+template <typename T>
+void signSingularVectors(T *u, T *vh, int64_t m, int64_t n, int64_t ucols,
+                         int64_t vrows) {
+  int64_t k = std::min(m, n);
+  for (int64_t j = 0; j < ucols; ++j) {
+    if (leadingSign(u + j, m, ucols) > 0)
+      continue;
+    for (int64_t i = 0; i < m; ++i)
+      u[i * ucols + j] = -u[i * ucols + j];
+    if (j < k)
+      for (int64_t i = 0; i < n; ++i)
+        vh[j * n + i] = -vh[j * n + i];
+  }
+  for (int64_t j = k; j < vrows; ++j)
+    if (leadingSign(vh + j * n, n, 1) < 0)
+      for (int64_t i = 0; i < n; ++i)
+        vh[j * n + i] = -vh[j * n + i];
+}
+
+} // namespace adjoint::rt::cpu
+
+#endif // ADJOINT_LIB_RUNTIME_CPU_LINEARALGEBRACONVENTIONS_H

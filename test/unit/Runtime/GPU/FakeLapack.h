@@ -1,0 +1,87 @@
+//===- FakeLapack.h - LAPACK for the fake vendor solvers --------*- C++ -*-===//
+//
+// The fake cuSOLVER and rocSOLVER compute on host memory (the fake drivers'
+// device memory) with the system's LAPACK, loaded here with dlopen as the
+// runtime loads it: they are fakes of the libraries' interfaces, not of
+// their arithmetic, and a wrong translation of layouts, triangles or jobs
+// by the runtime gives a wrong answer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKELAPACK_H
+#define ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKELAPACK_H
+
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <string>
+#include <vector>
+
+namespace fake {
+
+/// The Fortran routines used, for T = float or double.
+template <typename T> struct Lapack {
+  void (*potrf)(const char *, const int *, T *, const int *, int *, size_t);
+  void (*trsm)(const char *, const char *, const char *, const char *,
+               const int *, const int *, const T *, const T *, const int *,
+               T *, const int *, size_t, size_t, size_t, size_t);
+  void (*getrf)(const int *, const int *, T *, const int *, int *, int *);
+  void (*geqrf)(const int *, const int *, T *, const int *, T *, T *,
+                const int *, int *);
+  void (*orgqr)(const int *, const int *, const int *, T *, const int *,
+                const T *, T *, const int *, int *);
+  void (*syevd)(const char *, const char *, const int *, T *, const int *,
+                T *, T *, const int *, int *, const int *, int *, size_t,
+                size_t);
+  void (*gesvd)(const char *, const char *, const int *, const int *, T *,
+                const int *, T *, T *, const int *, T *, const int *, T *,
+                const int *, int *, size_t, size_t);
+};
+
+/// The routines of OpenBLAS or else liblapack.so.3; the process ends with
+/// a message when neither loads (the tests need one).
+template <typename T> const Lapack<T> &lapack() {
+  static const Lapack<T> table = [] {
+    void *library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+      library = dlopen("liblapack.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      std::fprintf(stderr, "fake solver: no LAPACK to compute with\n");
+      std::abort();
+    }
+    std::string letter = sizeof(T) == sizeof(float) ? "s" : "d";
+    auto get = [&](const char *name, auto *slot) {
+      *slot = reinterpret_cast<std::remove_pointer_t<decltype(slot)>>(
+          dlsym(library, (letter + name + "_").c_str()));
+      if (!*slot) {
+        std::fprintf(stderr, "fake solver: LAPACK lacks %s\n", name);
+        std::abort();
+      }
+    };
+    Lapack<T> routines;
+    get("potrf", &routines.potrf);
+    get("trsm", &routines.trsm);
+    get("getrf", &routines.getrf);
+    get("geqrf", &routines.geqrf);
+    get("orgqr", &routines.orgqr);
+    get("syevd", &routines.syevd);
+    get("gesvd", &routines.gesvd);
+    return routines;
+  }();
+  return table;
+}
+
+/// Runs a routine that takes a workspace (work, lwork) after asking it
+/// for the size: `call(work, lwork)`, with lwork = -1 for the query.
+template <typename T, typename Call> void withWork(Call call) {
+  T query = 1;
+  call(&query, -1);
+  std::vector<T> work(std::max(1, int(std::ceil(query))));
+  call(work.data(), int(work.size()));
+}
+
+} // namespace fake
+
+#endif // ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKELAPACK_H
