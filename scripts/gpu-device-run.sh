@@ -125,6 +125,18 @@ device() {
   done
   [[ -n $toolkit ]] || { echo "device: no CUDA toolkit with bin/ptxas (set CUDA_TOOLKIT)" >&2; exit 1; }
   export ADJOINT_CUDA_TOOLKIT=$toolkit
+  # The library routes of decompositions and FFTs (cuSOLVER, cuFFT,
+  # cuBLAS's trsm and scal) from the toolkit, whose lib64 no library path
+  # may name; the conformance stage runs each on both routes.
+  if [[ -z ${ADJOINT_CUSOLVER:-} && -e $toolkit/lib64/libcusolver.so.12 ]]; then
+    export ADJOINT_CUSOLVER=$toolkit/lib64/libcusolver.so.12
+  fi
+  if [[ -z ${ADJOINT_CUBLAS:-} && -e $toolkit/lib64/libcublas.so.13 ]]; then
+    export ADJOINT_CUBLAS=$toolkit/lib64/libcublas.so.13
+  fi
+  if [[ -z ${ADJOINT_CUFFT:-} && -e $toolkit/lib64/libcufft.so.12 ]]; then
+    export ADJOINT_CUFFT=$toolkit/lib64/libcufft.so.12
+  fi
   export ADJOINT_CACHE_DIR=/tmp/adjoint-cache
   FAILED=""
   # What ran where, for the notes; a failure here is reported, and the

@@ -17,12 +17,14 @@
 #include "adjoint/Runtime/Invoke.h"
 
 #include "CPU/Fftw.h"
+#include "CPU/Fourier.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 #include <string_view>
 #include <tuple>
 
@@ -208,6 +210,38 @@ void entry(intptr_t in, intptr_t out, int64_t batch, int64_t type,
 }
 
 } // namespace
+
+Status cpu::fourier(DType dtype, intptr_t in, intptr_t out,
+                    const int64_t *s) {
+  if (dtype != DType::F32 && dtype != DType::F64)
+    return Status::error(StatusCode::InvalidArgument,
+                         std::string("the FFT computes in f32 or f64, not ") +
+                             dtypeName(dtype));
+  Config c{static_cast<Type>(s[1]), static_cast<int>(s[2]), {s[3], s[4], s[5]},
+           s[0], false};
+  Outcome outcome =
+      dtype == DType::F64 ? run<double>(in, out, c) : run<float>(in, out, c);
+  switch (outcome) {
+  case Outcome::Done:
+    return Status::success();
+  case Outcome::NoFftw:
+    return Status::error(StatusCode::Unavailable,
+                         dtype == DType::F64 ? cpu::fftwError<double>()
+                                             : cpu::fftwError<float>());
+  case Outcome::NoMemory:
+    return Status::error(StatusCode::OutOfMemory,
+                         "no memory for an FFTW plan or scratch buffer");
+  case Outcome::BadArgument:
+    break;
+  }
+  return Status::error(StatusCode::InvalidArgument,
+                       "FFT: bad transform type or rank");
+}
+
+bool cpu::fourierAvailable(DType dtype) {
+  return dtype == DType::F64 ? cpu::fftw<double>() != nullptr
+                             : cpu::fftw<float>() != nullptr;
+}
 
 extern "C" void adj_kernel_fft_f32(intptr_t in, intptr_t out, int64_t batch,
                                    int64_t type, int64_t rank, int64_t n0,

@@ -29,6 +29,7 @@
 #include "adjoint/Runtime/Invoke.h"
 #include "adjoint/Runtime/ThreadPool.h"
 
+#include "CPU/Fourier.h"
 #include "CPU/Lapack.h"
 #include "CPU/LinearAlgebra.h"
 #include "CPU/LinearAlgebraConventions.h"
@@ -384,6 +385,18 @@ std::vector<Shape> shapesOf(uint32_t op, const int64_t *s) {
             {k, 1, false, false},
             {s[3] ? s[2] : k, s[2], false, false}};
   }
+  case ADJ_RT_GPU_FFT: {
+    // Points of one transform and of its half spectrum, complex values as
+    // two columns.
+    if (s[2] < 1 || s[2] > 3 || s[1] < 0 || s[1] > 3)
+      return {};
+    int64_t last = s[2 + s[2]];
+    int64_t points = s[3] * s[4] * s[5];
+    int64_t half = last > 0 ? points / last * (last / 2 + 1) : 0;
+    bool rfft = s[1] == 2, irfft = s[1] == 3;
+    return {{irfft ? half : points, rfft ? 1 : 2, true, false},
+            {rfft ? half : points, irfft ? 1 : 2, false, false}};
+  }
   }
   return {};
 }
@@ -443,6 +456,8 @@ Status cpu::linearAlgebra(uint32_t op, DType dtype, const intptr_t *buffers,
                           const int64_t *scalars) {
   if (Status status = checkDType(dtype); !status.ok())
     return status;
+  if (op == ADJ_RT_GPU_FFT)
+    return cpu::fourier(dtype, buffers[0], buffers[1], scalars);
   return statusOf(dtype == DType::F64
                       ? dispatch<double>(op, buffers, scalars)
                       : dispatch<float>(op, buffers, scalars));

@@ -1,13 +1,14 @@
 """Where the CUDA libraries of PyPI's wheels are, for the runtime.
 
 The runtime opens cuBLASLt with dlopen on the first GEMM of a cuda device,
-and cuSOLVER and cuBLAS on its first decomposition. The nvidia-cublas and
-nvidia-cusolver wheels (pulled in by torch and jax CUDA builds) put them
+and cuSOLVER, cuFFT and cuBLAS on its first decomposition or FFT. The
+nvidia-cublas, nvidia-cusolver and nvidia-cufft wheels (pulled in by torch
+and jax CUDA builds) put them
 under site-packages/nvidia/cu13/lib, a folder no library path names: unless
 torch loaded them first, dlopen would not find them and every GEMM and
 decomposition would take the generated kernels. So on import the package
-points ADJOINT_CUBLASLT, ADJOINT_CUBLAS and ADJOINT_CUSOLVER at the wheels'
-copies when they are installed and the variables are not set already.
+points ADJOINT_CUBLASLT, ADJOINT_CUBLAS, ADJOINT_CUSOLVER and ADJOINT_CUFFT
+at the wheels' copies when they are installed and the variables are not set already.
 Nothing is loaded here.
 """
 
@@ -24,6 +25,8 @@ _CANDIDATES = {
                        ("cublas", "lib", "libcublas.so.12")),
     "ADJOINT_CUSOLVER": (("cu13", "lib", "libcusolver.so.12"),
                          ("cusolver", "lib", "libcusolver.so.11")),
+    "ADJOINT_CUFFT": (("cu13", "lib", "libcufft.so.12"),
+                      ("cufft", "lib", "libcufft.so.11")),
 }
 
 

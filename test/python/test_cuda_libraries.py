@@ -1,5 +1,5 @@
-"""The package points the runtime at the nvidia wheels' cuBLASLt, cuBLAS and
-cuSOLVER."""
+"""The package points the runtime at the nvidia wheels' cuBLASLt, cuBLAS,
+cuSOLVER and cuFFT."""
 
 import os
 
@@ -22,6 +22,8 @@ def _wheel(root, *parts):
      ("cu13", "lib", "libcublas.so.13")),
     ("ADJOINT_CUSOLVER", ("cusolver", "lib", "libcusolver.so.11"),
      ("cu13", "lib", "libcusolver.so.12")),
+    ("ADJOINT_CUFFT", ("cufft", "lib", "libcufft.so.11"),
+     ("cu13", "lib", "libcufft.so.12")),
 ])
 def test_finds_the_cuda13_wheel_before_the_cuda12_one(tmp_path, variable,
                                                       cu12, cu13):
@@ -39,11 +41,12 @@ def test_each_variable_names_its_own_library(tmp_path):
     assert _cuda_libraries.find_library("ADJOINT_CUBLASLT", search) == lt
     assert _cuda_libraries.find_library("ADJOINT_CUBLAS", search) is None
     assert _cuda_libraries.find_library("ADJOINT_CUSOLVER", search) is None
+    assert _cuda_libraries.find_library("ADJOINT_CUFFT", search) is None
 
 
 def test_a_set_variable_wins(tmp_path, monkeypatch):
     monkeypatch.setenv("ADJOINT_CUBLASLT", "/opt/mine/libcublasLt.so")
-    for variable in ("ADJOINT_CUBLAS", "ADJOINT_CUSOLVER"):
+    for variable in ("ADJOINT_CUBLAS", "ADJOINT_CUSOLVER", "ADJOINT_CUFFT"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setattr(_cuda_libraries, "find_library",
                         lambda variable: str(tmp_path / (variable + ".so")))

@@ -244,10 +244,13 @@ def test_errors_say_what_is_wrong(rng):
         adj.jit(lambda z: np.fft.rfft(z))(z)
 
 
-def test_on_opencl(opencl_device, rng):
-    """The generated FFT (-adj-expand-fft) on the OpenCL device against
-    numpy: DFT products, the four steps, real transforms, norms and a
-    gradient."""
+@pytest.mark.parametrize("route", ["kernels", "library"])
+def test_on_opencl(opencl_device, rng, monkeypatch, route):
+    """The OpenCL device against numpy on either route of its transforms:
+    the generated FFT (-adj-expand-fft: DFT products, the four steps) and
+    the library (there FFTW on the host, through copies of the buffers):
+    complex and real transforms, norms and a gradient."""
+    monkeypatch.setenv("ADJOINT_GPU_LINALG", route)
     z = rng.standard_normal((2, 8, 24)) + 1j * rng.standard_normal(
         (2, 8, 24))
     x = rng.standard_normal((3, 128))

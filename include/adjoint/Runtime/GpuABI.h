@@ -162,6 +162,11 @@ enum adj_rt_gpu_linalg_op : uint32_t {
   ADJ_RT_GPU_QR = 4,
   ADJ_RT_GPU_EIGH = 5,
   ADJ_RT_GPU_SVD = 6,
+  /// adj.fft: buffers (in, out), scalars (batch, type: adj::FftType's
+  /// value, rank, n0, n1, n2) as KernelsFourier.h's, dtype the real type
+  /// (F32 for complex<f32>). The kernels are the generated FFT, run by the
+  /// caller where the ticket asks for them.
+  ADJ_RT_GPU_FFT = 7,
 };
 
 /// What adj_rt_gpu_linalg_begin asks of the host code.

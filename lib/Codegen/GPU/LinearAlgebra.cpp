@@ -100,21 +100,22 @@ namespace {
 
 using Emitter = void (*)(OpBuilder &, const LinearAlgebraCall &);
 
-/// Emits `emit`'s kernels behind the runtime's choice of route (GpuABI.h):
-///
-///   %t = call @adj_rt_gpu_linalg_begin(op, dtype, buffers, scalars)
-///   scf.if %t != 0 { the kernels }
-///   call @adj_rt_gpu_linalg_end(%t)
-LogicalResult emitRouted(OpBuilder &b, ModuleOp module, uint32_t op,
-                         const LinearAlgebraCall &call, Emitter emit) {
+/// Emits `%t = call @adj_rt_gpu_linalg_begin(op, dtype, buffers, scalars)`
+/// (GpuABI.h) for `call` and gives %t. The element type of a complex
+/// buffer (fft's) is its parts'.
+FailureOr<Value> emitBegin(OpBuilder &b, ModuleOp module, uint32_t op,
+                           const LinearAlgebraCall &call) {
   Location loc = call.loc;
   if (call.buffers.size() > 4 || call.scalars.size() > 7)
     return emitError(loc, "a linear algebra call with more than 4 buffers "
                           "or 7 scalars");
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type element = call.element();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
   adjoint::DType dtype =
-      call.element().isF64() ? adjoint::DType::F64 : adjoint::DType::F32;
+      element.isF64() ? adjoint::DType::F64 : adjoint::DType::F32;
   SmallVector<Value> args = {
       arith::ConstantIntOp::create(b, loc, op, 32),
       arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(dtype), 32)};
@@ -131,13 +132,27 @@ LogicalResult emitRouted(OpBuilder &b, ModuleOp module, uint32_t op,
   params.append(7, i64);
   FailureOr<func::FuncOp> begin = getRuntimeFunction(
       module, "adj_rt_gpu_linalg_begin", b.getFunctionType(params, {i64}));
-  FailureOr<func::FuncOp> end = getRuntimeFunction(
-      module, "adj_rt_gpu_linalg_end", b.getFunctionType({i64}, {}));
-  if (failed(begin) || failed(end))
+  if (failed(begin))
     return failure();
-  Value ticket = func::CallOp::create(b, loc, *begin, args).getResult(0);
+  return func::CallOp::create(b, loc, *begin, args).getResult(0);
+}
+
+/// Emits `emit`'s kernels behind the runtime's choice of route (GpuABI.h):
+///
+///   %t = call @adj_rt_gpu_linalg_begin(op, dtype, buffers, scalars)
+///   scf.if %t != 0 { the kernels }
+///   call @adj_rt_gpu_linalg_end(%t)
+LogicalResult emitRouted(OpBuilder &b, ModuleOp module, uint32_t op,
+                         const LinearAlgebraCall &call, Emitter emit) {
+  FailureOr<Value> ticket = emitBegin(b, module, op, call);
+  FailureOr<func::FuncOp> end = getRuntimeFunction(
+      module, "adj_rt_gpu_linalg_end",
+      b.getFunctionType({b.getI64Type()}, {}));
+  if (failed(ticket) || failed(end))
+    return failure();
+  Location loc = call.loc;
   Value kernels = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne, ticket,
+      b, loc, arith::CmpIPredicate::ne, *ticket,
       i64Constant(b, loc, ADJ_RT_GPU_LINALG_DONE));
   auto branch = scf::IfOp::create(b, loc, kernels, /*withElseRegion=*/false);
   {
@@ -145,7 +160,7 @@ LogicalResult emitRouted(OpBuilder &b, ModuleOp module, uint32_t op,
     b.setInsertionPoint(branch.thenBlock()->getTerminator());
     emit(b, call);
   }
-  func::CallOp::create(b, loc, *end, ValueRange{ticket});
+  func::CallOp::create(b, loc, *end, ValueRange{*ticket});
   return success();
 }
 
@@ -189,6 +204,19 @@ struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
                               "and flags in a call of ")
                << call.getCallee();
       problem.scalars.push_back(*scalar);
+    }
+    // An FFT's kernels are a generated function that the caller runs
+    // where the ticket asks for them (-adj-expand-fft{outline},
+    // -adj-to-linalg): the call gives the ticket.
+    if (kind == "fft") {
+      OpBuilder b(call);
+      FailureOr<Value> ticket =
+          emitBegin(b, getOperation(), ADJ_RT_GPU_FFT, problem);
+      if (failed(ticket))
+        return failure();
+      call.getResult(0).replaceAllUsesWith(*ticket);
+      call.erase();
+      return success();
     }
     struct Kind {
       uint32_t op;

@@ -40,7 +40,7 @@ Status linearAlgebraBuffers(uint32_t op, DType dtype, const int64_t *scalars,
 /// Runs the kernel of `op` on host `buffers` (linearAlgebraBuffers' order
 /// and sizes): Unavailable without LAPACK, InvalidArgument with a matrix
 /// dimension beyond LAPACK's 32-bit integers, OutOfMemory without memory
-/// for a workspace.
+/// for a workspace. ADJ_RT_GPU_FFT is FFTW's transform (CPU/Fourier.h).
 Status linearAlgebra(uint32_t op, DType dtype, const intptr_t *buffers,
                      const int64_t *scalars);
 

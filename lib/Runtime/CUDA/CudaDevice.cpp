@@ -1,6 +1,7 @@
 //===- CudaDevice.cpp - NVIDIA GPUs through the CUDA driver API -----------===//
 
 #include "CUDA/CudaDevice.h"
+#include "CUDA/CufftLibrary.h"
 #include "CUDA/CusolverSolver.h"
 #include "CUDA/CudaImage.h"
 
@@ -84,17 +85,18 @@ void CudaDevice::freePinned(void *ptr) {
 // Devices are never destroyed (the registry keeps them for the process).
 CudaDevice::~CudaDevice() = default;
 
-gpu::LinearAlgebraLibrary *CudaDevice::linearAlgebraLibrary() {
-  std::call_once(solverOnce_, [this] {
-    const CusolverApi *api = nullptr;
-    if (loadCusolver(&api).ok())
-      solver_ = std::make_unique<gpu::SolverLinearAlgebra>(
-          *this, std::make_unique<CusolverSolver>(*this, *api),
-          *GpuDevice::linearAlgebraLibrary());
-  });
-  if (solver_)
-    return solver_.get();
-  return GpuDevice::linearAlgebraLibrary();
+std::unique_ptr<gpu::LinearAlgebraLibrary> CudaDevice::makeFftLibrary() {
+  const CufftApi *api = nullptr;
+  if (!loadCufft(&api).ok())
+    return nullptr;
+  return std::make_unique<CufftLibrary>(*this, *api);
+}
+
+std::unique_ptr<gpu::DenseSolver> CudaDevice::makeDenseSolver() {
+  const CusolverApi *api = nullptr;
+  if (!loadCusolver(&api).ok())
+    return nullptr;
+  return std::make_unique<CusolverSolver>(*this, *api);
 }
 
 Status CudaDevice::initialize() {

@@ -24,11 +24,9 @@
 #include "CUDA/CudaApi.h"
 #include "GPU/PinnedPool.h"
 #include "GPU/GpuDevice.h"
-#include "GPU/SolverLinearAlgebra.h"
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 namespace adjoint::rt::cuda {
@@ -86,9 +84,10 @@ protected:
   /// (CublasLtGemm.h).
   Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
                      void *c, void **fallbackArgs) override;
-  /// cuSOLVER where it loads (on the first decomposition), else LAPACK on
-  /// the host.
-  gpu::LinearAlgebraLibrary *linearAlgebraLibrary() override;
+  /// cuSOLVER, where it loads.
+  std::unique_ptr<gpu::DenseSolver> makeDenseSolver() override;
+  /// cuFFT, where it loads.
+  std::unique_ptr<gpu::LinearAlgebraLibrary> makeFftLibrary() override;
 
 private:
   class Current;
@@ -119,10 +118,6 @@ private:
   gpu::PinnedPool pinned_;
   /// Made on the first GEMM (cuBLASLt is loaded then, not at start-up).
   std::unique_ptr<CublasLtGemm> gemms_;
-  /// cuSOLVER's route, made on the first decomposition; null where
-  /// cuSOLVER does not load.
-  std::once_flag solverOnce_;
-  std::unique_ptr<gpu::SolverLinearAlgebra> solver_;
   Bounce bounce_[2];
   bool bounceTried_ = false;
 };

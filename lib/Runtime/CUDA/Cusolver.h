@@ -81,6 +81,22 @@ Status loadCusolver(const CusolverApi **api);
 /// CUSOLVER_STATUS_ALLOC_FAILED).
 Status checkCusolver(cusolverStatus_t status, const char *call);
 
+/// Makes `*handle` with `api`'s cuBLAS entry points (a table with
+/// cublasCreate_v2 and cublasSetStream_v2) and binds it to `stream`,
+/// unless it is made already.
+template <typename Api>
+Status ensureCublasHandle(const Api &api, cudaStream_t stream,
+                          cublasHandle_t *handle) {
+  if (*handle)
+    return Status::success();
+  if (Status status =
+          checkCublas(api.cublasCreate_v2(handle), "cublasCreate_v2");
+      !status.ok())
+    return status;
+  return checkCublas(api.cublasSetStream_v2(*handle, stream),
+                     "cublasSetStream_v2");
+}
+
 } // namespace adjoint::rt::cuda
 
 #endif // ADJOINT_LIB_RUNTIME_CUDA_CUSOLVER_H

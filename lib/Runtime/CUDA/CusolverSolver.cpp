@@ -47,17 +47,9 @@ Status CusolverSolver::withDevice(const std::function<Status()> &work) {
           !status.ok())
         return status;
     }
-    if (!blas_) {
-      if (Status status =
-              checkCublas(api_.cublasCreate_v2(&blas_), "cublasCreate_v2");
-          !status.ok())
-        return status;
-      if (Status status = checkCublas(
-              api_.cublasSetStream_v2(blas_, device_.stream()),
-              "cublasSetStream_v2");
-          !status.ok())
-        return status;
-    }
+    if (Status status = ensureCublasHandle(api_, device_.stream(), &blas_);
+        !status.ok())
+      return status;
     return work();
   });
 }

@@ -18,6 +18,7 @@
 #include "GPU/HostLinearAlgebra.h"
 #include "GPU/LinearAlgebraRouter.h"
 #include "GPU/PinnedPool.h"
+#include "GPU/SolverLinearAlgebra.h"
 #include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/GpuABI.h"
 
@@ -136,11 +137,15 @@ protected:
                              void *b, void *c, void **fallbackArgs) {
     return launchFallback(gemm, fallbackArgs);
   }
-  /// The library of this device's decompositions: LAPACK on the host
-  /// unless the driver has a vendor solver. Called without the device's
-  /// lock.
-  virtual LinearAlgebraLibrary *linearAlgebraLibrary() {
-    return &hostLinearAlgebra_;
+  /// The driver's vendor solver (cuSOLVER, rocSOLVER), made on the
+  /// device's first decomposition; null (the default) where it has none or
+  /// it does not load.
+  virtual std::unique_ptr<DenseSolver> makeDenseSolver() { return nullptr; }
+  /// The driver's FFT library (cuFFT), made on the device's first
+  /// decomposition; null (the default) where it has none or it does not
+  /// load.
+  virtual std::unique_ptr<LinearAlgebraLibrary> makeFftLibrary() {
+    return nullptr;
   }
   /// The module formats this driver loads (ADJ_RT_GPU_SPIRV for both
   /// drivers here).
@@ -187,7 +192,17 @@ private:
   /// queue has passed them.
   std::vector<void *> staging_;
   size_t stagingBytes_ = 0;
+  /// The library of `problem` (GpuDeviceLinearAlgebra.cpp): the vendor's
+  /// FFT library or solver where there is one, else LAPACK (FFTW) on the
+  /// host. Called without the device's lock.
+  LinearAlgebraLibrary *linearAlgebraLibrary(const LinearAlgebraProblem &problem);
+
   HostLinearAlgebra hostLinearAlgebra_{*this};
+  /// The vendor libraries' routes, made on the first decomposition; null
+  /// where the driver's hooks give none.
+  std::once_flag librariesOnce_;
+  std::unique_ptr<SolverLinearAlgebra> solverLinearAlgebra_;
+  std::unique_ptr<LinearAlgebraLibrary> fftLibrary_;
   LinearAlgebraRouter linearAlgebraRouter_{[this] { return synchronize(); }};
 };
 

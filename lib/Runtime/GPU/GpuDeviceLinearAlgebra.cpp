@@ -25,8 +25,26 @@ Status GpuDevice::linearAlgebraBegin(const LinearAlgebraProblem &problem,
   if (Status status = gemmRouteFromEnvironment("ADJOINT_GPU_LINALG", &route);
       !status.ok())
     return status;
-  return linearAlgebraRouter_.begin(linearAlgebraLibrary(), problem, buffers,
-                                    route, ticket);
+  return linearAlgebraRouter_.begin(linearAlgebraLibrary(problem), problem,
+                                    buffers, route, ticket);
+}
+
+LinearAlgebraLibrary *
+GpuDevice::linearAlgebraLibrary(const LinearAlgebraProblem &problem) {
+  std::call_once(librariesOnce_, [this] {
+    if (std::unique_ptr<DenseSolver> solver = makeDenseSolver())
+      solverLinearAlgebra_ = std::make_unique<SolverLinearAlgebra>(
+          *this, std::move(solver), hostLinearAlgebra_);
+    fftLibrary_ = makeFftLibrary();
+  });
+  LinearAlgebraLibrary *vendor = problem.op == ADJ_RT_GPU_FFT
+                                     ? fftLibrary_.get()
+                                     : solverLinearAlgebra_.get();
+  // What the vendor's library does not take (sizes beyond its integers),
+  // the host's does.
+  if (vendor && vendor->computes(problem))
+    return vendor;
+  return &hostLinearAlgebra_;
 }
 
 Status GpuDevice::linearAlgebraEnd(int64_t ticket) {

@@ -1,8 +1,10 @@
 //===- HostLinearAlgebra.cpp - Decompositions by LAPACK on the host -------===//
 
 #include "GPU/HostLinearAlgebra.h"
+#include "CPU/Fourier.h"
 #include "CPU/Lapack.h"
 #include "CPU/LinearAlgebra.h"
+#include "adjoint/Runtime/GpuABI.h"
 
 #include <memory>
 #include <new>
@@ -12,7 +14,9 @@ using namespace adjoint;
 using namespace adjoint::rt;
 using namespace adjoint::rt::gpu;
 
-bool HostLinearAlgebra::computes(const LinearAlgebraProblem &) const {
+bool HostLinearAlgebra::computes(const LinearAlgebraProblem &problem) const {
+  if (problem.op == ADJ_RT_GPU_FFT)
+    return cpu::fourierAvailable(problem.dtype);
   return cpu::lapack() != nullptr;
 }
 

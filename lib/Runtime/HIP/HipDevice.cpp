@@ -98,17 +98,11 @@ Status HipDevice::withCurrent(const std::function<Status()> &work) {
   });
 }
 
-gpu::LinearAlgebraLibrary *HipDevice::linearAlgebraLibrary() {
-  std::call_once(solverOnce_, [this] {
-    const RocsolverApi *api = nullptr;
-    if (loadRocsolver(&api).ok())
-      solver_ = std::make_unique<gpu::SolverLinearAlgebra>(
-          *this, std::make_unique<RocsolverSolver>(*this, *api),
-          *GpuDevice::linearAlgebraLibrary());
-  });
-  if (solver_)
-    return solver_.get();
-  return GpuDevice::linearAlgebraLibrary();
+std::unique_ptr<gpu::DenseSolver> HipDevice::makeDenseSolver() {
+  const RocsolverApi *api = nullptr;
+  if (!loadRocsolver(&api).ok())
+    return nullptr;
+  return std::make_unique<RocsolverSolver>(*this, *api);
 }
 
 Status HipDevice::timeOnStream(const std::function<Status()> &enqueue,

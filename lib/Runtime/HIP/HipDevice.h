@@ -20,13 +20,11 @@
 
 #include "GPU/GpuDevice.h"
 #include "GPU/PinnedPool.h"
-#include "GPU/SolverLinearAlgebra.h"
 #include "HIP/HipApi.h"
 #include "HIP/RocblasGemm.h"
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 namespace adjoint::rt::hip {
@@ -85,9 +83,8 @@ protected:
   /// rocBLAS or the generated kernel, measured per problem.
   Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
                      void *c, void **fallbackArgs) override;
-  /// rocSOLVER where it loads (on the first decomposition), else LAPACK on
-  /// the host.
-  gpu::LinearAlgebraLibrary *linearAlgebraLibrary() override;
+  /// rocSOLVER, where it loads.
+  std::unique_ptr<gpu::DenseSolver> makeDenseSolver() override;
 
 private:
   class Current;
@@ -107,10 +104,6 @@ private:
   /// rocblas_ stays null where rocBLAS is unavailable.
   std::unique_ptr<gpu::GemmRouter> gemms_;
   std::unique_ptr<RocblasGemm> rocblas_;
-  /// rocSOLVER's route, made on the first decomposition; null where
-  /// rocSOLVER does not load.
-  std::once_flag solverOnce_;
-  std::unique_ptr<gpu::SolverLinearAlgebra> solver_;
 };
 
 /// The HIP GPUs; when there are none, Unavailable with the reason

@@ -181,3 +181,30 @@ func.func @lq(%a: memref<3x3xf32>, %l: memref<3x3xf32>) {
   call @lq_kernel(%a, %l, %one, %n) : (memref<3x3xf32>, memref<3x3xf32>, i64, i64) -> ()
   return
 }
+
+// -----
+
+// An FFT's call only asks for the route (op 7, dtype 1: f32, the parts of
+// complex<f32>) and gives the ticket to its caller, which runs the
+// generated FFT itself where the ticket asks for the kernels and ends the
+// route (-adj-to-linalg, AdjToLinalg/fft-gpu.mlir).
+// CHECK-LABEL: func.func @fft(
+// CHECK-SAME: %[[IN:.*]]: memref<3x4xcomplex<f32>>, %[[OUT:.*]]: memref<3x4xcomplex<f32>>) -> i64
+// CHECK-DAG: %[[OP:.*]] = arith.constant 7 : i32
+// CHECK-DAG: %[[F32:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[INPTR:.*]] = memref.extract_aligned_pointer_as_index %[[IN]]
+// CHECK-DAG: %[[OUTPTR:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: %[[T:.*]] = call @adj_rt_gpu_linalg_begin(%[[OP]], %[[F32]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NOT: scf.if
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: adj_rt_gpu_linalg_end
+// CHECK: return %[[T]] : i64
+func.func private @fft_kernel(memref<3x4xcomplex<f32>>, memref<3x4xcomplex<f32>>, i64, i64, i64, i64, i64, i64) -> i64 attributes {adj.linear_algebra = "fft"}
+func.func @fft(%in: memref<3x4xcomplex<f32>>, %out: memref<3x4xcomplex<f32>>) -> i64 {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c3 = arith.constant 3 : i64
+  %c4 = arith.constant 4 : i64
+  %t = call @fft_kernel(%in, %out, %c3, %c0, %c1, %c4, %c1, %c1) : (memref<3x4xcomplex<f32>>, memref<3x4xcomplex<f32>>, i64, i64, i64, i64, i64, i64) -> i64
+  return %t : i64
+}

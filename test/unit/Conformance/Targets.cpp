@@ -337,7 +337,7 @@ bool hasDecompositions(const api::Module &module) {
   bool found = false;
   module.op()->walk([&](mlir::Operation *op) {
     found |= mlir::isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp,
-                       adj::QrOp, adj::EighOp, adj::SvdOp>(op);
+                       adj::QrOp, adj::EighOp, adj::SvdOp, adj::FftOp>(op);
   });
   return found;
 }
@@ -361,8 +361,8 @@ void conformance::checkOnAllTargets(const api::Module &module,
   for (const Target &target : presentTargets()) {
     INFO("@" << function << " on " << target.str());
     Executable exe = compile(module, function, target, options);
-    // A GPU device computes decompositions with its generated kernels or
-    // a library (GpuABI.h's adj_rt_gpu_linalg_begin): each route is
+    // A GPU device computes decompositions and FFTs with its generated
+    // kernels or a library (GpuABI.h's adj_rt_gpu_linalg_begin): each route is
     // checked, forced by ADJOINT_GPU_LINALG, which the device reads at
     // each call.
     std::vector<const char *> routes = {nullptr};

@@ -36,9 +36,15 @@ inline constexpr llvm::StringLiteral kDonatedArgAttrName = "adj.donated";
 /// On a GPU target -adj-to-linalg lowers each LinearAlgebra op to a call of
 /// a private declaration on buffers that carries this attribute with the
 /// op's kernel name ("cholesky", "triangular_solve", "lu", "qr", "eigh",
-/// "svd"); -adj-gpu-linear-algebra replaces the call with a kernel.
+/// "svd", "fft"); -adj-gpu-linear-algebra replaces the call with a kernel
+/// (for "fft", with the runtime's choice of route, see ExpandFft).
 inline constexpr llvm::StringLiteral kLinearAlgebraAttrName =
     "adj.linear_algebra";
+
+/// On an adj.fft that -adj-expand-fft{outline} kept for a library: the
+/// private function that computes it generated (the kernels route).
+inline constexpr llvm::StringLiteral kGeneratedFftAttrName =
+    "adj.generated_fft";
 
 /// A unit attribute on a gpu.barrier whose work items share global memory
 /// across it, not only workgroup memory (the matrix kernels of

@@ -51,7 +51,25 @@ def ExpandFft : Pass<"adj-expand-fft", "::mlir::ModuleOp"> {
     Costs: 2 (n1 + n2) n flops per point of a two-factor length against
     5 n log2 n for a radix-2 FFT (1.3x for n = 1024, in matmul kernels),
     and n^2 per point for a prime n (no Bluestein yet).
+
+    With `outline` (the GPU targets' tensor pipeline) the op stays, for a
+    library, and its expansion goes into a private function that the op
+    names in `adj.generated_fft`, one per transform and type; -adj-to-linalg
+    then calls the library or that function, as the device chose
+    (docs/gpu-kernels.md, "FFT"):
+    ```mlir
+    %y = adj.fft fft %x lengths = [4] {adj.generated_fft =
+        @__adj_fft_generated_fft_n4_2x4xcomplexf32} : tensor<2x4xcomplex<f32>>
+    adj.func private @__adj_fft_generated_fft_n4_2x4xcomplexf32(
+        %x: tensor<2x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
+      ... the expansion ...
+    }
+    ```
   }];
+  let options = [
+    Option<"outline", "outline", "bool", /*default=*/"false",
+           "Keep adj.fft and outline its expansion">,
+  ];
   let dependentDialects = ["::adjoint::adj::AdjDialect"];
 }
 

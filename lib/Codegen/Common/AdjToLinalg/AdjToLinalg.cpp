@@ -143,11 +143,14 @@ LogicalResult checkSupported(Operation *op, StringRef target) {
     return *structural;
   bool linearAlgebra = isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp,
                            adj::QrOp, adj::EighOp, adj::SvdOp>(op);
-  // The CPU calls FFTW; GPU targets expand adj.fft first (-adj-expand-fft).
-  if (isa<adj::FftOp>(op) && target != "cpu")
+  // The CPU calls FFTW; GPU targets call a library or the generated FFT,
+  // which -adj-expand-fft{outline} names on the op.
+  if (isa<adj::FftOp>(op) && target != "cpu" &&
+      !op->hasAttr(kGeneratedFftAttrName))
     return op->emitError() << op->getName()
                            << " reaches -adj-to-linalg for target '" << target
-                           << "' unexpanded: run -adj-expand-fft first";
+                           << "' without its generated FFT: run "
+                              "-adj-expand-fft{outline} first";
   linearAlgebra |= isa<adj::FftOp>(op);
   if (!linearAlgebra && !isa<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
            adj::MaximumOp, adj::MinimumOp, adj::Atan2Op, adj::NegOp,

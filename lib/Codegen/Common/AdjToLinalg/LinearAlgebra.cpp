@@ -18,8 +18,7 @@
 // the caller had, and the fresh results are owned by the caller and freed
 // by the deallocation pipeline like any other. The kernels run LAPACK on
 // the host. adj.fft becomes a call of FFTW's kernel (KernelsFourier.h) the
-// same way, on the CPU only: GPU targets expand it first
-// (-adj-expand-fft).
+// same way.
 //
 // For a GPU target the wrapper calls a declaration on the buffers
 // themselves instead, one per wrapper, marked with the op's name:
@@ -30,7 +29,11 @@
 //
 // which -adj-gpu-linear-algebra replaces with a kernel (lib/Codegen/GPU/
 // LinearAlgebra.cpp): the call keeps the op's boundary visible after
-// bufferization, where a vendor solver may take it instead.
+// bufferization, where a vendor solver may take it instead. An adj.fft
+// for a GPU names the function that computes it generated
+// (-adj-expand-fft{outline}); its declaration returns the runtime's
+// ticket, and the wrapper runs that function where the ticket asks for
+// the kernels (routeToGenerated).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +47,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace adjoint;
@@ -183,12 +187,55 @@ std::string declareKernel(OpBuilder &b, Operation *op, const KernelCall &call,
   else
     params.append(buffers.size(), b.getIndexType());
   params.append(call.scalars.size(), b.getI64Type());
-  auto decl =
-      func::FuncOp::create(b, loc, kernel, b.getFunctionType(params, {}));
+  // A routed call (fft on a GPU) gives the runtime's ticket.
+  SmallVector<Type> results;
+  if (gpu && isa<adj::FftOp>(op))
+    results.push_back(b.getI64Type());
+  auto decl = func::FuncOp::create(b, loc, kernel,
+                                   b.getFunctionType(params, results));
   decl.setPrivate();
   if (gpu)
     decl->setAttr(kLinearAlgebraAttrName, b.getStringAttr(call.kernel));
   return kernel;
+}
+
+/// The results of a routed wrapper (fft on a GPU): the library's
+/// `libraryResults` where the runtime's `ticket` says it computed them,
+/// else those of the generated function `op` names; then the end of the
+/// route (GpuABI.h's adj_rt_gpu_linalg_end, which times the kernels):
+///
+///   %r = scf.if %ticket == 0 { libraryResults } else { call @generated }
+///   call @adj_rt_gpu_linalg_end(%ticket)
+SmallVector<Value> routeToGenerated(OpBuilder &b, Operation *op, Value ticket,
+                                    ValueRange libraryResults,
+                                    ValueRange operands) {
+  Location loc = op->getLoc();
+  auto module = op->getParentOfType<ModuleOp>();
+  auto generated = op->getAttrOfType<FlatSymbolRefAttr>(kGeneratedFftAttrName);
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+  Value library =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ticket, zero);
+  auto branch = scf::IfOp::create(b, loc, op->getResultTypes(), library,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    scf::YieldOp::create(b, loc, libraryResults);
+    b.setInsertionPointToStart(branch.elseBlock());
+    auto call = func::CallOp::create(b, loc, generated.getValue(),
+                                     op->getResultTypes(), operands);
+    scf::YieldOp::create(b, loc, call.getResults());
+  }
+  StringRef end = "adj_rt_gpu_linalg_end";
+  if (!module.lookupSymbol(end)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    func::FuncOp::create(b, loc, end,
+                         b.getFunctionType({b.getI64Type()}, {}))
+        .setPrivate();
+  }
+  func::CallOp::create(b, loc, end, TypeRange{}, ValueRange{ticket});
+  return SmallVector<Value>(branch.getResults());
 }
 
 /// Defines `call.wrapper` (see the file comment) unless the module has it.
@@ -233,11 +280,16 @@ void defineWrapper(OpBuilder &b, Operation *op, const KernelCall &call,
     b.setInsertionPoint(func);
     kernel = declareKernel(b, op, call, gpu, ValueRange(buffers).getTypes());
   }
-  func::CallOp::create(b, loc, kernel, TypeRange{}, args);
+  auto kernelCall = func::CallOp::create(
+      b, loc, kernel, module.lookupSymbol<func::FuncOp>(kernel).getResultTypes(),
+      args);
   SmallVector<Value> results;
   for (auto [type, buffer] : llvm::zip(op->getResultTypes(), outputs))
     results.push_back(bufferization::ToTensorOp::create(
         b, loc, type, buffer, /*restrict=*/true, /*writable=*/true));
+  if (kernelCall.getNumResults())
+    results = routeToGenerated(b, op, kernelCall.getResult(0), results,
+                               entry->getArguments());
   func::ReturnOp::create(b, loc, results);
 }
 
@@ -267,8 +319,5 @@ void lowering::populateLinearAlgebraPatterns(RewritePatternSet &patterns,
                LinearAlgebraPattern<adj::LuOp>, LinearAlgebraPattern<adj::QrOp>,
                LinearAlgebraPattern<adj::EighOp>,
                LinearAlgebraPattern<adj::SvdOp>>(patterns.getContext(), gpu);
-  // GPU targets have no FFT kernel behind the call: they expand adj.fft
-  // into matmuls and elementwise ops before this pass (-adj-expand-fft).
-  if (!gpu)
-    patterns.add<LinearAlgebraPattern<adj::FftOp>>(patterns.getContext(), gpu);
+  patterns.add<LinearAlgebraPattern<adj::FftOp>>(patterns.getContext(), gpu);
 }

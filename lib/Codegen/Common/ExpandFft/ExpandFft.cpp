@@ -13,6 +13,11 @@
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cctype>
 
 #include <cmath>
 #include <complex>
@@ -223,7 +228,29 @@ private:
   FloatType real;
 };
 
+/// The name of the function that computes `op` generated: one per
+/// transform and type, e.g. __adj_fft_generated_rfft_n6x10_2x6x10xf32.
+std::string outlinedName(adj::FftOp op) {
+  std::string name =
+      ("__adj_fft_generated_" + adj::stringifyFftType(op.getFftType())).str();
+  for (auto [i, n] : llvm::enumerate(op.getLengths()))
+    name += (i ? "x" : "_n") + std::to_string(n);
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  name += "_";
+  for (int64_t d : type.getShape())
+    name += std::to_string(d) + "x";
+  std::string element;
+  llvm::raw_string_ostream os(element);
+  os << type.getElementType();
+  for (char c : element)
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      name += c;
+  return name;
+}
+
 struct ExpandFft : adjoint::impl::ExpandFftBase<ExpandFft> {
+  using ExpandFftBase::ExpandFftBase;
+
   void runOnOperation() override {
     SmallVector<adj::FftOp> ops;
     getOperation().walk([&](adj::FftOp op) { ops.push_back(op); });
@@ -233,16 +260,48 @@ struct ExpandFft : adjoint::impl::ExpandFftBase<ExpandFft> {
         op.emitOpError("needs a static shape to be expanded");
         return signalPassFailure();
       }
-      Type element = type.getElementType();
-      auto complex = dyn_cast<ComplexType>(element);
-      if (!complex)
-        complex = ComplexType::get(element);
-      OpBuilder b(op);
-      FftBuilder fft(b, op.getLoc(), complex);
-      Value result = fft.expand(op.getFftType(), op.getInput(), op.getLengths());
-      op.getResult().replaceAllUsesWith(result);
-      op.erase();
+      if (outline)
+        outlineExpansion(op);
+      else
+        expandInPlace(op);
     }
+  }
+
+  /// The expansion of `op` at `b`'s insertion point.
+  static Value expansion(OpBuilder &b, adj::FftOp op, Value input) {
+    Type element =
+        cast<RankedTensorType>(input.getType()).getElementType();
+    auto complex = dyn_cast<ComplexType>(element);
+    if (!complex)
+      complex = ComplexType::get(element);
+    FftBuilder fft(b, op.getLoc(), complex);
+    return fft.expand(op.getFftType(), input, op.getLengths());
+  }
+
+  static void expandInPlace(adj::FftOp op) {
+    OpBuilder b(op);
+    op.getResult().replaceAllUsesWith(expansion(b, op, op.getInput()));
+    op.erase();
+  }
+
+  /// Keeps `op` for a library and puts its expansion in a private function
+  /// that the op names (kGeneratedFftAttrName), one per configuration.
+  void outlineExpansion(adj::FftOp op) {
+    ModuleOp module = getOperation();
+    std::string name = outlinedName(op);
+    if (!module.lookupSymbol(name)) {
+      OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+      auto func = adj::FuncOp::create(
+          b, op.getLoc(), name,
+          b.getFunctionType(op.getInput().getType(), op.getType()));
+      func.setPrivate();
+      Block *entry = func.addEntryBlock();
+      b.setInsertionPointToStart(entry);
+      Value result = expansion(b, op, entry->getArgument(0));
+      adj::ReturnOp::create(b, op.getLoc(), ValueRange{result});
+    }
+    op->setAttr(kGeneratedFftAttrName,
+                FlatSymbolRefAttr::get(op.getContext(), name));
   }
 };
 

@@ -1,7 +1,8 @@
 //===- FakeCusolver.cpp - cuSOLVER and cuBLAS's trsm on host memory -------===//
 //
 // Built twice, as libcusolver.so.12 and as libcublas.so.13, and put first
-// on LD_LIBRARY_PATH by ctest for the cuda device's solver route. The fake
+// on LD_LIBRARY_PATH by ctest for the cuda device's solver route (and
+// cuBLAS's scal for its FFT route). The fake
 // CUDA driver's device memory is host memory, so each routine computes at
 // once with the system's LAPACK (FakeLapack.h) on the column-major
 // matrices its arguments describe, checks what the real library checks
@@ -230,6 +231,19 @@ cublasStatus_t trsm(cublasHandle_t handle, cublasSideMode_t side,
   return CUBLAS_STATUS_SUCCESS;
 }
 
+template <typename T>
+cublasStatus_t scal(cublasHandle_t handle, int n, const T *alpha, T *x,
+                    int incx) {
+  if (!handle || !handle->stream)
+    return 1; // CUBLAS_STATUS_NOT_INITIALIZED
+  if (n < 0 || incx < 1 || !alpha || !x)
+    return 7; // CUBLAS_STATUS_INVALID_VALUE
+  record(describe<T>("scal", {n, incx}));
+  for (int i = 0; i < n; ++i)
+    x[i * incx] *= *alpha;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 } // namespace
 
 // The entry points, for T = float (S) and double (D).
@@ -343,6 +357,16 @@ cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
 
 ADJ_FAKE_TYPED(S, float)
 ADJ_FAKE_TYPED(D, double)
+
+// cuBLAS's scal, which scales cuFFT's inverse transforms.
+cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
+                              float *x, int incx) {
+  return scal(h, n, alpha, x, incx);
+}
+cublasStatus_t cublasDscal_v2(cublasHandle_t h, int n, const double *alpha,
+                              double *x, int incx) {
+  return scal(h, n, alpha, x, incx);
+}
 
 } // extern "C"
 
