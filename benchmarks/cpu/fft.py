@@ -14,8 +14,10 @@ test/python/test_np_fft.py and test/unit/Conformance/FourierTest.cpp.
     PYTHONPATH=build/python python3 benchmarks/cpu/fft.py [n] [repeats]
         [device]
 
-With a device (e.g. opencl:0) the compiled functions run there (the
-generated FFT, docs/gpu-kernels.md "FFT").
+With a device (e.g. opencl:0) the compiled functions run there, on the
+route the device measured faster or the one ADJOINT_GPU_LINALG=kernels|
+library forces (the generated FFT, or the device's library: FFTW on the
+host through copies on opencl; docs/gpu-kernels.md "FFT").
 """
 
 import sys
