@@ -1,12 +1,9 @@
 //===- CufftLibrary.h - A cuda device's FFTs through cuFFT ------*- C++ -*-===//
 //
-// The library route of adj.fft on a cuda device (GpuABI.h's
-// ADJ_RT_GPU_FFT): one cuFFT plan per problem (transform, type, lengths,
-// batch), made on its first call with the basic contiguous layout and
-// bound to the device's stream, kept for the process; the inverse
-// transforms divided by the number of points with cuBLAS's scal on the
-// same stream (cuFFT does not normalize); irfft's input copied first
-// (C2R overwrites it, and it is the caller's).
+// GPU/FftLibrary.h on cuFFT: one plan per problem (transform, type,
+// lengths, batch), made on its first call with the basic contiguous layout
+// and bound to the device's stream, kept for the process; the inverses
+// scaled with cuBLAS's scal on the same stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,35 +11,32 @@
 #define ADJOINT_LIB_RUNTIME_CUDA_CUFFTLIBRARY_H
 
 #include "CUDA/Cufft.h"
-#include "GPU/LinearAlgebraRouter.h"
+#include "GPU/FftLibrary.h"
 
-#include <mutex>
 #include <unordered_map>
 
 namespace adjoint::rt::cuda {
 
 class CudaDevice;
 
-class CufftLibrary final : public gpu::LinearAlgebraLibrary {
+class CufftLibrary final : public gpu::FftLibrary {
 public:
-  CufftLibrary(CudaDevice &device, const CufftApi &api)
-      : device_(device), api_(api) {}
+  CufftLibrary(CudaDevice &device, const CufftApi &api);
   ~CufftLibrary() override;
 
   const char *name() const override { return "cuFFT"; }
-  /// FFTs whose lengths and batch fit cuFFT's 32-bit integers.
-  bool computes(const gpu::LinearAlgebraProblem &problem) const override;
-  Status compute(const gpu::LinearAlgebraProblem &problem,
-                 void *const *buffers) override;
 
 private:
+  Status transform(const gpu::LinearAlgebraProblem &problem, void *in,
+                   void *out) override;
+  Status scale(DType dtype, void *data, int count, double factor) override;
   /// The plan of `problem`, made on first use (in the device's context).
   Status plan(const gpu::LinearAlgebraProblem &problem, cufftHandle *out);
 
-  CudaDevice &device_;
+  CudaDevice &cuda_;
   const CufftApi &api_;
   cublasHandle_t blas_ = nullptr;
-  std::mutex mutex_;
+  /// Guarded by the device's lock (every use is inside withContext).
   std::unordered_map<gpu::LinearAlgebraProblem, cufftHandle,
                      gpu::LinearAlgebraProblemHash>
       plans_;

@@ -3,6 +3,7 @@
 #include "HIP/HipDevice.h"
 #include "HIP/HipImage.h"
 #include "HIP/KernelMetadata.h"
+#include "HIP/RocfftLibrary.h"
 #include "HIP/RocsolverSolver.h"
 
 #include <algorithm>
@@ -96,6 +97,13 @@ Status HipDevice::withCurrent(const std::function<Status()> &work) {
     ADJ_HIP_CURRENT(current.status());
     return work();
   });
+}
+
+std::unique_ptr<gpu::LinearAlgebraLibrary> HipDevice::makeFftLibrary() {
+  const RocfftApi *api = nullptr;
+  if (!loadRocfft(&api).ok())
+    return nullptr;
+  return std::make_unique<RocfftLibrary>(*this, *api);
 }
 
 std::unique_ptr<gpu::DenseSolver> HipDevice::makeDenseSolver() {

@@ -85,6 +85,8 @@ protected:
                      void *c, void **fallbackArgs) override;
   /// rocSOLVER, where it loads.
   std::unique_ptr<gpu::DenseSolver> makeDenseSolver() override;
+  /// rocFFT, where it loads.
+  std::unique_ptr<gpu::LinearAlgebraLibrary> makeFftLibrary() override;
 
 private:
   class Current;

@@ -67,6 +67,25 @@ inline Status checkRocblas(const RocblasApi &api, rocblas_status status,
   return checkRocblas(api.rocblas_status_to_string, status, call);
 }
 
+/// Makes `*handle` with `api`'s rocBLAS entry points (a table with
+/// rocblas_create_handle, rocblas_set_stream and the optional
+/// rocblas_status_to_string) and binds it to `stream`, unless it is made
+/// already.
+template <typename Api>
+Status ensureRocblasHandle(const Api &api, hipStream_t stream,
+                           rocblas_handle *handle) {
+  if (*handle)
+    return Status::success();
+  if (Status status = checkRocblas(api.rocblas_status_to_string,
+                                   api.rocblas_create_handle(handle),
+                                   "rocblas_create_handle");
+      !status.ok())
+    return status;
+  return checkRocblas(api.rocblas_status_to_string,
+                      api.rocblas_set_stream(*handle, stream),
+                      "rocblas_set_stream");
+}
+
 } // namespace adjoint::rt::hip
 
 #endif // ADJOINT_LIB_RUNTIME_HIP_ROCBLAS_H

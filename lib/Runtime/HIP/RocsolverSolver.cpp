@@ -23,17 +23,9 @@ RocsolverSolver::~RocsolverSolver() {
 
 Status RocsolverSolver::withDevice(const std::function<Status()> &work) {
   return device_.withCurrent([&]() -> Status {
-    if (!handle_) {
-      if (Status status = check(api_.rocblas_create_handle(&handle_),
-                                "rocblas_create_handle");
-          !status.ok())
-        return status;
-      if (Status status = check(
-              api_.rocblas_set_stream(handle_, device_.stream()),
-              "rocblas_set_stream");
-          !status.ok())
-        return status;
-    }
+    if (Status status = ensureRocblasHandle(api_, device_.stream(), &handle_);
+        !status.ok())
+      return status;
     return work();
   });
 }

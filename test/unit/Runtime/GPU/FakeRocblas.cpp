@@ -63,6 +63,21 @@ void compute(rocblas_operation opA, rocblas_operation opB, int32_t m,
 }
 } // namespace
 
+template <typename T>
+rocblas_status scal(rocblas_handle handle, int n, const T *alpha, T *x,
+                    int incx) {
+  auto *h = reinterpret_cast<Handle *>(handle);
+  if (!h || !h->stream)
+    return kInvalidHandle;
+  if (n < 0 || incx < 1)
+    return kInvalidSize;
+  journal().scals.push_back(std::string(sizeof(T) == 4 ? "s " : "d ") +
+                            std::to_string(n));
+  for (int i = 0; i < n; ++i)
+    x[i * incx] *= *alpha;
+  return rocblas_status_success;
+}
+
 extern "C" {
 
 void *fakeRocblasJournal() { return &journal(); }
@@ -149,6 +164,16 @@ rocblas_status rocblas_gemm_strided_batched_ex(
   if (FakeHipJournal *hip = findFakeHipJournal())
     hip->clockMs += j.gemmMs;
   return rocblas_status_success;
+}
+
+// scal, which scales rocFFT's inverse transforms.
+rocblas_status rocblas_sscal(rocblas_handle handle, int n, const float *alpha,
+                             float *x, int incx) {
+  return scal(handle, n, alpha, x, incx);
+}
+rocblas_status rocblas_dscal(rocblas_handle handle, int n,
+                             const double *alpha, double *x, int incx) {
+  return scal(handle, n, alpha, x, incx);
 }
 
 } // extern "C"

@@ -11,6 +11,8 @@
 /// strideA strideB strideC batch <f32|f64>", and the stream of the handle.
 struct FakeRocblasJournal {
   std::vector<std::string> gemms;
+  /// Every scal, as "<s|d> n".
+  std::vector<std::string> scals;
   void *stream = nullptr;
   int handles = 0;
   /// How far each GEMM advances the fake HIP runtime's clock.

@@ -1,15 +1,17 @@
-//===- FftRouteTest.cpp - adj.fft's library route on cuda -----------------===//
+//===- FftRouteTest.cpp - adj.fft's library route on cuda and hip ---------===//
 //
 // adj_rt_gpu_linalg_begin's FFT (ADJ_RT_GPU_FFT) on the fake cuda:0 through
-// the fake cuFFT (FakeCufft.cpp, computing from the DFT's definition) and
-// the fake cuBLAS's scal: every transform, one to three axes, odd and even
-// real lengths, f32 and f64, against FFTW on the host (CPU/Fourier.h, the
-// op's definition on the CPU), with irfft's input left as it was.
+// the fake cuFFT and cuBLAS's scal, and on the fake hip:0 through the fake
+// rocFFT and rocBLAS's scal (FakeCufft.cpp, FakeRocfft.cpp: from the DFT's
+// definition): every transform, one to three axes, odd and even real
+// lengths, f32 and f64, against FFTW on the host (CPU/Fourier.h, the op's
+// definition on the CPU), with irfft's input left as it was.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CPU/Fourier.h"
 #include "CPU/LinearAlgebra.h"
+#include "FakeRocblas.h"
 #include "FakeSolver.h"
 #include "GPU/GpuDevice.h"
 #include "GpuTestSupport.h"
@@ -122,15 +124,16 @@ LinearAlgebraProblem fft(DType dtype, int64_t batch, int64_t type,
   return p;
 }
 
-} // namespace
-
-TEST_CASE("cuFFT computes every transform as FFTW does", "[gpu][cuda-fft]") {
-  Device *found = test::deviceOrSkip("cuda:0");
+/// Every transform (one to three axes, odd and even real lengths, both
+/// types) through `id`'s library route, 9 problems per type; false where
+/// the device or FFTW is missing.
+bool everyTransform(const char *id, GpuDevice **out) {
+  Device *found = test::deviceOrSkip(id);
   if (!found)
-    return;
+    return false;
   if (!cpu::fourierAvailable(DType::F64)) {
     WARN("skipped, no FFTW to compare with");
-    return;
+    return false;
   }
   auto &device = static_cast<GpuDevice &>(*found);
   std::mt19937 rng(5);
@@ -146,6 +149,16 @@ TEST_CASE("cuFFT computes every transform as FFTW does", "[gpu][cuda-fft]") {
     compareWithHost(device, fft(dtype, 2, 2, {4, 6}), rng);
     compareWithHost(device, fft(dtype, 2, 3, {4, 6}), rng);
   }
+  *out = &device;
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("cuFFT computes every transform as FFTW does", "[gpu][cuda-fft]") {
+  GpuDevice *device = nullptr;
+  if (!everyTransform("cuda:0", &device))
+    return;
   FakeSolverJournal *cufft = findFakeSolverJournal("libcufft.so.12");
   REQUIRE(cufft);
   // One plan per problem, each executed once, on the device's stream.
@@ -155,7 +168,8 @@ TEST_CASE("cuFFT computes every transform as FFTW does", "[gpu][cuda-fft]") {
   CHECK(cufft->calls[1] == "C2C 4 6 batch 2 inverse");
   CHECK(cufft->calls[4] == "C2R 10 batch 2");
   CHECK(cufft->calls[17] == "Z2D 4 6 batch 2");
-  CHECK(cufft->stream == reinterpret_cast<const void *>(device.nativeStream()));
+  CHECK(cufft->stream ==
+        reinterpret_cast<const void *>(device->nativeStream()));
   // The inverses (ifft, irfft: 4 per type) scaled by cuBLAS.
   FakeSolverJournal *blas = findFakeSolverJournal("libcublas.so.13");
   REQUIRE(blas);
@@ -165,7 +179,28 @@ TEST_CASE("cuFFT computes every transform as FFTW does", "[gpu][cuda-fft]") {
   CHECK(scales == 8);
 
   // Again: the plans are reused.
-  compareWithHost(device, fft(DType::F64, 3, 0, {8}), rng);
+  std::mt19937 rng(6);
+  compareWithHost(*device, fft(DType::F64, 3, 0, {8}), rng);
   CHECK(cufft->handles == 18);
   CHECK(cufft->calls.size() == 19);
+}
+
+TEST_CASE("rocFFT computes every transform as FFTW does", "[gpu][hip-fft]") {
+  GpuDevice *device = nullptr;
+  if (!everyTransform("hip:0", &device))
+    return;
+  FakeSolverJournal *rocfft = findFakeSolverJournal("librocfft.so.0");
+  REQUIRE(rocfft);
+  CHECK(rocfft->handles == 18);
+  REQUIRE(rocfft->calls.size() == 18);
+  CHECK(rocfft->calls[0] == "complex_forward 8 batch 3");
+  CHECK(rocfft->calls[1] == "complex_inverse 4 6 batch 2");
+  CHECK(rocfft->calls[2] == "complex_forward 2 3 4 batch 1");
+  CHECK(rocfft->calls[4] == "real_inverse 10 batch 2");
+  CHECK(rocfft->calls[17] == "real_inverse 4 6 batch 2");
+  CHECK(rocfft->stream ==
+        reinterpret_cast<const void *>(device->nativeStream()));
+  FakeRocblasJournal *blas = findFakeRocblasJournal();
+  REQUIRE(blas);
+  CHECK(blas->scals.size() == 8);
 }
