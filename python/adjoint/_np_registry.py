@@ -72,8 +72,6 @@ EXTRAS = ("erf", "finfo", "iinfo", "logsumexp")
 
 _HOST = ("host-side: files, printing and buffers are not traced "
          "computations (use numpy outside jitted code)")
-_COMPLEX = ("sorts complex numbers (by real, then imaginary part), which "
-            "adjoint's sort does not do yet (issue 26, part 4)")
 _TODO = "not implemented yet (issue 26)"
 _EIGVALS = ("needs the eigenvalues of a general matrix, which are complex "
             "(issue 26, part 4)")
@@ -85,7 +83,6 @@ _REASONS = dict(
         "array_repr", "array_str", "frombuffer", "fromfile", "fromiter",
         "fromstring", "get_printoptions", "load", "printoptions", "save",
         "savez", "set_printoptions", "from_dlpack")] +
-    [(n, _COMPLEX) for n in ("sort_complex",)] +
     [(n, _EIGVALS) for n in ("roots",)] +
     [("frompyfunc", "numpy's object ufuncs have no traced form: use "
       "vectorize")])

@@ -80,13 +80,22 @@ def _sign_bit(x):
 floor = _rounded(_floor, "floor")
 trunc = _rounded(_trunc, "trunc")
 fix = _rounded(_trunc, "fix")
-rint = _rounded(_rint, "rint")
+_rint_real = _rounded(_rint, "rint")
 ceil = _rounded(lambda x: -_floor(-x), "ceil")
 floor.__doc__ = "The largest integer <= x (no derivative, as JAX)."
 trunc.__doc__ = "x rounded toward zero."
 fix.__doc__ = "x rounded toward zero (numpy's fix)."
 ceil.__doc__ = "The smallest integer >= x."
-rint.__doc__ = "x rounded to the nearest integer, halves to even."
+
+
+def rint(x):
+    """x rounded to the nearest integer, halves to even (complex numbers
+    part by part, as numpy's)."""
+    v = as_value(x, "rint")
+    if v.dtype.is_complex:
+        return _adj.complex(_rint_real(_adj.real(v)),
+                            _rint_real(_adj.imag(v)))
+    return _rint_real(v)
 
 
 def round(a, decimals=0, out=None):

@@ -2,8 +2,10 @@
 
 adj has no sort op. Both sort (value, index) pairs along the last axis:
 comparing the indices of equal values makes the order total, so the sort
-is stable (numpy's kind='stable'), and NaN sorts last, as in numpy. Two
-compositions, chosen by size:
+is stable (numpy's kind='stable'), and NaN sorts last, as in numpy.
+Complex numbers sort as numpy's do: by real part, then imaginary part,
+those with a NaN after the others in four groups (R + Rj, R + nanj,
+nan + Rj, nan + nanj). Two compositions, chosen by size:
 
 - ranks: element i goes to the count of elements that sort before it, from
   a pairwise comparison (O(n^2) work and memory per row, in a few fused
@@ -23,8 +25,8 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import DType
 from ._np_movement import take_along_axis
-from ._np_support import (as_value, iota, move_axis_last, move_back,
-                          normalize_axis, ravel)
+from ._np_support import (as_value, float_dtype, iota, move_axis_last,
+                          move_back, normalize_axis, ravel)
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
@@ -45,9 +47,26 @@ def _or(a, b):
     return _adj.select(a, a, b)
 
 
+def _complex_less(a, b):
+    """numpy's order of complex numbers (its CFLOAT_LT): a before b."""
+    ar, ai, br, bi = _adj.real(a), _adj.imag(a), _adj.real(b), _adj.imag(b)
+    a_num_i, b_nan_i = ai == ai, bi != bi
+    real_less, real_more = ar < br, ar > br
+    same_real = _or(ar == br, _and(ar != ar, br != br))
+    return _adj.select(
+        real_less, _or(a_num_i, b_nan_i),
+        _adj.select(real_more, _and(b_nan_i, a_num_i),
+                    _adj.select(same_real, _or(ai < bi, _and(b_nan_i, a_num_i)),
+                                br != br)))
+
+
 def _before(v1, i1, v2, i2):
     """Whether (v1, i1) sorts before (v2, i2): by value, NaN after numbers,
     then by index."""
+    if v1.dtype.is_complex:
+        # Neither before the other: by index (less is false where more).
+        less, more = _complex_less(v1, v2), _complex_less(v2, v1)
+        return _adj.select(less, less, _adj.select(more, less, i1 < i2))
     if not v1.dtype.is_float:
         return _or(v1 < v2, _and(v1 == v2, i1 < i2))
     nan2 = v2 != v2
@@ -114,7 +133,12 @@ def _network_argsort(x):
         n *= 2
     keys = x
     if n > m:
-        if x.dtype.is_float:
+        if x.dtype.is_complex:
+            # nan + nanj: after every complex number.
+            part = DType.f64 if x.dtype == DType.c128 else DType.f32
+            nan = _adj.fill(x.module, float("nan"), batch + [n - m], part)
+            pad = _adj.complex(nan, nan)
+        elif x.dtype.is_float:
             pad = _adj.fill(x.module, float("nan"), batch + [n - m], x.dtype)
         else:
             pad = _adj.broadcast_to(_adj.max(x, [x.rank - 1], True),
@@ -150,3 +174,17 @@ def argsort(a, axis=-1, kind=None, order=None):
 def sort(a, axis=-1, kind=None, order=None):
     return _along(a, axis, kind, order, "sort", lambda x: take_along_axis(
         x, _last_axis_argsort(x), -1))
+
+
+def sort_complex(a):
+    """a sorted along its last axis as complex numbers (by real, then
+    imaginary part), in the complex type of its dtype (JAX's: c64 for f32,
+    c128 for f64, the program's float dtype's for integers)."""
+    x = as_value(a, "sort_complex")
+    if not x.dtype.is_complex:
+        real = x.dtype if x.dtype in (DType.f32, DType.f64) else \
+            float_dtype()
+        if x.dtype != real:
+            x = _adj.cast(x, real)
+        x = _adj.cast(x, DType.c128 if real == DType.f64 else DType.c64)
+    return sort(x)

@@ -317,7 +317,42 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False,
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     _no_extras("median", out)
-    return _quantile(a, 0.5, axis, "linear", keepdims, False, 1, "median")
+    x = as_value(a, "median")
+    if x.dtype.is_complex:
+        return _complex_median(x, axis, keepdims)
+    return _quantile(x, 0.5, axis, "linear", keepdims, False, 1, "median")
+
+
+def _complex_median(x, axis, keepdims):
+    """numpy's median of complex numbers: the middle one in numpy's order
+    of complex numbers (real part, then imaginary part), or the mean of the
+    middle two; where the slice holds a NaN (in either part), its last
+    number in that order, which holds one, as numpy's."""
+    axes = normalize_axes(axis, x.rank, "median")
+    shape = list(x.shape)
+    kept = [i for i in range(x.rank) if i not in axes]
+    n = size([x.shape[i] for i in axes])
+    if n == 0:
+        raise ValueError("adjoint.numpy.median: cannot take the median of "
+                         "an empty slice")
+    rows = [x.shape[i] for i in kept]
+    if kept + axes != list(range(x.rank)):
+        x = _adj.transpose(x, kept + axes)
+    x = _adj.reshape(x, rows + [n])
+    ordered = sort(x, -1)
+
+    def at(i):
+        return _adj.reshape(_adj.slice(ordered, [0] * len(rows) + [i],
+                                       rows + [i + 1]), rows)
+    out = at(n // 2) if n % 2 else (at(n // 2 - 1) + at(n // 2)) * 0.5
+    last = at(n - 1)
+    bad = _adj.cast(_isnan(_adj.real(last)), DType.i32) + \
+        _adj.cast(_isnan(_adj.imag(last)), DType.i32) > 0.0
+    out = _adj.select(bad, last, out)
+    if keepdims:
+        out = _adj.reshape(out, [1 if i in axes else d
+                                 for i, d in enumerate(shape)])
+    return out
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False,

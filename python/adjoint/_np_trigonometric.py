@@ -137,17 +137,91 @@ def _arccosh(x):
 def _arctanh(x):
     # Both log1p terms are exact near 0, and their poles give +-inf at
     # +-1 with the derivative 1 / (1 - x^2) = inf there, as JAX's.
+    if x.dtype.is_complex:
+        # Halved part by part: 0.5 as a complex factor would multiply the
+        # infinite real part of a pole into a NaN imaginary part.
+        d = _adj.log1p(x) - _adj.log1p(-x)
+        return _adj.complex(0.5 * _adj.real(d), 0.5 * _adj.imag(d))
     return 0.5 * _adj.log1p(x) - 0.5 * _adj.log1p(-x)
 
 
+# -- complex arguments --------------------------------------------------------
+#
+# Kahan's formulas ("Branch cuts for complex elementary functions", 1987):
+# the real and imaginary parts from real atan2 and asinh of products of
+# principal square roots, accurate near the branch points and on the cuts
+# the side numpy's (C99's) takes for a signed zero imaginary part. 1 - z is
+# built as (1 - x) - i y, not 1 - z, whose imaginary part 0 - y would lose
+# the sign of a zero y.
+
+
+def _cx(re, im):
+    return _adj.complex(re, im)
+
+
+def _sqrt_parts(re, im):
+    s = _adj.sqrt(_cx(re, im))
+    return _adj.real(s), _adj.imag(s)
+
+
+def _complex_arcsin(z):
+    x, y = _adj.real(z), _adj.imag(z)
+    ar, ai = _sqrt_parts(1.0 - x, -y)                     # sqrt(1 - z)
+    br, bi = _sqrt_parts(1.0 + x, y)                      # sqrt(1 + z)
+    return _cx(_adj.atan2(x, ar * br - ai * bi),
+               _arcsinh(ar * bi - ai * br))
+
+
+def _complex_arccos(z):
+    x, y = _adj.real(z), _adj.imag(z)
+    ar, ai = _sqrt_parts(1.0 - x, -y)                     # sqrt(1 - z)
+    br, bi = _sqrt_parts(1.0 + x, y)                      # sqrt(1 + z)
+    return _cx(2.0 * _adj.atan2(ar, br), _arcsinh(br * ai - bi * ar))
+
+
+def _complex_arccosh(z):
+    x, y = _adj.real(z), _adj.imag(z)
+    ar, ai = _sqrt_parts(x - 1.0, y)                      # sqrt(z - 1)
+    br, bi = _sqrt_parts(x + 1.0, y)                      # sqrt(z + 1)
+    return _cx(_arcsinh(ar * br + ai * bi), 2.0 * _adj.atan2(ai, br))
+
+
+def _times_i(z):
+    return _cx(-_adj.imag(z), _adj.real(z))
+
+
+def _times_minus_i(z):
+    return _cx(_adj.imag(z), -_adj.real(z))
+
+
+def _complex_arcsinh(z):
+    # asinh(z) = -i asin(i z), C99's definition.
+    return _times_minus_i(_complex_arcsin(_times_i(z)))
+
+
+def _complex_arctan(z):
+    # atan(z) = -i atanh(i z), C99's definition.
+    return _times_minus_i(_arctanh(_times_i(z)))
+
+
+def _by_type(real, complex_):
+    """`real` on real arrays, `complex_` on complex ones."""
+    return lambda x: complex_(x) if x.dtype.is_complex else real(x)
+
+
 tan = _unary("tan", _tan, complex_ok=True)
-arctan = _unary("arctan", _arctan)
-arcsin = _unary("arcsin", _arcsin)
-arccos = _unary("arccos", _arccos)
+arctan = _unary("arctan", _by_type(_arctan, _complex_arctan),
+                complex_ok=True)
+arcsin = _unary("arcsin", _by_type(_arcsin, _complex_arcsin),
+                complex_ok=True)
+arccos = _unary("arccos", _by_type(_arccos, _complex_arccos),
+                complex_ok=True)
 sinh = _unary("sinh", _sinh, complex_ok=True)
 cosh = _unary("cosh", _cosh, complex_ok=True)
-arcsinh = _unary("arcsinh", _arcsinh)
-arccosh = _unary("arccosh", _arccosh)
+arcsinh = _unary("arcsinh", _by_type(_arcsinh, _complex_arcsinh),
+                 complex_ok=True)
+arccosh = _unary("arccosh", _by_type(_arccosh, _complex_arccosh),
+                 complex_ok=True)
 arctanh = _unary("arctanh", _arctanh, complex_ok=True)
 
 

@@ -64,7 +64,7 @@ from ._np_products import (  # noqa: F401
 from ._np_rounding import (  # noqa: F401
     around, ceil, divmod, fix, floor, floor_divide, fmod, mod, remainder,
     rint, round, trunc)
-from ._np_sorting import argsort, sort  # noqa: F401
+from ._np_sorting import argsort, sort, sort_complex  # noqa: F401
 from ._np_shapes import (  # noqa: F401
     append, astype, atleast_1d, atleast_2d, atleast_3d, block, column_stack,
     concat, copy, dsplit, dstack, flip, fliplr, flipud, hsplit, hstack,

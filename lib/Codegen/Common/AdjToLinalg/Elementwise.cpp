@@ -376,6 +376,54 @@ struct MathUnary {
   }
 };
 
+/// log1p of a complex x + iy as log|1 + z| + i atan2(y, 1 + x), not
+/// complex.log1p: MLIR 22's lowering of it computes log|1 + z| as log1p of
+/// max(|1 + x|, |y|) - 1, which is -1 (a -inf log) wherever |1 + z| is
+/// tiny (log1p(-1 + 1e-300i) should be -690.8 + 1.57i) and NaN-bound at
+/// z = -1 (it gave 0, not -inf). Here: log1p(x (2 + x) + y^2) / 2 where
+/// |1 + z|^2 - 1 is small (accurate near z = 0), else log m + log1p(q^2) / 2
+/// with m = max(|1 + x|, |y|) and q the other over m (no overflow, and
+/// exact near z = -1, where 1 + x is).
+Value complexLog1p(OpBuilder &b, Location l, Value z) {
+  auto type = cast<ComplexType>(z.getType());
+  Type real = type.getElementType();
+  auto constant = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getFloatAttr(real, v));
+  };
+  Value x = complex::ReOp::create(b, l, z), y = complex::ImOp::create(b, l, z);
+  Value u = arith::AddFOp::create(b, l, x, constant(1.0));
+  Value s = arith::AddFOp::create(
+      b, l, arith::MulFOp::create(b, l, x, arith::AddFOp::create(
+                                             b, l, x, constant(2.0))),
+      arith::MulFOp::create(b, l, y, y));
+  Value nearOne = math::Log1pOp::create(b, l, s);
+  Value au = math::AbsFOp::create(b, l, u), ay = math::AbsFOp::create(b, l, y);
+  Value m = arith::MaximumFOp::create(b, l, au, ay);
+  Value n = arith::MinimumFOp::create(b, l, au, ay);
+  Value mZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, m,
+                                      constant(0.0));
+  Value q = arith::SelectOp::create(b, l, mZero, constant(0.0),
+                                    arith::DivFOp::create(b, l, n, m));
+  Value far = arith::AddFOp::create(
+      b, l, arith::MulFOp::create(b, l, math::LogOp::create(b, l, m),
+                                  constant(2.0)),
+      math::Log1pOp::create(b, l, arith::MulFOp::create(b, l, q, q)));
+  Value small = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                                      math::AbsFOp::create(b, l, s),
+                                      constant(0.5));
+  Value twiceReal = arith::SelectOp::create(b, l, small, nearOne, far);
+  Value re = arith::MulFOp::create(b, l, twiceReal, constant(0.5));
+  Value im = math::Atan2Op::create(b, l, y, u);
+  return complex::CreateOp::create(b, l, type, re, im);
+}
+
+/// adj.log1p: math.log1p, or complexLog1p.
+Value log1pBody(OpBuilder &b, Location l, ValueRange a, adj::Log1pOp) {
+  if (isComplex(a[0]))
+    return complexLog1p(b, l, a[0]);
+  return math::Log1pOp::create(b, l, a[0]);
+}
+
 Value realBody(OpBuilder &b, Location l, ValueRange a, adj::RealOp) {
   return complex::ReOp::create(b, l, a[0]);
 }
@@ -422,14 +470,14 @@ void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
                ADJ_UNARY(ReluOp, relu), ADJ_UNARY(SigmoidOp, sigmoid),
                ADJ_UNARY(SignOp, sign)>(ctx);
   patterns.add<ADJ_MATH_C(ExpOp, ExpOp, ExpOp), ADJ_MATH_C(LogOp, LogOp, LogOp),
-               ADJ_MATH_C(Log1pOp, Log1pOp, Log1pOp),
                ADJ_MATH_C(Expm1Op, ExpM1Op, Expm1Op),
                ADJ_MATH_C(TanhOp, TanhOp, TanhOp),
                ADJ_MATH_C(SqrtOp, SqrtOp, SqrtOp),
                ADJ_MATH_C(RsqrtOp, RsqrtOp, RsqrtOp),
                ADJ_MATH_C(SinOp, SinOp, SinOp), ADJ_MATH_C(CosOp, CosOp, CosOp),
                ADJ_MATH(ErfOp, ErfOp)>(ctx);
-  patterns.add<ElementwisePattern<adj::CmpOp, &cmpBody>,
+  patterns.add<ElementwisePattern<adj::Log1pOp, &log1pBody>,
+               ElementwisePattern<adj::CmpOp, &cmpBody>,
                ElementwisePattern<adj::SelectOp, &selectBody>,
                ElementwisePattern<adj::CastOp, &castBody>,
                ElementwisePattern<adj::RealOp, &realBody>,

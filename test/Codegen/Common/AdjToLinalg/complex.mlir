@@ -7,7 +7,20 @@
 // CHECK: complex.div
 // CHECK: complex.pow
 // CHECK: complex.exp
-// CHECK: complex.log1p
+// log1p as log|1 + z| + i atan2(y, 1 + x), not complex.log1p (whose MLIR
+// 22 lowering loses log|1 + z| where it is tiny): log1p of x (2 + x) + y^2
+// near z = 0, else the log of the larger part of 1 + z plus log1p of the
+// ratio squared.
+// CHECK-NOT: complex.log1p
+// CHECK: %[[X:.*]] = complex.re %[[Z:.*]] : complex<f32>
+// CHECK: %[[Y:.*]] = complex.im %[[Z]] : complex<f32>
+// CHECK: %[[U:.*]] = arith.addf %[[X]], %{{.*}} : f32
+// CHECK: math.log1p
+// CHECK: %[[M:.*]] = arith.maximumf
+// CHECK: math.log %[[M]]
+// CHECK: arith.select
+// CHECK: %[[IM:.*]] = math.atan2 %[[Y]], %[[U]] : f32
+// CHECK: complex.create %{{.*}}, %[[IM]] : complex<f32>
 // CHECK: complex.sqrt
 // CHECK: complex.neg
 // CHECK: complex.sign
