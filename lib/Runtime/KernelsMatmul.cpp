@@ -2,7 +2,7 @@
 //
 // f32 products of more than a few thousand flops run on oneDNN's sgemm when
 // libdnnl is installed (CPU/OneDnn.h: 1.0-2.7x Eigen's throughput here),
-// everything else on Eigen's GEMM, which packs and blocks for the host's
+// everything else (f64, complex<f32> and complex<f64>) on Eigen's GEMM, which packs and blocks for the host's
 // caches and vector units. Strided views are passed without copying
 // (row-major when the column stride is 1, column-major when the row stride
 // is 1, which covers transposed views), and large products are split into
@@ -334,6 +334,14 @@ template void adjoint::rt::gemm<double>(const MatrixView<const double> &,
                                         const MatrixView<const double> &,
                                         const MatrixView<double> &, bool,
                                         bool);
+template void adjoint::rt::gemm<std::complex<float>>(
+    const MatrixView<const std::complex<float>> &,
+    const MatrixView<const std::complex<float>> &,
+    const MatrixView<std::complex<float>> &, bool, bool);
+template void adjoint::rt::gemm<std::complex<double>>(
+    const MatrixView<const std::complex<double>> &,
+    const MatrixView<const std::complex<double>> &,
+    const MatrixView<std::complex<double>> &, bool, bool);
 
 extern "C" {
 void _mlir_ciface_adj_kernel_matmul_f32(MemRefDescriptor<float, 2> *a,
@@ -358,6 +366,30 @@ void _mlir_ciface_adj_kernel_batch_matmul_f64(MemRefDescriptor<double, 3> *a,
                                               MemRefDescriptor<double, 3> *b,
                                               MemRefDescriptor<double, 3> *c,
                                               int64_t accumulate) {
+  batchMatmulEntry(a, b, c, accumulate);
+}
+void _mlir_ciface_adj_kernel_matmul_c64(
+    MemRefDescriptor<std::complex<float>, 2> *a,
+    MemRefDescriptor<std::complex<float>, 2> *b,
+    MemRefDescriptor<std::complex<float>, 2> *c, int64_t accumulate) {
+  matmulEntry(a, b, c, accumulate);
+}
+void _mlir_ciface_adj_kernel_matmul_c128(
+    MemRefDescriptor<std::complex<double>, 2> *a,
+    MemRefDescriptor<std::complex<double>, 2> *b,
+    MemRefDescriptor<std::complex<double>, 2> *c, int64_t accumulate) {
+  matmulEntry(a, b, c, accumulate);
+}
+void _mlir_ciface_adj_kernel_batch_matmul_c64(
+    MemRefDescriptor<std::complex<float>, 3> *a,
+    MemRefDescriptor<std::complex<float>, 3> *b,
+    MemRefDescriptor<std::complex<float>, 3> *c, int64_t accumulate) {
+  batchMatmulEntry(a, b, c, accumulate);
+}
+void _mlir_ciface_adj_kernel_batch_matmul_c128(
+    MemRefDescriptor<std::complex<double>, 3> *a,
+    MemRefDescriptor<std::complex<double>, 3> *b,
+    MemRefDescriptor<std::complex<double>, 3> *c, int64_t accumulate) {
   batchMatmulEntry(a, b, c, accumulate);
 }
 }

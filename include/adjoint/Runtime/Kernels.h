@@ -20,6 +20,7 @@
 
 #include "adjoint/Runtime/ThreadPool.h"
 
+#include <complex>
 #include <cstdint>
 #include <functional>
 
@@ -57,6 +58,14 @@ void gemm(const MatrixView<const T> &a, const MatrixView<const T> &b,
 extern template void gemm<float>(const MatrixView<const float> &,
                                  const MatrixView<const float> &,
                                  const MatrixView<float> &, bool, bool);
+extern template void gemm<std::complex<float>>(
+    const MatrixView<const std::complex<float>> &,
+    const MatrixView<const std::complex<float>> &,
+    const MatrixView<std::complex<float>> &, bool, bool);
+extern template void gemm<std::complex<double>>(
+    const MatrixView<const std::complex<double>> &,
+    const MatrixView<const std::complex<double>> &,
+    const MatrixView<std::complex<double>> &, bool, bool);
 extern template void gemm<double>(const MatrixView<const double> &,
                                   const MatrixView<const double> &,
                                   const MatrixView<double> &, bool, bool);
@@ -129,6 +138,27 @@ void _mlir_ciface_adj_kernel_batch_matmul_f64(
     adjoint::rt::MemRefDescriptor<double, 3> *a,
     adjoint::rt::MemRefDescriptor<double, 3> *b,
     adjoint::rt::MemRefDescriptor<double, 3> *c, int64_t accumulate);
+// complex<f32> and complex<f64> products (c64, c128): Eigen's complex GEMM.
+void _mlir_ciface_adj_kernel_matmul_c64(
+    adjoint::rt::MemRefDescriptor<std::complex<float>, 2> *a,
+    adjoint::rt::MemRefDescriptor<std::complex<float>, 2> *b,
+    adjoint::rt::MemRefDescriptor<std::complex<float>, 2> *c,
+    int64_t accumulate);
+void _mlir_ciface_adj_kernel_matmul_c128(
+    adjoint::rt::MemRefDescriptor<std::complex<double>, 2> *a,
+    adjoint::rt::MemRefDescriptor<std::complex<double>, 2> *b,
+    adjoint::rt::MemRefDescriptor<std::complex<double>, 2> *c,
+    int64_t accumulate);
+void _mlir_ciface_adj_kernel_batch_matmul_c64(
+    adjoint::rt::MemRefDescriptor<std::complex<float>, 3> *a,
+    adjoint::rt::MemRefDescriptor<std::complex<float>, 3> *b,
+    adjoint::rt::MemRefDescriptor<std::complex<float>, 3> *c,
+    int64_t accumulate);
+void _mlir_ciface_adj_kernel_batch_matmul_c128(
+    adjoint::rt::MemRefDescriptor<std::complex<double>, 3> *a,
+    adjoint::rt::MemRefDescriptor<std::complex<double>, 3> *b,
+    adjoint::rt::MemRefDescriptor<std::complex<double>, 3> *c,
+    int64_t accumulate);
 void _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f32(
     adjoint::rt::MemRefDescriptor<float, 4> *input,
     adjoint::rt::MemRefDescriptor<float, 4> *filter,

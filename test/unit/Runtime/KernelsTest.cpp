@@ -17,6 +17,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <complex>
 #include <random>
 #include <vector>
 
@@ -24,18 +25,34 @@ using namespace adjoint::rt;
 
 namespace {
 
+template <typename T> struct IsComplex : std::false_type {};
+template <typename R> struct IsComplex<std::complex<R>> : std::true_type {};
+
+/// T's type in double precision (the references are computed in it).
+template <typename T>
+using Wide = std::conditional_t<IsComplex<T>::value, std::complex<double>,
+                                double>;
+
 template <typename T>
 std::vector<T> randomVector(size_t n, unsigned seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   std::vector<T> v(n);
-  for (T &x : v)
-    x = static_cast<T>(dist(gen));
+  for (T &x : v) {
+    if constexpr (IsComplex<T>::value) {
+      double re = dist(gen);
+      x = T(re, dist(gen));
+    } else {
+      x = static_cast<T>(dist(gen));
+    }
+  }
   return v;
 }
 
 template <typename T> double tolerance() {
-  return std::is_same_v<T, float> ? 1e-5 : 1e-12;
+  return std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>>
+             ? 1e-5
+             : 1e-12;
 }
 
 template <typename T, int Rank>
@@ -86,14 +103,29 @@ Stored<T> store(int64_t rows, int64_t cols, Layout layout, unsigned seed) {
 /// The definition of (a @ b)[i, j] in double, with the sum of the terms'
 /// magnitudes (the scale of the rounding error).
 template <typename T>
-std::pair<double, double> dot(const Stored<T> &a, const Stored<T> &b,
-                              int64_t i, int64_t j) {
-  double sum = 0.0, scale = 1.0;
+std::pair<Wide<T>, double> dot(const Stored<T> &a, const Stored<T> &b,
+                               int64_t i, int64_t j) {
+  Wide<T> sum = 0.0;
+  double scale = 1.0;
   for (int64_t p = 0; p < a.cols; ++p) {
-    sum += double(a.at(i, p)) * double(b.at(p, j));
-    scale += std::abs(double(a.at(i, p)) * double(b.at(p, j)));
+    sum += Wide<T>(a.at(i, p)) * Wide<T>(b.at(p, j));
+    scale += std::abs(Wide<T>(a.at(i, p)) * Wide<T>(b.at(p, j)));
   }
   return {sum, scale};
+}
+
+/// The matmul entry point of T.
+template <typename T>
+void matmulKernel(MemRefDescriptor<T, 2> *a, MemRefDescriptor<T, 2> *b,
+                  MemRefDescriptor<T, 2> *c, bool accumulate) {
+  if constexpr (std::is_same_v<T, float>)
+    _mlir_ciface_adj_kernel_matmul_f32(a, b, c, accumulate);
+  else if constexpr (std::is_same_v<T, double>)
+    _mlir_ciface_adj_kernel_matmul_f64(a, b, c, accumulate);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    _mlir_ciface_adj_kernel_matmul_c64(a, b, c, accumulate);
+  else
+    _mlir_ciface_adj_kernel_matmul_c128(a, b, c, accumulate);
 }
 
 /// Runs the matmul entry point on [m, k] x [k, n] into C stored as `lc` and
@@ -109,15 +141,12 @@ void checkMatmul(int64_t m, int64_t k, int64_t n, Layout la, Layout lb,
   if (!accumulate)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        c.data[i * c.rowStride + j * c.colStride] = std::nan("");
+        c.data[i * c.rowStride + j * c.colStride] = T(std::nan(""));
   std::vector<T> before = c.data;
   auto da = descriptor<T, 2>(a.data.data(), {m, k}, {a.rowStride, a.colStride});
   auto db = descriptor<T, 2>(b.data.data(), {k, n}, {b.rowStride, b.colStride});
   auto dc = descriptor<T, 2>(c.data.data(), {m, n}, {c.rowStride, c.colStride});
-  if constexpr (std::is_same_v<T, float>)
-    _mlir_ciface_adj_kernel_matmul_f32(&da, &db, &dc, accumulate);
-  else
-    _mlir_ciface_adj_kernel_matmul_f64(&da, &db, &dc, accumulate);
+  matmulKernel(&da, &db, &dc, accumulate);
   std::vector<bool> inView(c.data.size(), false);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
@@ -125,8 +154,8 @@ void checkMatmul(int64_t m, int64_t k, int64_t n, Layout la, Layout lb,
       inView[at] = true;
       auto [sum, scale] = dot(a, b, i, j);
       if (accumulate)
-        sum += double(before[at]);
-      REQUIRE(std::abs(c.data[at] - sum) <= tolerance<T>() * scale);
+        sum += Wide<T>(before[at]);
+      REQUIRE(std::abs(Wide<T>(c.data[at]) - sum) <= tolerance<T>() * scale);
     }
   for (size_t at = 0; at < c.data.size(); ++at)
     if (!inView[at])
@@ -219,7 +248,8 @@ void checkConv(const ConvCase &k, bool accumulate) {
 } // namespace
 
 TEMPLATE_TEST_CASE("matmul kernel: every layout, overwrite and accumulate",
-                   "[kernels]", float, double) {
+                   "[kernels]", float, double, std::complex<float>,
+                   std::complex<double>) {
   for (Layout la : {Layout::RowMajor, Layout::ColMajor, Layout::Strided})
     for (Layout lb : {Layout::RowMajor, Layout::ColMajor, Layout::Strided})
       for (bool accumulate : {false, true}) {
@@ -231,7 +261,8 @@ TEMPLATE_TEST_CASE("matmul kernel: every layout, overwrite and accumulate",
 
 TEMPLATE_TEST_CASE("matmul kernel: shapes split over threads and the "
                    "column-major scratch path",
-                   "[kernels]", float, double) {
+                   "[kernels]", float, double, std::complex<float>,
+                   std::complex<double>) {
   for (bool accumulate : {false, true}) {
     // Tall: row blocks; wide: column blocks (both above the threshold).
     checkMatmul<TestType>(300, 160, 70, Layout::RowMajor, Layout::RowMajor,
@@ -333,23 +364,33 @@ TEMPLATE_TEST_CASE("batch matmul kernel: a batch stride of 0 broadcasts one "
   }
 }
 
-TEST_CASE("batch matmul kernel with a transposed operand", "[kernels]") {
+TEMPLATE_TEST_CASE("batch matmul kernel with a transposed operand",
+                   "[kernels]", float, std::complex<float>,
+                   std::complex<double>) {
+  using T = TestType;
   const int64_t batches = 5, m = 6, k = 7, n = 4;
-  std::vector<float> a = randomVector<float>(batches * m * k, 7);
+  std::vector<T> a = randomVector<T>(batches * m * k, 7);
   // B stored as [batch, n, k] and read as its transpose [batch, k, n].
-  std::vector<float> b = randomVector<float>(batches * n * k, 8);
-  std::vector<float> c(batches * m * n, 99.0f);
-  auto da = descriptor<float, 3>(a.data(), {batches, m, k}, {m * k, k, 1});
-  auto db = descriptor<float, 3>(b.data(), {batches, k, n}, {n * k, 1, k});
-  auto dc = descriptor<float, 3>(c.data(), {batches, m, n}, {m * n, n, 1});
-  _mlir_ciface_adj_kernel_batch_matmul_f32(&da, &db, &dc, /*accumulate=*/0);
+  std::vector<T> b = randomVector<T>(batches * n * k, 8);
+  std::vector<T> c(batches * m * n, T(99.0f));
+  auto da = descriptor<T, 3>(a.data(), {batches, m, k}, {m * k, k, 1});
+  auto db = descriptor<T, 3>(b.data(), {batches, k, n}, {n * k, 1, k});
+  auto dc = descriptor<T, 3>(c.data(), {batches, m, n}, {m * n, n, 1});
+  if constexpr (std::is_same_v<T, float>)
+    _mlir_ciface_adj_kernel_batch_matmul_f32(&da, &db, &dc, 0);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    _mlir_ciface_adj_kernel_batch_matmul_c64(&da, &db, &dc, 0);
+  else
+    _mlir_ciface_adj_kernel_batch_matmul_c128(&da, &db, &dc, 0);
   for (int64_t g = 0; g < batches; ++g)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
-        double sum = 0;
+        Wide<T> sum = 0.0;
         for (int64_t p = 0; p < k; ++p)
-          sum += double(a[(g * m + i) * k + p]) * double(b[(g * n + j) * k + p]);
-        REQUIRE(std::abs(c[(g * m + i) * n + j] - sum) <= 1e-5);
+          sum += Wide<T>(a[(g * m + i) * k + p]) *
+                 Wide<T>(b[(g * n + j) * k + p]);
+        REQUIRE(std::abs(Wide<T>(c[(g * m + i) * n + j]) - sum) <=
+                10 * tolerance<T>());
       }
 }
 

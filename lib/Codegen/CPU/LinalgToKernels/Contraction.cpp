@@ -4,6 +4,7 @@
 // -adj-fuse-elementwise leaves them after folding a transpose) becomes a
 // call of the runtime's GEMM on strided views: a transposed operand is a
 // memref.transpose view, no copy. Other maps (broadcasts) stay loops.
+// f32, f64, complex<f32> and complex<f64> have kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,7 +69,7 @@ struct ContractionToKernel : OpRewritePattern<OpTy> {
     Value b = op.getDpsInputOperand(1)->get();
     Value c = op.getDpsInitOperand(0)->get();
     Type elem = cast<MemRefType>(c.getType()).getElementType();
-    StringRef suffix = kernelSuffix(elem);
+    StringRef suffix = kernelSuffix(elem, /*complex=*/true);
     if (suffix.empty() ||
         cast<MemRefType>(a.getType()).getElementType() != elem ||
         cast<MemRefType>(b.getType()).getElementType() != elem)

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -25,11 +26,18 @@ namespace adjoint::cpu {
 
 using namespace mlir;
 
-llvm::StringRef adjoint::kernels::kernelSuffix(Type elementType) {
+llvm::StringRef adjoint::kernels::kernelSuffix(Type elementType,
+                                               bool complex) {
   if (elementType.isF32())
     return "f32";
   if (elementType.isF64())
     return "f64";
+  if (auto c = dyn_cast<ComplexType>(elementType); c && complex) {
+    if (c.getElementType().isF32())
+      return "c64";
+    if (c.getElementType().isF64())
+      return "c128";
+  }
   return "";
 }
 
@@ -58,8 +66,15 @@ bool adjoint::kernels::takeZeroFill(RewriterBase &rewriter, Operation *op,
   if (!fill || !fill.hasPureBufferSemantics() ||
       fill.getDpsInitOperand(0)->get() != dest)
     return false;
+  auto complexZero = [](Value v) {
+    auto cst = v.getDefiningOp<complex::ConstantOp>();
+    return cst && llvm::all_of(cst.getValue(), [](Attribute part) {
+             auto f = dyn_cast<FloatAttr>(part);
+             return f && f.getValue().isZero();
+           });
+  };
   if (!matchPattern(fill.value(), m_AnyZeroFloat()) &&
-      !matchPattern(fill.value(), m_Zero()))
+      !matchPattern(fill.value(), m_Zero()) && !complexZero(fill.value()))
     return false;
   rewriter.eraseOp(fill);
   return true;

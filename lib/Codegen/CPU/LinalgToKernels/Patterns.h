@@ -12,8 +12,10 @@
 
 namespace adjoint::kernels {
 
-/// "f32" or "f64" for the element types that have kernels, "" otherwise.
-llvm::StringRef kernelSuffix(mlir::Type elementType);
+/// "f32" or "f64" for the element types that have kernels, and with
+/// `complex` (the products' kernels) "c64" or "c128" for complex<f32> and
+/// complex<f64>; "" otherwise.
+llvm::StringRef kernelSuffix(mlir::Type elementType, bool complex = false);
 
 /// `v` cast to the fully dynamic strided memref of its rank, the one type
 /// every kernel argument of that rank has.

@@ -177,3 +177,25 @@ func.func @left_alone(%a: memref<4x8xi32>, %b: memref<8x2xi32>, %c: memref<4x2xi
   %r = linalg.matmul ins(%ta, %tb : tensor<4x8xf32>, tensor<8x2xf32>) outs(%tc : tensor<4x2xf32>) -> tensor<4x2xf32>
   return %r : tensor<4x2xf32>
 }
+
+// -----
+
+// Complex products have kernels of their own (Eigen's complex GEMM): c64
+// and c128, batched too; a zero fill of complex zeros goes as a float one
+// does. A complex convolution has no kernel and stays.
+// CHECK-LABEL: func.func @complex
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-NOT: linalg.fill
+// CHECK: call @adj_kernel_matmul_c64(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]]) : (memref<?x?xcomplex<f32>, strided<[?, ?], offset: ?>>,
+// CHECK: call @adj_kernel_batch_matmul_c128(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x?x?xcomplex<f64>, strided<[?, ?, ?], offset: ?>>,
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @complex(%a: memref<4x8xcomplex<f32>>, %b: memref<8x2xcomplex<f32>>, %c: memref<4x2xcomplex<f32>>,
+                   %x: memref<3x4x8xcomplex<f64>>, %y: memref<3x8x2xcomplex<f64>>, %z: memref<3x4x2xcomplex<f64>>,
+                   %i: memref<1x1x4x4xcomplex<f32>>, %f: memref<1x1x2x2xcomplex<f32>>, %o: memref<1x1x3x3xcomplex<f32>>) {
+  %zero = complex.constant [0.0 : f32, 0.0 : f32] : complex<f32>
+  linalg.fill ins(%zero : complex<f32>) outs(%c : memref<4x2xcomplex<f32>>)
+  linalg.matmul ins(%a, %b : memref<4x8xcomplex<f32>>, memref<8x2xcomplex<f32>>) outs(%c : memref<4x2xcomplex<f32>>)
+  linalg.batch_matmul ins(%x, %y : memref<3x4x8xcomplex<f64>>, memref<3x8x2xcomplex<f64>>) outs(%z : memref<3x4x2xcomplex<f64>>)
+  linalg.conv_2d_nchw_fchw ins(%i, %f : memref<1x1x4x4xcomplex<f32>>, memref<1x1x2x2xcomplex<f32>>) outs(%o : memref<1x1x3x3xcomplex<f32>>)
+  return
+}
