@@ -22,7 +22,12 @@ def ExpandFft : Pass<"adj-expand-fft", "::mlir::ModuleOp"> {
     matmul and elementwise kernels then run it.
 
     A 1-D transform of length n over the last dimension is a product with
-    the n x n DFT matrix when n <= 64 or n is prime; otherwise n = n1 n2
+    the n x n DFT matrix when n <= 64 or n is a prime up to 256; a longer
+    prime takes Bluestein's algorithm (X_k = w_k sum_j (x_j w_j)
+    conj(w_(k-j)) with the chirp w_m = exp(+-i pi m^2 / n): a cyclic
+    convolution at the power of two m >= 2n - 1, two transforms of m and a
+    product with the chirp filter's transform, a constant up to 2^14
+    points); otherwise n = n1 n2
     (n1 the largest divisor <= sqrt(n)) and it is Cooley and Tukey's four
     steps: transforms of length n1 over the strided subsequences, a
     multiplication by the twiddle factors, transforms of length n2, and a
@@ -50,7 +55,8 @@ def ExpandFft : Pass<"adj-expand-fft", "::mlir::ModuleOp"> {
 
     Costs: 2 (n1 + n2) n flops per point of a two-factor length against
     5 n log2 n for a radix-2 FFT (1.3x for n = 1024, in matmul kernels),
-    and n^2 per point for a prime n (no Bluestein yet).
+    n^2 per point for a prime n up to 256, and about three transforms of m
+    per point (m < 4n) for a longer one.
 
     With `outline` (the GPU targets' tensor pipeline) the op stays, for a
     library, and its expansion goes into a private function that the op

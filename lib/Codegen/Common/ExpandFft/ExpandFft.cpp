@@ -36,6 +36,10 @@ namespace {
 
 /// Lengths up to this are one product with the DFT matrix.
 constexpr int64_t kDirectMax = 64;
+/// Prime lengths up to this are one product with the DFT matrix too
+/// (n^2 work per transform); longer ones take Bluestein's algorithm (about
+/// three transforms of a power of two near 2n).
+constexpr int64_t kBluesteinMin = 256;
 /// Tables of roots of unity up to this many entries are constants.
 constexpr int64_t kConstantMax = 1 << 14;
 
@@ -188,8 +192,10 @@ private:
         n1 = d;
     Value flat = reshape(x, {lines, n});
     Value y;
-    if (n <= kDirectMax || n1 == 1) {
+    if (n <= kDirectMax || (n1 == 1 && n <= kBluesteinMin)) {
       y = adj::MatmulOp::create(b, loc, flat, rootsOfUnity(n, n, n, sign));
+    } else if (n1 == 1) {
+      y = bluestein(flat, n, sign);
     } else {
       // x[n2 j1 + j2] as [lines, j1, j2]; transform over j1 (moved last),
       // twiddle by w^(j2 k1), transform over j2, and read the result
@@ -202,6 +208,123 @@ private:
       y = transpose(t, {0, 2, 1});
     }
     return reshape(y, original);
+  }
+
+  /// Bluestein's algorithm over the last dimension of the [lines, n] x, for
+  /// a long prime n: with w_m = exp(sign i pi m^2 / n), j k = (j^2 + k^2 -
+  /// (k - j)^2) / 2 makes X_k = w_k sum_j (x_j w_j) conj(w_(k - j)), a
+  /// convolution, done cyclically at the power of two m >= 2n - 1: the
+  /// product of the transform of the zero-padded x w with the transform of
+  /// the chirp filter (conj(w) at distances 0 to n - 1 either way round the
+  /// cycle; a constant with the inverse's 1/m folded in), transformed back.
+  Value bluestein(Value x, int64_t n, int sign) {
+    int64_t m = 1;
+    while (m < 2 * n - 1)
+      m *= 2;
+    Value w = chirp(n, sign);
+    Value a = adj::MulOp::create(b, loc, x, w);
+    SmallVector<int64_t> low = {0, 0}, high = {0, m - n};
+    a = adj::PadOp::create(b, loc, a, low, high, APFloat(0.0));
+    Value product =
+        adj::MulOp::create(b, loc, lastAxis(a, -1), chirpFilter(n, m, sign));
+    Value conv = lastAxis(product, +1);
+    SmallVector<int64_t> limit(shapeOf(conv));
+    limit.back() = n;
+    return adj::MulOp::create(b, loc, slice(conv, limit), w);
+  }
+
+  /// exp(sign i pi (d^2 mod 2n) / n) of the i64 tensor d (d^2 exact in i64
+  /// for d < 2^31).
+  Value chirpOf(Value d, int64_t n, int sign) {
+    auto shape = shapeOf(d);
+    Value square = adj::MulOp::create(b, loc, d, d);
+    Value modulus = scalar(static_cast<double>(2 * n), b.getI64Type());
+    Value rem = adj::SubOp::create(
+        b, loc, square,
+        adj::MulOp::create(
+            b, loc, adj::DivOp::create(b, loc, square, modulus), modulus));
+    Value angle = adj::MulOp::create(
+        b, loc,
+        adj::CastOp::create(b, loc, RankedTensorType::get(shape, real), rem),
+        scalar(sign * std::numbers::pi / static_cast<double>(n), real));
+    return adj::ComplexOp::create(b, loc, adj::CosOp::create(b, loc, angle),
+                                  adj::SinOp::create(b, loc, angle));
+  }
+
+  Value iota(int64_t count) {
+    return adj::IotaOp::create(
+        b, loc, RankedTensorType::get({count}, b.getI64Type()), uint64_t{0});
+  }
+
+  /// w_j = exp(sign i pi j^2 / n), j < n: a constant when small, else from
+  /// iota.
+  Value chirp(int64_t n, int sign) {
+    if (n > kConstantMax)
+      return chirpOf(iota(n), n, sign);
+    SmallVector<std::complex<double>> values;
+    for (int64_t j = 0; j < n; ++j)
+      values.push_back(chirpValue(j, n, sign));
+    return complexConstant({n}, values);
+  }
+
+  static std::complex<double> chirpValue(int64_t d, int64_t n, int sign) {
+    double angle = std::numbers::pi * static_cast<double>(d * d % (2 * n)) /
+                   static_cast<double>(n);
+    return {std::cos(angle), sign * std::sin(angle) + 0.0};
+  }
+
+  /// The transform (length m) of the chirp filter conj(w) at distances 0
+  /// to n - 1 either way round the cycle, times 1 / m.
+  Value chirpFilter(int64_t n, int64_t m, int sign) {
+    if (m <= kConstantMax) {
+      SmallVector<std::complex<double>> filter(m, 0.0);
+      for (int64_t d = 0; d < n; ++d)
+        filter[d] = filter[(m - d) % m] = chirpValue(d, n, -sign);
+      fftInPlace(filter);
+      for (std::complex<double> &v : filter)
+        v /= static_cast<double>(m);
+      return complexConstant({m}, filter);
+    }
+    // Distances 0..n-1, zeros, then n-1..1.
+    Value ahead = chirpOf(iota(n), n, -sign);
+    Value behind = chirpOf(
+        adj::SubOp::create(b, loc,
+                           scalar(static_cast<double>(n - 1), b.getI64Type()),
+                           iota(n - 1)),
+        n, -sign);
+    Value gap = adj::FillOp::create(
+        b, loc, RankedTensorType::get({m - 2 * n + 1}, complex),
+        b.getF64FloatAttr(0));
+    Value filter = adj::ConcatOp::create(
+        b, loc, ValueRange{ahead, gap, behind}, int64_t{0});
+    Value transformed = lastAxis(reshape(filter, {1, m}), -1);
+    return adj::MulOp::create(b, loc, reshape(transformed, {m}),
+                              scalar(1.0 / static_cast<double>(m), complex));
+  }
+
+  /// The forward DFT of `a` (a power of two long) in place, radix 2, in
+  /// double: the chirp filter's constant transform.
+  static void fftInPlace(SmallVectorImpl<std::complex<double>> &a) {
+    size_t n = a.size();
+    for (size_t i = 1, j = 0; i < n; ++i) {
+      size_t bit = n >> 1;
+      for (; j & bit; bit >>= 1)
+        j ^= bit;
+      j ^= bit;
+      if (i < j)
+        std::swap(a[i], a[j]);
+    }
+    for (size_t len = 2; len <= n; len <<= 1) {
+      double angle = -2 * std::numbers::pi / static_cast<double>(len);
+      for (size_t i = 0; i < n; i += len)
+        for (size_t k = 0; k < len / 2; ++k) {
+          std::complex<double> t =
+              std::polar(1.0, angle * static_cast<double>(k)) *
+              a[i + k + len / 2];
+          a[i + k + len / 2] = a[i + k] - t;
+          a[i + k] += t;
+        }
+    }
   }
 
   /// irfft over the last dimension of the half spectrum x, unscaled: the

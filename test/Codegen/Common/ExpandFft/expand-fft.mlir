@@ -91,3 +91,27 @@ adj.func @inverse_real(%h: tensor<2x4x4xcomplex<f32>>) -> tensor<2x4x6xf32> {
   %y = adj.fft irfft %h lengths = [4, 6] : tensor<2x4x4xcomplex<f32>>
   adj.return %y : tensor<2x4x6xf32>
 }
+
+// -----
+
+// A prime length over 256 takes Bluestein's algorithm: the input times the
+// chirp (a constant of 257 entries), zero-padded to the power of two 1024
+// >= 2n - 1, transformed (four steps of 32 x 32), times the chirp filter's
+// transform (a constant of 1024, the inverse's 1/1024 folded in),
+// transformed back, its first 257 entries times the chirp again.
+// CHECK-LABEL: adj.func @bluestein
+// CHECK-NOT: adj.fft
+// CHECK: %[[W:.*]] = adj.constant {{.*}} : tensor<257xcomplex<f32>>
+// CHECK: %[[A:.*]] = adj.mul %arg0, %[[W]] : tensor<2x257xcomplex<f32>>, tensor<257xcomplex<f32>>
+// CHECK: adj.pad %[[A]] low = [0, 0] high = [0, 767]
+// CHECK-COUNT-2: adj.matmul {{.*}} tensor<32x32xcomplex<f32>>
+// CHECK: %[[F:.*]] = adj.constant {{.*}} : tensor<1024xcomplex<f32>>
+// CHECK: adj.mul %{{.*}}, %[[F]] : tensor<2x1024xcomplex<f32>>, tensor<1024xcomplex<f32>>
+// CHECK-COUNT-2: adj.matmul {{.*}} tensor<32x32xcomplex<f32>>
+// CHECK: %[[S:.*]] = adj.slice %{{.*}} start = [0, 0] limit = [2, 257]
+// CHECK: %[[Y:.*]] = adj.mul %[[S]], %[[W]]
+// CHECK: adj.return %[[Y]]
+adj.func @bluestein(%z: tensor<2x257xcomplex<f32>>) -> tensor<2x257xcomplex<f32>> {
+  %y = adj.fft fft %z lengths = [257] : tensor<2x257xcomplex<f32>>
+  adj.return %y : tensor<2x257xcomplex<f32>>
+}
