@@ -35,6 +35,12 @@ def LinearAlgebra : Pass<"adj-gpu-linear-algebra", "::mlir::ModuleOp"> {
     vendor solver, LAPACK on the host) and returns 0, or returns a ticket
     for the kernels, whichever it measured faster for the problem.
 
+    A declaration marked "fft" (an adj.fft's, which returns i64) becomes
+    the begin call alone (op ADJ_RT_GPU_FFT) and the call's result the
+    ticket: its kernels are the generated FFT, which the caller runs
+    itself where the ticket asks for them, and it ends the route
+    (-adj-expand-fft{outline}, -adj-to-linalg).
+
     Workgroup b computes matrix b: the steps of the algorithm run one after
     the other with a barrier between, the work of a step spread over the
     workgroup's items (the trailing update of a column, the rotations of a
