@@ -21,19 +21,19 @@ cufftType typeOf(int64_t transform, bool f64) {
 } // namespace
 
 CufftLibrary::CufftLibrary(CudaDevice &device, const CufftApi &api)
-    : FftLibrary(device), cuda_(device), api_(api) {}
+    : FftLibrary(device), cuda_(device), api_(api),
+      plans_([this](cufftHandle &plan) { api_.cufftDestroy(plan); },
+             [this] { return cuda_.synchronize(); }) {}
 
 CufftLibrary::~CufftLibrary() {
-  for (auto &[problem, handle] : plans_)
-    api_.cufftDestroy(handle);
   if (blas_)
     api_.cublasDestroy_v2(blas_);
 }
 
 Status CufftLibrary::plan(const gpu::LinearAlgebraProblem &problem,
                           cufftHandle *out) {
-  if (auto it = plans_.find(problem); it != plans_.end()) {
-    *out = it->second;
+  if (cufftHandle *known = plans_.find(problem)) {
+    *out = *known;
     return Status::success();
   }
   const int64_t *s = problem.scalars.data();
@@ -53,9 +53,8 @@ Status CufftLibrary::plan(const gpu::LinearAlgebraProblem &problem,
     api_.cufftDestroy(handle);
     return status;
   }
-  plans_[problem] = handle;
   *out = handle;
-  return Status::success();
+  return plans_.insert(problem, handle);
 }
 
 Status CufftLibrary::transform(const gpu::LinearAlgebraProblem &problem,

@@ -2,8 +2,8 @@
 //
 // GPU/FftLibrary.h on cuFFT: one plan per problem (transform, type,
 // lengths, batch), made on its first call with the basic contiguous layout
-// and bound to the device's stream, kept for the process; the inverses
-// scaled with cuBLAS's scal on the same stream.
+// and bound to the device's stream, kept in a bounded cache (PlanCache.h);
+// the inverses scaled with cuBLAS's scal on the same stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +12,7 @@
 
 #include "CUDA/Cufft.h"
 #include "GPU/FftLibrary.h"
-
-#include <unordered_map>
+#include "GPU/PlanCache.h"
 
 namespace adjoint::rt::cuda {
 
@@ -37,9 +36,7 @@ private:
   const CufftApi &api_;
   cublasHandle_t blas_ = nullptr;
   /// Guarded by the device's lock (every use is inside withContext).
-  std::unordered_map<gpu::LinearAlgebraProblem, cufftHandle,
-                     gpu::LinearAlgebraProblemHash>
-      plans_;
+  gpu::PlanCache<cufftHandle> plans_;
 };
 
 } // namespace adjoint::rt::cuda

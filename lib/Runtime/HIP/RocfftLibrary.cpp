@@ -24,19 +24,19 @@ rocfft_transform_type typeOf(int64_t transform) {
 } // namespace
 
 RocfftLibrary::RocfftLibrary(HipDevice &device, const RocfftApi &api)
-    : FftLibrary(device), hip_(device), api_(api) {}
+    : FftLibrary(device), hip_(device), api_(api),
+      plans_([this](Plan &p) { api_.rocfft_plan_destroy(p.plan); },
+             [this] { return hip_.synchronize(); }) {}
 
 RocfftLibrary::~RocfftLibrary() {
-  for (auto &[problem, p] : plans_)
-    api_.rocfft_plan_destroy(p.plan);
   if (blas_)
     api_.rocblas_destroy_handle(blas_);
 }
 
 Status RocfftLibrary::plan(const gpu::LinearAlgebraProblem &problem,
                            Plan *out) {
-  if (auto it = plans_.find(problem); it != plans_.end()) {
-    *out = it->second;
+  if (Plan *known = plans_.find(problem)) {
+    *out = *known;
     return Status::success();
   }
   const int64_t *s = problem.scalars.data();
@@ -61,9 +61,8 @@ Status RocfftLibrary::plan(const gpu::LinearAlgebraProblem &problem,
     api_.rocfft_plan_destroy(p.plan);
     return status;
   }
-  plans_[problem] = p;
   *out = p;
-  return Status::success();
+  return plans_.insert(problem, p);
 }
 
 Status RocfftLibrary::transform(const gpu::LinearAlgebraProblem &problem,

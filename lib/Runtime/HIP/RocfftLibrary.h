@@ -2,8 +2,8 @@
 //
 // GPU/FftLibrary.h on rocFFT: one not-in-place plan per problem (lengths
 // fastest-varying first, so the op's row-major lengths reversed; the
-// default contiguous layout), made on its first call and kept for the
-// process with its work buffer size; each execution on the device's
+// default contiguous layout), made on its first call and kept with its
+// work buffer size in a bounded cache (PlanCache.h); each execution on the device's
 // stream with a work buffer from its pool; the inverses scaled with
 // rocBLAS's scal on the same stream.
 //
@@ -13,9 +13,8 @@
 #define ADJOINT_LIB_RUNTIME_HIP_ROCFFTLIBRARY_H
 
 #include "GPU/FftLibrary.h"
+#include "GPU/PlanCache.h"
 #include "HIP/Rocfft.h"
-
-#include <unordered_map>
 
 namespace adjoint::rt::hip {
 
@@ -43,9 +42,7 @@ private:
   const RocfftApi &api_;
   rocblas_handle blas_ = nullptr;
   /// Guarded by the device's lock (every use is inside withCurrent).
-  std::unordered_map<gpu::LinearAlgebraProblem, Plan,
-                     gpu::LinearAlgebraProblemHash>
-      plans_;
+  gpu::PlanCache<Plan> plans_;
 };
 
 } // namespace adjoint::rt::hip

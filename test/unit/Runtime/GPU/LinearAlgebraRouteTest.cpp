@@ -1,15 +1,18 @@
 //===- LinearAlgebraRouteTest.cpp - adj_rt_gpu_linalg's routes ------------===//
 //
 // The router's measurement protocol against a library that counts its
-// calls (and may be made slow), and a GPU device's library route on
-// opencl:0: LAPACK on the host through copies of device buffers.
+// calls (and may be made slow), a GPU device's library route on opencl:0
+// (LAPACK and FFTW on the host through copies of device buffers), and the
+// vendor FFT libraries' bounded plan cache.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GPU/GpuDevice.h"
 #include "GPU/LinearAlgebraRouter.h"
+#include "GPU/PlanCache.h"
 #include "GpuTestSupport.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -234,4 +237,49 @@ TEST_CASE("a GPU device's library route runs FFTW on copies of its buffers",
   REQUIRE(device.linearAlgebraEnd(ticket).ok());
   device.deallocate(dX);
   device.deallocate(dY);
+}
+
+TEST_CASE("the vendor FFT plan cache keeps the most recently used plans",
+          "[gpu][linalg]") {
+  std::vector<int> destroyed;
+  int drains = 0;
+  bool drainFails = false;
+  auto problem = [](int64_t n) {
+    return LinearAlgebraProblem{ADJ_RT_GPU_FFT, DType::F32,
+                                {1, 0, 1, n, 1, 1, 0}};
+  };
+  {
+    PlanCache<int> cache([&](int &plan) { destroyed.push_back(plan); },
+                         [&] {
+                           ++drains;
+                           return drainFails
+                                      ? Status::error(StatusCode::Internal,
+                                                      "queue failed")
+                                      : Status::success();
+                         },
+                         /*capacity=*/3);
+    for (int i = 0; i < 3; ++i)
+      REQUIRE(cache.insert(problem(10 + i), 100 + i).ok());
+    CHECK(cache.size() == 3);
+    CHECK(drains == 0);
+    // 10 used again: 11 is now the least recently used, and goes (after
+    // the queue has run everything that may use it).
+    REQUIRE(cache.find(problem(10)));
+    CHECK(*cache.find(problem(10)) == 100);
+    REQUIRE(cache.insert(problem(13), 103).ok());
+    CHECK(drains == 1);
+    CHECK(destroyed == std::vector<int>{101});
+    CHECK(cache.find(problem(11)) == nullptr);
+    CHECK(cache.find(problem(12)) != nullptr);
+    CHECK(cache.size() == 3);
+    // A queue that fails: the new plan is not kept, the others stay.
+    drainFails = true;
+    Status status = cache.insert(problem(14), 104);
+    CHECK(status.code() == StatusCode::Internal);
+    CHECK(destroyed == std::vector<int>{101, 104});
+    CHECK(cache.size() == 3);
+  }
+  // The rest go with the cache.
+  std::sort(destroyed.begin(), destroyed.end());
+  CHECK(destroyed == std::vector<int>{100, 101, 102, 103, 104});
 }
