@@ -17,7 +17,7 @@ fused ops), in numpy's total order with NaN last.
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._np_movement import take, take_along_axis
-from ._np_sorting import argsort, sort
+from ._np_sorting import _complex_less, argsort, sort
 from ._np_support import (as_value, cast_to, float_dtype, iota,
                           normalize_axis, ravel)
 
@@ -49,6 +49,13 @@ def _count_before(a, v, side):
     it (left) or not after it (right), NaN last."""
     ar = _adj.reshape(a, [1] * v.rank + [a.shape[0]])
     vr = _adj.reshape(v, list(v.shape) + [1])
+    if a.dtype.is_complex:  # numpy's order of complex numbers
+        if side == "left":
+            return _adj.sum(_adj.cast(_complex_less(ar, vr), DType.i64),
+                            [v.rank], False)
+        after = _adj.sum(_adj.cast(_complex_less(vr, ar), DType.i64),
+                         [v.rank], False)
+        return float(a.shape[0]) - after
     if side == "left":
         hit = ar < vr
         if a.dtype.is_float:
@@ -78,6 +85,8 @@ def digitize(x, bins, right=False, *, method=None):
     """The index of the bin of each x (bins increasing or decreasing,
     which is decided when the program runs if bins is traced)."""
     x, b = _common(x, bins, "digitize")
+    if x.dtype.is_complex:
+        raise TypeError("adjoint.numpy.digitize: x may not be complex")
     if b.rank != 1:
         raise ValueError("adjoint.numpy.digitize: bins must be 1-D")
     side = "left" if right else "right"

@@ -259,6 +259,27 @@ def test_sort_and_argsort_like_numpy(shape):
     same_bits(adj.jit(lambda z: np.sort_complex(z))(z), np.sort_complex(z))
 
 
+def test_searchsorted_and_partition_in_numpy_order():
+    s = np.sort(TO_SORT)
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(
+            adj.jit(lambda s, v: np.searchsorted(s, v, side=side))(s,
+                                                                   TO_SORT),
+            np.searchsorted(s, TO_SORT, side=side))
+    # The k-th in place, the smaller ones before it, the others after (in
+    # no particular order, which numpy's and adjoint's differ in).
+    z = crandn(9)
+    got, want = np.asarray(adj.jit(lambda z: np.partition(z, 4))(z)), \
+        np.partition(z, 4)
+    same_bits(got[4], want[4])
+    same_bits(np.sort(got[:4]), np.sort(want[:4]))
+    same_bits(np.sort(got[5:]), np.sort(want[5:]))
+    order = np.asarray(adj.jit(lambda z: np.argpartition(z, 4))(z))
+    same_bits(z[order][4], np.sort(z)[4])
+    with pytest.raises(Exception, match="may not be complex"):
+        adj.jit(lambda z, s: np.digitize(z, s))(z, s)
+
+
 def test_sort_complex_of_real_arrays_is_complex():
     x = np.array([3.0, -1.0, 2.0])
     same_bits(adj.jit(lambda x: np.sort_complex(x))(x), np.sort_complex(x))
