@@ -191,7 +191,7 @@ def test_real_only_functions_refuse_complex_arrays(name):
 
 
 # On and next to the branch cuts, with signed zeros, and at the branch
-# points and poles: numpy's values (C99's), to an ulp or two.
+# points and poles: numpy's values (C99's), to a few ulp.
 CUTS = np.array([2 + 0j, -2 + 0j, complex(2, -0.0), complex(-2, -0.0), 3j,
                  -3j, complex(-0.0, 3), complex(-0.0, -3), 1 + 0j, -1 + 0j,
                  0j, 1j, -1j, 0.5 + 0j, complex(1.5, -0.0), 1e-8 + 1e-8j,
@@ -206,7 +206,9 @@ def test_inverse_functions_on_their_branch_cuts_like_numpy(name):
         want = fn(CUTS)
     got = np.asarray(adj.jit(lambda z: fn(z))(CUTS))
     finite = np.isfinite(want)
-    np.testing.assert_allclose(got[finite], want[finite], rtol=4e-16,
+    # A few ulp: the math approximations' instruction selection is the
+    # host CPU's (FMA, vector width).
+    np.testing.assert_allclose(got[finite], want[finite], rtol=1e-15,
                                atol=0)
     # Poles: the same infinities, the same finite other part.
     np.testing.assert_array_equal(got[~finite], want[~finite])
@@ -222,7 +224,7 @@ def test_log1p_is_accurate_near_minus_one_and_zero():
     got = np.asarray(adj.jit(lambda z: np.log1p(z))(z))
     want = [complex(mpmath.log(1 + mpmath.mpc(v.real, v.imag)))
             for v in z[:-1]]
-    np.testing.assert_allclose(got[:-1], want, rtol=4e-16, atol=0)
+    np.testing.assert_allclose(got[:-1], want, rtol=1e-15, atol=0)
     assert got[-1] == complex(-np.inf, 0)
 
 
