@@ -188,6 +188,29 @@ Outcome run(intptr_t inAddress, intptr_t outAddress, Config c) noexcept {
   return Outcome::Done;
 }
 
+/// How a failed run ends: its status code and message.
+StatusCode codeOf(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::NoFftw:
+    return StatusCode::Unavailable;
+  case Outcome::NoMemory:
+    return StatusCode::OutOfMemory;
+  default:
+    return StatusCode::InvalidArgument;
+  }
+}
+
+template <typename R> const char *messageOf(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::NoFftw:
+    return cpu::fftwError<R>();
+  case Outcome::NoMemory:
+    return "no memory for an FFTW plan or scratch buffer";
+  default:
+    return "adj_kernel_fft: bad transform type or rank";
+  }
+}
+
 /// The entry points' body: runs the kernel and turns a failure into
 /// failCompiledCall from a frame that holds nothing with a destructor.
 template <typename R>
@@ -195,18 +218,9 @@ void entry(intptr_t in, intptr_t out, int64_t batch, int64_t type,
            int64_t rank, int64_t n0, int64_t n1, int64_t n2) {
   Config c{static_cast<Type>(type), static_cast<int>(rank), {n0, n1, n2},
            batch, false};
-  switch (run<R>(in, out, c)) {
-  case Outcome::Done:
-    return;
-  case Outcome::NoFftw:
-    failCompiledCall(StatusCode::Unavailable, cpu::fftwError<R>());
-  case Outcome::NoMemory:
-    failCompiledCall(StatusCode::OutOfMemory,
-                     "no memory for an FFTW plan or scratch buffer");
-  case Outcome::BadArgument:
-    failCompiledCall(StatusCode::InvalidArgument,
-                     "adj_kernel_fft: bad transform type or rank");
-  }
+  Outcome outcome = run<R>(in, out, c);
+  if (outcome != Outcome::Done)
+    failCompiledCall(codeOf(outcome), messageOf<R>(outcome));
 }
 
 } // namespace
@@ -219,23 +233,12 @@ Status cpu::fourier(DType dtype, intptr_t in, intptr_t out,
                              dtypeName(dtype));
   Config c{static_cast<Type>(s[1]), static_cast<int>(s[2]), {s[3], s[4], s[5]},
            s[0], false};
-  Outcome outcome =
-      dtype == DType::F64 ? run<double>(in, out, c) : run<float>(in, out, c);
-  switch (outcome) {
-  case Outcome::Done:
+  bool f64 = dtype == DType::F64;
+  Outcome outcome = f64 ? run<double>(in, out, c) : run<float>(in, out, c);
+  if (outcome == Outcome::Done)
     return Status::success();
-  case Outcome::NoFftw:
-    return Status::error(StatusCode::Unavailable,
-                         dtype == DType::F64 ? cpu::fftwError<double>()
-                                             : cpu::fftwError<float>());
-  case Outcome::NoMemory:
-    return Status::error(StatusCode::OutOfMemory,
-                         "no memory for an FFTW plan or scratch buffer");
-  case Outcome::BadArgument:
-    break;
-  }
-  return Status::error(StatusCode::InvalidArgument,
-                       "FFT: bad transform type or rank");
+  return Status::error(codeOf(outcome), f64 ? messageOf<double>(outcome)
+                                            : messageOf<float>(outcome));
 }
 
 bool cpu::fourierAvailable(DType dtype) {

@@ -64,13 +64,6 @@ struct CusolverApi {
                                        cudaStream_t stream) = nullptr;
   CusolverRoutines<float> s;
   CusolverRoutines<double> d;
-
-  template <typename T> const CusolverRoutines<T> &routines() const {
-    if constexpr (sizeof(T) == sizeof(float))
-      return s;
-    else
-      return d;
-  }
 };
 
 /// The entry points, loaded once per process; Unavailable naming the

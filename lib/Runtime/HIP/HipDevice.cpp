@@ -115,8 +115,7 @@ std::unique_ptr<gpu::DenseSolver> HipDevice::makeDenseSolver() {
 
 Status HipDevice::timeOnStream(const std::function<Status()> &enqueue,
                                double *milliseconds) {
-  return withQueue([&] {
-    ADJ_HIP_CURRENT(current.status());
+  return withCurrent([&] {
     hipEvent_t events[2] = {nullptr, nullptr};
     Status status;
     for (hipEvent_t &event : events)
@@ -153,8 +152,7 @@ Status HipDevice::enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
   if (Status status = gpu::gemmRouteFromEnvironment("ADJOINT_HIP_GEMM", &route);
       !status.ok())
     return status;
-  return withQueue([&] {
-    ADJ_HIP_CURRENT(current.status());
+  return withCurrent([&] {
     if (!gemms_) {
       const RocblasApi *api = nullptr;
       Status why = loadRocblas(&api);

@@ -58,13 +58,6 @@ struct RocsolverApi {
                                        hipStream_t stream) = nullptr;
   RocsolverRoutines<float> s;
   RocsolverRoutines<double> d;
-
-  template <typename T> const RocsolverRoutines<T> &routines() const {
-    if constexpr (sizeof(T) == sizeof(float))
-      return s;
-    else
-      return d;
-  }
 };
 
 /// The entry points, loaded once per process from librocsolver.so.0 (ROCm
