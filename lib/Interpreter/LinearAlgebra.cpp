@@ -1,12 +1,13 @@
 //===- LinearAlgebra.cpp - cholesky, triangular_solve, lu, qr, eigh, svd --===//
 //
 // The decompositions on Eigen, one matrix of the batch at a time, in the
-// element type (float for f32, double for f64): LLT (reading the lower
-// triangle), triangular views, HouseholderQR (LAPACK's reflector signs:
-// beta = -sign(alpha) |x|), SelfAdjointEigenSolver and BDCSVD. lu is
-// written out here because LAPACK's getrf semantics (rectangular
-// matrices, the first largest pivot, no stop at a zero pivot) are not
-// Eigen's. Failures are NaNs, as the ops define.
+// element type (float, double, std::complex of either): LLT (reading the
+// lower triangle), triangular views, HouseholderQR (LAPACK's reflector
+// signs: beta = -sign(Re alpha) |x|), SelfAdjointEigenSolver and BDCSVD,
+// which take complex (Hermitian) matrices as they are. lu is written out
+// here because LAPACK's getrf semantics (rectangular matrices, the first
+// largest pivot by |Re| + |Im| for complex, no stop at a zero pivot) are
+// not Eigen's. Failures are NaNs, as the ops define.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,8 +67,29 @@ template <typename C> struct Output {
   }
 };
 
-template <typename C> constexpr C nan() {
-  return std::numeric_limits<C>::quiet_NaN();
+/// The real type of `C`'s values (`C` itself unless complex).
+template <typename C> using RealOf = typename Eigen::NumTraits<C>::Real;
+
+template <typename C> C nan() {
+  constexpr RealOf<C> q = std::numeric_limits<RealOf<C>>::quiet_NaN();
+  if constexpr (kIsComplex<C>)
+    return C(q, q);
+  else
+    return q;
+}
+
+/// LAPACK's pivot magnitude: |x| for reals, |Re x| + |Im x| for complex
+/// numbers (i?amax's), so that pivots match getrf's.
+template <typename C> RealOf<C> pivotMagnitude(C x) {
+  if constexpr (kIsComplex<C>)
+    return std::abs(x.real()) + std::abs(x.imag());
+  else
+    return std::abs(x);
+}
+
+/// The DType of `C`'s real values, for eigh's and svd's real results.
+template <typename C> DType realDType() {
+  return std::is_same_v<RealOf<C>, double> ? DType::F64 : DType::F32;
 }
 
 template <typename C>
@@ -139,7 +161,7 @@ template <typename C> std::vector<Tensor> lu(const Tensor &a) {
     for (int64_t j = 0; j < k; ++j) {
       int64_t best = j;
       for (int64_t r = j + 1; r < m; ++r)
-        if (std::abs(lu(r, j)) > std::abs(lu(best, j)))
+        if (pivotMagnitude(lu(r, j)) > pivotMagnitude(lu(best, j)))
           best = r;
       piv[j] = static_cast<int32_t>(best);
       if (best != j) {
@@ -178,40 +200,50 @@ std::vector<Tensor> qr(const Tensor &a, bool full) {
   return {std::move(q.tensor), std::move(r.tensor)};
 }
 
-/// The sign of the entry of largest magnitude of column `j` (the first of
-/// equal ones): the ops' sign convention for eigen- and singular vectors.
-template <typename M> auto leadingSign(const M &m, int64_t j) {
+/// What column `j` is multiplied by to make its entry of largest magnitude
+/// (the first of equal ones) real and positive: its sign, or for complex
+/// vectors the conjugate of its phase. The ops' convention for eigen- and
+/// singular vectors (cpu::leadingPhase is the runtime's).
+template <typename M> typename M::Scalar leadingPhase(const M &m, int64_t j) {
+  using C = typename M::Scalar;
   int64_t best = 0;
   for (int64_t i = 1; i < m.rows(); ++i)
     if (std::abs(m(i, j)) > std::abs(m(best, j)))
       best = i;
-  return m(best, j) < 0 ? -1 : 1;
+  C entry = m(best, j);
+  if constexpr (kIsComplex<C>) {
+    RealOf<C> size = std::abs(entry);
+    return size > 0 ? std::conj(entry) / size : C(1);
+  } else {
+    return entry < 0 ? C(-1) : C(1);
+  }
 }
 
 template <typename C>
 std::vector<Tensor> eigh(const Tensor &a, bool upper) {
   Batch<C> in(a);
   int64_t n = in.rows;
-  Output<C> w(a.dtype(), in.batch, {n});
+  using R = RealOf<C>;
+  Output<R> w(realDType<C>(), in.batch, {n});
   Output<C> v(a.dtype(), in.batch, {n, n});
   for (int64_t i = 0; i < in.count(); ++i) {
     Mat<C> m = in.matrix(i);
     // Eigen's solver reads the lower triangle: the upper one is that of
-    // the transpose.
+    // the adjoint (of the transpose for real matrices).
     if (upper)
-      m.transposeInPlace();
+      m.adjointInPlace();
     Eigen::SelfAdjointEigenSolver<Mat<C>> solver(m);
-    auto values = Eigen::Map<Eigen::Matrix<C, Eigen::Dynamic, 1>>(w.at(i), n);
+    auto values = Eigen::Map<Eigen::Matrix<R, Eigen::Dynamic, 1>>(w.at(i), n);
     auto vectors = v.matrix(i, n, n);
     if (solver.info() != Eigen::Success) {
-      values.setConstant(nan<C>());
+      values.setConstant(nan<R>());
       vectors.setConstant(nan<C>());
       continue;
     }
     values = solver.eigenvalues();
     vectors = solver.eigenvectors();
     for (int64_t j = 0; j < n; ++j)
-      vectors.col(j) *= C(leadingSign(vectors, j));
+      vectors.col(j) *= leadingPhase(vectors, j);
   }
   return {std::move(w.tensor), std::move(v.tensor)};
 }
@@ -221,18 +253,19 @@ std::vector<Tensor> svd(const Tensor &a, bool full) {
   Batch<C> in(a);
   int64_t m = in.rows, n = in.cols, k = std::min(m, n);
   Output<C> u(a.dtype(), in.batch, {m, full ? m : k});
-  Output<C> s(a.dtype(), in.batch, {k});
+  using R = RealOf<C>;
+  Output<R> s(realDType<C>(), in.batch, {k});
   Output<C> vh(a.dtype(), in.batch, {full ? n : k, n});
   unsigned options = full ? (Eigen::ComputeFullU | Eigen::ComputeFullV)
                           : (Eigen::ComputeThinU | Eigen::ComputeThinV);
   for (int64_t i = 0; i < in.count(); ++i) {
     auto um = u.matrix(i, m, full ? m : k);
     auto vm = vh.matrix(i, full ? n : k, n);
-    auto values = Eigen::Map<Eigen::Matrix<C, Eigen::Dynamic, 1>>(s.at(i), k);
+    auto values = Eigen::Map<Eigen::Matrix<R, Eigen::Dynamic, 1>>(s.at(i), k);
     // A NaN or an infinity: all NaN, as LAPACK's gesdd refuses it (Eigen
     // would return zeros).
     if (!in.matrix(i).allFinite()) {
-      values.setConstant(nan<C>());
+      values.setConstant(nan<R>());
       um.setConstant(nan<C>());
       vm.setConstant(nan<C>());
       continue;
@@ -240,30 +273,39 @@ std::vector<Tensor> svd(const Tensor &a, bool full) {
     Eigen::BDCSVD<Mat<C>> decomposition(Mat<C>(in.matrix(i)), options);
     values = decomposition.singularValues();
     um = decomposition.matrixU();
-    vm = decomposition.matrixV().transpose();
+    vm = decomposition.matrixV().adjoint();
+    // u's column j times p and vh's row j times conj(p) keep the product.
     for (int64_t j = 0; j < um.cols(); ++j) {
-      C sign = C(leadingSign(um, j));
-      um.col(j) *= sign;
+      C phase = leadingPhase(um, j);
+      um.col(j) *= phase;
       if (j < k)
-        vm.row(j) *= sign;
+        vm.row(j) *= Eigen::numext::conj(phase);
     }
     // A full vh's rows beyond k pair with no column of u.
     for (int64_t j = k; j < vm.rows(); ++j) {
       Mat<C> row = vm.row(j).transpose();
-      vm.row(j) *= C(leadingSign(row, 0));
+      vm.row(j) *= leadingPhase(row, 0);
     }
   }
   return {std::move(u.tensor), std::move(s.tensor), std::move(vh.tensor)};
 }
 
-/// `fn` instantiated for the compute type of `dtype` (f32 or f64).
+/// `fn` instantiated for the compute type of `dtype` (f32, f64, c64 or
+/// c128).
 template <typename F>
 std::vector<Tensor> byFloatType(Operation *op, DType dtype, F fn) {
-  if (dtype == DType::F64)
+  switch (dtype) {
+  case DType::F64:
     return fn(double());
-  if (dtype == DType::F32)
+  case DType::F32:
     return fn(float());
-  fail(op, "needs f32 or f64 operands");
+  case DType::C128:
+    return fn(std::complex<double>());
+  case DType::C64:
+    return fn(std::complex<float>());
+  default:
+    fail(op, "needs f32, f64, c64 or c128 operands");
+  }
 }
 
 } // namespace

@@ -9,10 +9,15 @@
 //                     L = U^T;
 //   triangular_solve  op(A) X = B is X^T op(A)^T = B^T: trsm on the other
 //                     side, the other triangle, the same transposition;
-//   eigh              A^T = A: syevd of the other triangle; the vectors
-//                     come out column-major and are transposed in place;
-//   svd               A^T = V S U^T: gesdd of the buffer writes A's vh as
-//                     its U and A's u as its V^T, no copy.
+//   eigh              A^T = A (conj(A) for a Hermitian A): syevd (heevd)
+//                     of the other triangle; the vectors (conj(V)) come
+//                     out column-major and are transposed (conjugated) in
+//                     place;
+//   svd               A^T = conj(V) S U^T: gesdd of the buffer writes A's
+//                     vh = V^H as its U and A's u as its V^T, no copy.
+//
+// Complex matrices (c64, c128) take LAPACK's c and z routines the same way
+// (ungqr for orgqr, heevd for syevd); eigh's and svd's values are real.
 //
 // getrf and geqrf factor A itself, so lu and qr copy each matrix into a
 // column-major scratch (O(mn) against O(mn min(m, n)) flops). A batch of
@@ -48,6 +53,7 @@
 using namespace adjoint::rt;
 using adjoint::DType;
 using cpu::LapackRoutines;
+using cpu::RealOf;
 
 namespace {
 
@@ -91,9 +97,10 @@ Outcome run(int64_t m, int64_t n, Body body) noexcept {
 
 int ld(int64_t rows) { return static_cast<int>(std::max<int64_t>(1, rows)); }
 
-/// The size LAPACK asked for in a workspace query (a float for `T`).
+/// The size LAPACK asked for in a workspace query (a T, whose real part
+/// holds it).
 template <typename T> int workSize(T query) {
-  return std::max(1, static_cast<int>(std::ceil(query)));
+  return std::max(1, static_cast<int>(std::ceil(std::real(query))));
 }
 
 /// Matrices of at most this size are factored concurrently, a chunk of the
@@ -193,12 +200,19 @@ void qr(const LapackRoutines<T> &la, const T *a, T *q, T *r, int64_t batch,
     // Column-major m x max(n, kq): A, then Q's kq columns in place.
     std::vector<T> scratch(std::max<int64_t>(1, m * width));
     std::vector<T> tau(std::max<int64_t>(1, k));
+    // Q from the reflectors: orgqr, or ungqr for complex matrices.
+    auto formQ = [&]() {
+      if constexpr (cpu::kIsComplex<T>)
+        return la.ungqr;
+      else
+        return la.orgqr;
+    }();
     T query[2] = {1, 1};
     int minusOne = -1, info = 0;
     la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), &query[0],
              &minusOne, &info);
-    la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
-             &query[1], &minusOne, &info);
+    formQ(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
+          &query[1], &minusOne, &info);
     int lwork = std::max(workSize(query[0]), workSize(query[1]));
     std::vector<T> work(lwork);
     for (int64_t b = begin; b < end; ++b) {
@@ -206,17 +220,51 @@ void qr(const LapackRoutines<T> &la, const T *a, T *q, T *r, int64_t batch,
       la.geqrf(&rows, &cols, scratch.data(), &lda, tau.data(), work.data(),
                &lwork, &info);
       cpu::upperTriangleOf(scratch.data(), m, n, kq, r + b * kq * n);
-      la.orgqr(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
-               work.data(), &lwork, &info);
+      formQ(&rows, &qcols, &reflectors, scratch.data(), &lda, tau.data(),
+            work.data(), &lwork, &info);
       cpu::transpose(scratch.data(), q + b * m * kq, kq, m);
     }
   });
 }
 
+/// syevd for a real T, heevd (with its real workspace) for a complex one;
+/// lwork = -1 queries every workspace's size.
+template <typename T> struct EigenSolver {
+  const LapackRoutines<T> &la;
+  const char *jobz, *uplo;
+  int n;
+  std::vector<T> work{T(1)};
+  std::vector<RealOf<T>> rwork{RealOf<T>(1)};
+  std::vector<int> iwork{1};
+
+  int call(T *a, RealOf<T> *w, int lwork) {
+    int lda = ld(n), liwork = lwork < 0 ? -1 : static_cast<int>(iwork.size());
+    int info = 0;
+    if constexpr (cpu::kIsComplex<T>) {
+      int lrwork = lwork < 0 ? -1 : static_cast<int>(rwork.size());
+      la.heevd(jobz, uplo, &n, a, &lda, w, work.data(), &lwork, rwork.data(),
+               &lrwork, iwork.data(), &liwork, &info, 1, 1);
+    } else {
+      la.syevd(jobz, uplo, &n, a, &lda, w, work.data(), &lwork, iwork.data(),
+               &liwork, &info, 1, 1);
+    }
+    return info;
+  }
+  /// Sizes the workspaces for `a` and `w`'s shape.
+  void plan(T *a, RealOf<T> *w) {
+    call(a, w, -1);
+    work.resize(workSize(work[0]));
+    rwork.resize(workSize(rwork[0]));
+    iwork.resize(std::max(1, iwork[0]));
+  }
+  int operator()(T *a, RealOf<T> *w) {
+    return call(a, w, static_cast<int>(work.size()));
+  }
+};
+
 template <typename T>
-void eigh(const LapackRoutines<T> &la, const T *a, T *w, T *v, int64_t batch,
-          int64_t n, bool upper, bool vectors) {
-  int size = static_cast<int>(n), lda = ld(n);
+void eigh(const LapackRoutines<T> &la, const T *a, RealOf<T> *w, T *v,
+          int64_t batch, int64_t n, bool upper, bool vectors) {
   // A's lower triangle is A^T's upper one.
   const char *uplo = upper ? "L" : "U";
   const char *jobz = vectors ? "V" : "N";
@@ -228,19 +276,13 @@ void eigh(const LapackRoutines<T> &la, const T *a, T *w, T *v, int64_t batch,
     // Without vectors the matrix is overwritten in a scratch copy (v is left
     // unwritten: nothing reads it).
     std::vector<T> scratch(vectors ? 0 : std::max<int64_t>(1, n * n));
-    T query = 1;
-    int iquery = 1, minusOne = -1, info = 0;
-    la.syevd(jobz, uplo, &size, vectors ? v : scratch.data(), &lda, w, &query,
-             &minusOne, &iquery, &minusOne, &info, 1, 1);
-    int lwork = workSize(query), liwork = std::max(1, iquery);
-    std::vector<T> work(lwork);
-    std::vector<int> iwork(liwork);
+    EigenSolver<T> solve{la, jobz, uplo, static_cast<int>(n)};
+    solve.plan(vectors ? v : scratch.data(), w);
     for (int64_t b = begin; b < end; ++b) {
-      T *vb = vectors ? v + b * n * n : scratch.data(), *wb = w + b * n;
+      T *vb = vectors ? v + b * n * n : scratch.data();
+      RealOf<T> *wb = w + b * n;
       std::copy(a + b * n * n, a + (b + 1) * n * n, vb);
-      la.syevd(jobz, uplo, &size, vb, &lda, wb, work.data(), &lwork,
-               iwork.data(), &liwork, &info, 1, 1);
-      if (info != 0) {
+      if (solve(vb, wb) != 0) {
         cpu::fillNaN(wb, n);
         if (vectors)
           cpu::fillNaN(vb, n * n);
@@ -252,8 +294,39 @@ void eigh(const LapackRoutines<T> &la, const T *a, T *w, T *v, int64_t batch,
   });
 }
 
+/// gesdd, with the real workspace complex matrices take (whose size
+/// LAPACK does not report: the documented bound for `k` singular values
+/// of an m x n matrix).
+template <typename T> struct SingularSolver {
+  const LapackRoutines<T> &la;
+  const char *jobz;
+  std::vector<RealOf<T>> rwork;
+
+  SingularSolver(const LapackRoutines<T> &la, const char *jobz, int64_t m,
+                 int64_t n)
+      : la(la), jobz(jobz) {
+    if constexpr (cpu::kIsComplex<T>) {
+      int64_t k = std::min(m, n), big = std::max(m, n);
+      rwork.resize(std::max<int64_t>(
+          {1, 7 * k, 5 * k * k + 5 * k, 2 * big * k + 2 * k * k + k}));
+    }
+  }
+  int operator()(int *rows, int *cols, T *a, int *lda, RealOf<T> *s, T *u,
+                 int *ldu, T *vt, int *ldvt, T *work, int *lwork,
+                 int *iwork) {
+    int info = 0;
+    if constexpr (cpu::kIsComplex<T>)
+      la.gesdd(jobz, rows, cols, a, lda, s, u, ldu, vt, ldvt, work, lwork,
+               rwork.data(), iwork, &info, 1);
+    else
+      la.gesdd(jobz, rows, cols, a, lda, s, u, ldu, vt, ldvt, work, lwork,
+               iwork, &info, 1);
+    return info;
+  }
+};
+
 template <typename T>
-void svd(const LapackRoutines<T> &la, const T *a, T *u, T *s, T *vh,
+void svd(const LapackRoutines<T> &la, const T *a, T *u, RealOf<T> *s, T *vh,
          int64_t batch, int64_t m, int64_t n, bool full, bool vectors) {
   int64_t k = std::min(m, n);
   int64_t ucols = full ? m : k, vrows = full ? n : k;
@@ -267,20 +340,20 @@ void svd(const LapackRoutines<T> &la, const T *a, T *u, T *s, T *vh,
     // Without vectors gesdd references neither; one element stands in.
     T dummy[1];
     T *uOut = vectors ? u : dummy, *vhOut = vectors ? vh : dummy;
+    SingularSolver<T> gesdd(la, jobz, m, n);
     T query = 1;
-    int minusOne = -1, info = 0;
-    la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, s, vhOut, &ldu, uOut,
-             &ldvt, &query, &minusOne, iwork.data(), &info, 1);
+    int minusOne = -1;
+    gesdd(&rows, &cols, scratch.data(), &lda, s, vhOut, &ldu, uOut, &ldvt,
+          &query, &minusOne, iwork.data());
     int lwork = workSize(query);
     std::vector<T> work(lwork);
     for (int64_t b = begin; b < end; ++b) {
       std::copy(a + b * m * n, a + (b + 1) * m * n, scratch.data());
-      T *sb = s + b * k;
+      RealOf<T> *sb = s + b * k;
       T *ub = vectors ? u + b * m * ucols : dummy;
       T *vb = vectors ? vh + b * vrows * n : dummy;
-      la.gesdd(jobz, &rows, &cols, scratch.data(), &lda, sb, vb, &ldu, ub,
-               &ldvt, work.data(), &lwork, iwork.data(), &info, 1);
-      if (info != 0) {
+      if (gesdd(&rows, &cols, scratch.data(), &lda, sb, vb, &ldu, ub, &ldvt,
+                work.data(), &lwork, iwork.data()) != 0) {
         cpu::fillNaN(sb, k);
         if (vectors) {
           cpu::fillNaN(ub, m * ucols);
@@ -324,13 +397,13 @@ Outcome dispatch(uint32_t op, const intptr_t *b, const int64_t *s) noexcept {
     });
   case ADJ_RT_GPU_EIGH:
     return run<T>(s[1], s[1], [&](const LapackRoutines<T> &la) {
-      eigh(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<T>(b[2]), s[0], s[1],
-           s[2], s[3]);
+      eigh(la, ptr<const T>(b[0]), ptr<RealOf<T>>(b[1]), ptr<T>(b[2]), s[0],
+           s[1], s[2], s[3]);
     });
   case ADJ_RT_GPU_SVD:
     return run<T>(s[1], s[2], [&](const LapackRoutines<T> &la) {
-      svd(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<T>(b[2]), ptr<T>(b[3]),
-          s[0], s[1], s[2], s[3], s[4]);
+      svd(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<RealOf<T>>(b[2]),
+          ptr<T>(b[3]), s[0], s[1], s[2], s[3], s[4]);
     });
   }
   return Outcome::UnknownOp;
@@ -346,10 +419,11 @@ void entry(uint32_t op, std::initializer_list<intptr_t> buffers,
 }
 
 /// The buffers of an op as rows x cols matrices (or vectors, cols = 1) of
-/// T (`i32`: of int32_t) per batch entry, operands first.
+/// T (`i32`: of int32_t; `real`: of T's real type) per batch entry,
+/// operands first.
 struct Shape {
   int64_t rows, cols;
-  bool operand, i32;
+  bool operand, i32, real = false;
 };
 
 /// The shapes of `op`'s buffers, or an empty list for an unknown op.
@@ -376,13 +450,13 @@ std::vector<Shape> shapesOf(uint32_t op, const int64_t *s) {
   }
   case ADJ_RT_GPU_EIGH:
     return {{s[1], s[1], true, false},
-            {s[1], 1, false, false},
+            {s[1], 1, false, false, /*real=*/true},
             {s[1], s[1], false, false}};
   case ADJ_RT_GPU_SVD: {
     int64_t k = std::min(s[1], s[2]);
     return {{s[1], s[2], true, false},
             {s[1], s[3] ? s[1] : k, false, false},
-            {k, 1, false, false},
+            {k, 1, false, false, /*real=*/true},
             {s[3] ? s[2] : k, s[2], false, false}};
   }
   case ADJ_RT_GPU_FFT: {
@@ -418,12 +492,24 @@ Status statusOf(Outcome outcome) {
                        "unknown linear algebra op");
 }
 
-Status checkDType(DType dtype) {
-  if (dtype == DType::F32 || dtype == DType::F64)
+/// The dtype of `dtype`'s real values (eigh's and svd's values).
+DType realOf(DType dtype) {
+  if (dtype == DType::C64)
+    return DType::F32;
+  return dtype == DType::C128 ? DType::F64 : dtype;
+}
+
+/// An FFT's dtype is its values' parts' (f32 or f64); the decompositions
+/// also take complex matrices.
+Status checkDType(uint32_t op, DType dtype) {
+  bool complex = dtype == DType::C64 || dtype == DType::C128;
+  if (dtype == DType::F32 || dtype == DType::F64 ||
+      (complex && op != ADJ_RT_GPU_FFT))
     return Status::success();
   return Status::error(StatusCode::InvalidArgument,
                        std::string("the linear algebra kernels compute in "
-                                   "f32 or f64, not ") +
+                                   "f32, f64, c64 or c128 (an FFT in f32 or "
+                                   "f64), not ") +
                            dtypeName(dtype));
 }
 
@@ -432,14 +518,16 @@ Status checkDType(DType dtype) {
 Status cpu::linearAlgebraBuffers(uint32_t op, DType dtype,
                                  const int64_t *scalars,
                                  std::vector<LinearAlgebraBuffer> *buffers) {
-  if (Status status = checkDType(dtype); !status.ok())
+  if (Status status = checkDType(op, dtype); !status.ok())
     return status;
   std::vector<Shape> shapes = shapesOf(op, scalars);
   if (shapes.empty())
     return statusOf(Outcome::UnknownOp);
   buffers->clear();
   for (const Shape &shape : shapes) {
-    uint64_t bytes = shape.i32 ? 4 : dtypeSize(dtype);
+    uint64_t bytes = shape.i32    ? 4
+                     : shape.real ? dtypeSize(realOf(dtype))
+                                  : dtypeSize(dtype);
     for (int64_t factor : {scalars[0], shape.rows, shape.cols}) {
       if (factor < 0 ||
           (factor > 0 && bytes > UINT64_MAX / static_cast<uint64_t>(factor)))
@@ -454,13 +542,20 @@ Status cpu::linearAlgebraBuffers(uint32_t op, DType dtype,
 
 Status cpu::linearAlgebra(uint32_t op, DType dtype, const intptr_t *buffers,
                           const int64_t *scalars) {
-  if (Status status = checkDType(dtype); !status.ok())
+  if (Status status = checkDType(op, dtype); !status.ok())
     return status;
   if (op == ADJ_RT_GPU_FFT)
     return cpu::fourier(dtype, buffers[0], buffers[1], scalars);
-  return statusOf(dtype == DType::F64
-                      ? dispatch<double>(op, buffers, scalars)
-                      : dispatch<float>(op, buffers, scalars));
+  switch (dtype) {
+  case DType::F64:
+    return statusOf(dispatch<double>(op, buffers, scalars));
+  case DType::C64:
+    return statusOf(dispatch<std::complex<float>>(op, buffers, scalars));
+  case DType::C128:
+    return statusOf(dispatch<std::complex<double>>(op, buffers, scalars));
+  default:
+    return statusOf(dispatch<float>(op, buffers, scalars));
+  }
 }
 
 #define ADJ_LA_ENTRY(T, suffix)                                                \
@@ -499,4 +594,6 @@ Status cpu::linearAlgebra(uint32_t op, DType dtype, const intptr_t *buffers,
 
 ADJ_LA_ENTRY(float, f32)
 ADJ_LA_ENTRY(double, f64)
+ADJ_LA_ENTRY(std::complex<float>, c64)
+ADJ_LA_ENTRY(std::complex<double>, c128)
 #undef ADJ_LA_ENTRY

@@ -1,5 +1,5 @@
 """numpy.linalg in jitted code: ``adjoint.numpy.linalg`` (jax.numpy.linalg's
-functions for real dtypes).
+functions, for real and complex matrices).
 
 Everything is built from the six primitives of the LinearAlgebra family
 (adj.cholesky, triangular_solve, lu, qr, eigh, svd), matmul and
@@ -11,7 +11,10 @@ singular values. Matrices are the last two axes; leading axes are batches
 and broadcast between operands as numpy's do.
 
 Integers and booleans are computed in the program's float dtype; f16 and
-bf16 are refused, as numpy's LAPACK routines refuse them. Shapes follow
+bf16 are refused, as numpy's LAPACK routines refuse them. complex64 and
+complex128 matrices are Hermitian where real ones are symmetric, and the
+transposes of the definitions conjugate; eigenvalues of eigh, singular
+values and norms are real. Shapes follow
 JAX where numpy's depend on the data (lstsq's residuals always have one
 entry per column of b). Results that numpy returns as named tuples are
 named tuples here too (EighResult, QRResult, SlogdetResult, SVDResult).
@@ -46,20 +49,30 @@ LinAlgError = _np.linalg.LinAlgError
 
 # --- operands --------------------------------------------------------------
 
+_LINALG_DTYPES = (DType.f32, DType.f64, DType.c64, DType.c128)
+
+
 def _floats(x, name):
-    """`x` as a Value of f32 or f64 (integers and booleans as the program's
-    float dtype)."""
+    """`x` as a Value of f32, f64, c64 or c128 (integers and booleans as
+    the program's float dtype)."""
     x = as_value(x, "linalg." + name)
-    if x.dtype.is_complex:
-        raise TypeError("adjoint.numpy.linalg.%s: complex matrices are not "
-                        "supported yet (issue 26, part 4)" % name)
-    if not x.dtype.is_float:
+    if not x.dtype.is_float and not x.dtype.is_complex:
         return _adj.cast(x, float_dtype())
-    if x.dtype not in (DType.f32, DType.f64):
+    if x.dtype not in _LINALG_DTYPES:
         raise TypeError("adjoint.numpy.linalg.%s: array type %s is "
-                        "unsupported in linalg (f32 and f64 are)"
-                        % (name, x.dtype))
+                        "unsupported in linalg (f32, f64, complex64 and "
+                        "complex128 are)" % (name, x.dtype))
     return x
+
+
+def _real_dtype(dtype):
+    """The dtype of a (complex) dtype's parts."""
+    return {DType.c64: DType.f32, DType.c128: DType.f64}.get(dtype, dtype)
+
+
+def _like(x, like):
+    """`x` (real) in `like`'s dtype (complex or not)."""
+    return x if x.dtype == like.dtype else _adj.cast(x, like.dtype)
 
 
 def _matrices(x, name, square=False):
@@ -77,10 +90,17 @@ def _matrices(x, name, square=False):
 
 
 def _common_float(a, b):
-    """`a` and `b` in one float dtype (f64 if either is)."""
+    """`a` and `b` in one dtype: complex if either is, 64-bit parts if
+    either has them."""
     if a.dtype != b.dtype:
-        wide = DType.f64 if DType.f64 in (a.dtype, b.dtype) else a.dtype
-        a, b = _adj.cast(a, wide), _adj.cast(b, wide)
+        dtypes = (a.dtype, b.dtype)
+        wide = DType.f64 in dtypes or DType.c128 in dtypes
+        if any(d.is_complex for d in dtypes):
+            common = DType.c128 if wide else DType.c64
+        else:
+            common = DType.f64 if wide else DType.f32
+        a, b = (x if x.dtype == common else _adj.cast(x, common)
+                for x in (a, b))
     return a, b
 
 
@@ -91,6 +111,16 @@ def _mT(x):
     return _adj.transpose(x, perm)
 
 
+def _conj(x):
+    return _adj.conj(x) if x.dtype.is_complex else x
+
+
+def _mH(x):
+    """The conjugate transpose of the last two axes (a real matrix's
+    transpose)."""
+    return _conj(_mT(x))
+
+
 def _broadcast_batch(x, batch):
     """`x` with its leading (batch) axes broadcast to `batch`."""
     shape = list(batch) + list(x.shape[-2:])
@@ -98,7 +128,8 @@ def _broadcast_batch(x, batch):
 
 
 def _symmetrized(a):
-    return (a + _mT(a)) * 0.5
+    """The symmetric (Hermitian) part of `a`."""
+    return (a + _mH(a)) * 0.5
 
 
 def _identity_like(a):
@@ -109,7 +140,7 @@ def _identity_like(a):
 
 
 def _eps(x):
-    return float(_np.finfo(_np.float64 if x.dtype == DType.f64
+    return float(_np.finfo(_np.float64 if _real_dtype(x.dtype) == DType.f64
                            else _np.float32).eps)
 
 
@@ -120,14 +151,14 @@ def _scalar(x, value):
 # --- decompositions ---------------------------------------------------------
 
 def cholesky(a, *, upper=False, symmetrize_input=True):
-    """The lower (or upper) Cholesky factor; NaNs when `a` is not positive
-    definite. As JAX, `a` is symmetrized first unless told otherwise (the
-    derivative is then that of a symmetric input)."""
+    """The lower (or upper: l^H) Cholesky factor; NaNs when `a` is not
+    positive definite. As JAX, `a` is symmetrized first unless told
+    otherwise (the derivative is then that of a symmetric input)."""
     a = _matrices(a, "cholesky", square=True)
     if symmetrize_input:
         a = _symmetrized(a)
     l = _adj.cholesky(a)
-    return _mT(l) if upper else l
+    return _mH(l) if upper else l
 
 
 def _uplo(UPLO, name):
@@ -138,7 +169,8 @@ def _uplo(UPLO, name):
 
 
 def eigh(a, UPLO=None, symmetrize_input=True):
-    """Eigenvalues (ascending) and eigenvectors of symmetric matrices."""
+    """Eigenvalues (real, ascending) and eigenvectors of symmetric
+    (Hermitian) matrices."""
     upper = _uplo(UPLO, "eigh")
     a = _matrices(a, "eigh", square=True)
     if symmetrize_input:
@@ -178,7 +210,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False,
 
 def _svd_of_symmetric(a, compute_uv):
     """|eigenvalues| in descending order; u the eigenvectors, vh their
-    transpose with each row signed as its eigenvalue."""
+    conjugate transpose with each row signed as its eigenvalue."""
     w, v = _adj.eigh(_symmetrized(a))
     s = _adj.abs(w)
     order = _argsort_descending(s)
@@ -190,8 +222,8 @@ def _svd_of_symmetric(a, compute_uv):
                                 list(v.shape))
     u = take_along_axis(v, columns, axis=-1)
     signs = take_along_axis(_adj.sign(w), order, axis=-1)
-    vh = _mT(u * _adj.reshape(signs, list(signs.shape[:-1]) +
-                              [1, signs.shape[-1]]))
+    vh = _mH(u * _like(_adj.reshape(signs, list(signs.shape[:-1]) +
+                                    [1, signs.shape[-1]]), u))
     return SVDResult(u, s, vh)
 
 
@@ -247,14 +279,15 @@ def inv(a):
 
 
 def _lu_diagonal_and_parity(a):
-    """The diagonal of u and (-1)^(number of row swaps) of a's LU."""
+    """The diagonal of u and (-1)^(number of row swaps) of a's LU (in the
+    real dtype of a's values)."""
     lu, pivots, _ = _adj.lu(a)
     d = _diagonal(lu, axis1=-2, axis2=-1)
     steps = _adj.broadcast_to(
         _adj.constant(a.module, _np.arange(pivots.shape[-1]), dtype=DType.i32),
         list(pivots.shape))
     swaps = _adj.sum(_adj.cast(_adj.cmp(_adj.Cmp.NE, pivots, steps),
-                                      a.dtype), [pivots.rank - 1])
+                               _real_dtype(a.dtype)), [pivots.rank - 1])
     # (-1)^swaps = 1 - 2 (swaps mod 2), swaps a whole number.
     odd = swaps - floor(swaps * 0.5) * 2.0
     return d, 1.0 - odd * 2.0
@@ -263,7 +296,7 @@ def _lu_diagonal_and_parity(a):
 def det(a):
     a = _matrices(a, "det", square=True)
     d, parity = _lu_diagonal_and_parity(a)
-    return parity * _product(d)
+    return _like(parity, d) * _product(d)
 
 
 def _product(d):
@@ -271,14 +304,22 @@ def _product(d):
 
 
 def slogdet(a, *, method=None):
-    """sign and log|det|: sign 0 and -inf for a singular matrix."""
+    """sign and log|det| (real): sign 0 and -inf for a singular matrix; a
+    complex matrix's sign is det / |det|."""
     if method not in (None, "lu"):
         raise ValueError("adjoint.numpy.linalg.slogdet: method must be "
                          "'lu', got %r" % (method,))
     a = _matrices(a, "slogdet", square=True)
     d, parity = _lu_diagonal_and_parity(a)
-    sign = parity * _product(_adj.sign(d))
-    logabsdet = _adj.sum(_adj.log(_adj.abs(d)), [d.rank - 1])
+    size = _adj.abs(d)
+    if d.dtype.is_complex:
+        zero = _adj.cmp(_adj.Cmp.EQ, size, _scalar(size, 0.0))
+        phases = where(zero, _scalar(d, 0.0),
+                       d / _like(where(zero, _scalar(size, 1.0), size), d))
+    else:
+        phases = _adj.sign(d)
+    sign = _like(parity, d) * _product(phases)
+    logabsdet = _adj.sum(_adj.log(size), [d.rank - 1])
     return SlogdetResult(sign, logabsdet)
 
 
@@ -334,8 +375,8 @@ def pinv(a, rtol=None, hermitian=False, *, rcond=None):
     keep = _adj.cmp(_adj.Cmp.GT, s, cutoff)
     safe = where(keep, s, _scalar(s, 1.0))
     s_inv = where(keep, 1.0 / safe, _scalar(s, 0.0))
-    scaled = _mT(u) * _adj.reshape(s_inv, list(s_inv.shape) + [1])
-    return _adj.matmul(_mT(vh), scaled)
+    scaled = _mH(u) * _like(_adj.reshape(s_inv, list(s_inv.shape) + [1]), u)
+    return _adj.matmul(_mH(vh), scaled)
 
 
 def _rtol_value(rtol, s):
@@ -352,7 +393,8 @@ def matrix_rank(M, rtol=None, *, hermitian=False, tol=None):
     rtol = max(m, n) * eps). A vector's rank is 1 unless it is zero."""
     M = _floats(M, "matrix_rank")
     if M.rank < 2:
-        nonzero = _adj.cmp(_adj.Cmp.NE, M, _scalar(M, 0.0))
+        size = _adj.abs(M)
+        nonzero = _adj.cmp(_adj.Cmp.NE, size, _scalar(size, 0.0))
         return _adj.cast(_adj.max(_adj.cast(nonzero, DType.i32),
                                          list(range(M.rank))), DType.i32) \
             if M.rank else _adj.cast(nonzero, DType.i32)
@@ -397,34 +439,42 @@ def lstsq(a, b, rcond=None, *, numpy_resid=False):
     rank = _adj.sum(_adj.cast(keep, DType.i32), [0])
     safe = where(keep, s, _scalar(s, 1.0))
     s_inv = where(keep, 1.0 / safe, _scalar(s, 0.0))
-    utb = _adj.matmul(_mT(u), b) * _adj.reshape(s_inv, [s.shape[0], 1])
-    x = _adj.matmul(_mT(vh), utb)
+    utb = _adj.matmul(_mH(u), b) * _like(_adj.reshape(s_inv, [s.shape[0], 1]),
+                                         b)
+    x = _adj.matmul(_mH(vh), utb)
     r = b - _adj.matmul(a, x)
-    resid = _adj.sum(r * r, [0])
+    resid = _adj.sum(_abs2(r), [0])
     if vector:
         x = _adj.reshape(x, [n])
     return x, resid, rank, s
 
 
 def cho_solve_lower(l, b):
-    """x with (l @ l^T) x = b for a batch of lower Cholesky factors."""
+    """x with (l @ l^H) x = b for a batch of lower Cholesky factors."""
     y = _adj.triangular_solve(l, b, left_side=True, lower=True)
-    return _adj.triangular_solve(l, y, left_side=True, lower=True,
+    return _adj.triangular_solve(_conj(l), y, left_side=True, lower=True,
                                  transpose_a=True)
 
 
 # --- norms -------------------------------------------------------------------
 
+def _abs2(x):
+    """|x|^2: x * x for reals, Re(x conj(x)) for complex numbers (JAX's
+    form, differentiable at 0)."""
+    return _adj.real(x * _adj.conj(x)) if x.dtype.is_complex else x * x
+
+
 def _vector_norm(x, ord, axes, keepdims):
     ax = _adj.abs(x)
     if ord is None or ord == 2:
-        out = _adj.sqrt(_adj.sum(x * x, axes, keepdims=keepdims))
+        out = _adj.sqrt(_adj.sum(_abs2(x), axes, keepdims=keepdims))
     elif ord == _np.inf:
         out = _adj.max(ax, axes, keepdims=keepdims)
     elif ord == -_np.inf:
         out = -_adj.max(-ax, axes, keepdims=keepdims)
     elif ord == 0:
-        nonzero = _adj.cast(_adj.cmp(_adj.Cmp.NE, x, _scalar(x, 0.0)), x.dtype)
+        nonzero = _adj.cast(_adj.cmp(_adj.Cmp.NE, ax, _scalar(ax, 0.0)),
+                            ax.dtype)
         out = _adj.sum(nonzero, axes, keepdims=keepdims)
     elif ord == 1:
         out = _adj.sum(ax, axes, keepdims=keepdims)
@@ -440,8 +490,7 @@ def _vector_norm(x, ord, axes, keepdims):
 def _matrix_norm(x, ord, row, col, keepdims):
     """A matrix norm over axes (row, col)."""
     if ord is None or ord == "fro":
-        return _adj.sqrt(_adj.sum(x * x, [row, col],
-                                         keepdims=keepdims))
+        return _adj.sqrt(_adj.sum(_abs2(x), [row, col], keepdims=keepdims))
     if ord in (1, -1, _np.inf, -_np.inf):
         # 1: the largest column sum; inf: the largest row sum.
         summed, then = (row, col) if ord in (1, -1) else (col, row)

@@ -22,53 +22,48 @@
 
 #include <cstdint>
 
+// Each kernel exists for f32, f64, c64 and c128 (the suffix; complex
+// numbers as std::complex, interleaved parts). eigh's w and svd's s are
+// real: float for f32 and c64, double for f64 and c128.
+#define ADJ_LA_KERNELS(suffix)                                                 \
+  /* l = cholesky(a): a, l [batch, n, n]. */                                   \
+  void adj_kernel_cholesky_##suffix(intptr_t a, intptr_t l, int64_t batch,     \
+                                    int64_t n);                                \
+  /* x = triangular_solve(a, b): b, x [batch, rows, cols]; a is               \
+     [batch, rows, rows] with leftSide, [batch, cols, cols] without. */       \
+  void adj_kernel_triangular_solve_##suffix(                                   \
+      intptr_t a, intptr_t b, intptr_t x, int64_t batch, int64_t rows,         \
+      int64_t cols, int64_t leftSide, int64_t lower, int64_t transposeA,       \
+      int64_t unitDiagonal);                                                   \
+  /* lu, pivots (i32), permutation (i32) = lu(a): a, lu [batch, m, n],        \
+     pivots [batch, min(m, n)], permutation [batch, m]. */                    \
+  void adj_kernel_lu_##suffix(intptr_t a, intptr_t lu, intptr_t pivots,        \
+                              intptr_t permutation, int64_t batch, int64_t m,  \
+                              int64_t n);                                      \
+  /* q, r = qr(a): a [batch, m, n], q [batch, m, k], r [batch, k, n], k = m   \
+     when full, min(m, n) otherwise. */                                       \
+  void adj_kernel_qr_##suffix(intptr_t a, intptr_t q, intptr_t r,              \
+                              int64_t batch, int64_t m, int64_t n,             \
+                              int64_t full);                                   \
+  /* w, v = eigh(a): a, v [batch, n, n], w [batch, n]. Without `vectors`      \
+     only w is computed (v is left unwritten: nothing reads it). */           \
+  void adj_kernel_eigh_##suffix(intptr_t a, intptr_t w, intptr_t v,            \
+                                int64_t batch, int64_t n, int64_t upper,       \
+                                int64_t vectors);                              \
+  /* u, s, vh = svd(a): a [batch, m, n], s [batch, k] with k = min(m, n),     \
+     u [batch, m, m or k], vh [batch, n or k, n]. Without `vectors` only s    \
+     is computed (u and vh are left unwritten: nothing reads them). */        \
+  void adj_kernel_svd_##suffix(intptr_t a, intptr_t u, intptr_t s,             \
+                               intptr_t vh, int64_t batch, int64_t m,          \
+                               int64_t n, int64_t full, int64_t vectors);
+
 extern "C" {
-// l = cholesky(a): a, l [batch, n, n].
-void adj_kernel_cholesky_f32(intptr_t a, intptr_t l, int64_t batch,
-                             int64_t n);
-void adj_kernel_cholesky_f64(intptr_t a, intptr_t l, int64_t batch,
-                             int64_t n);
-// x = triangular_solve(a, b): b, x [batch, rows, cols]; a is
-// [batch, rows, rows] with leftSide, [batch, cols, cols] without.
-void adj_kernel_triangular_solve_f32(intptr_t a, intptr_t b, intptr_t x,
-                                     int64_t batch, int64_t rows,
-                                     int64_t cols, int64_t leftSide,
-                                     int64_t lower, int64_t transposeA,
-                                     int64_t unitDiagonal);
-void adj_kernel_triangular_solve_f64(intptr_t a, intptr_t b, intptr_t x,
-                                     int64_t batch, int64_t rows,
-                                     int64_t cols, int64_t leftSide,
-                                     int64_t lower, int64_t transposeA,
-                                     int64_t unitDiagonal);
-// lu, pivots (i32), permutation (i32) = lu(a): a, lu [batch, m, n],
-// pivots [batch, min(m, n)], permutation [batch, m].
-void adj_kernel_lu_f32(intptr_t a, intptr_t lu, intptr_t pivots,
-                       intptr_t permutation, int64_t batch, int64_t m,
-                       int64_t n);
-void adj_kernel_lu_f64(intptr_t a, intptr_t lu, intptr_t pivots,
-                       intptr_t permutation, int64_t batch, int64_t m,
-                       int64_t n);
-// q, r = qr(a): a [batch, m, n], q [batch, m, k], r [batch, k, n], k = m
-// when full, min(m, n) otherwise.
-void adj_kernel_qr_f32(intptr_t a, intptr_t q, intptr_t r, int64_t batch,
-                       int64_t m, int64_t n, int64_t full);
-void adj_kernel_qr_f64(intptr_t a, intptr_t q, intptr_t r, int64_t batch,
-                       int64_t m, int64_t n, int64_t full);
-// w, v = eigh(a): a, v [batch, n, n], w [batch, n]. Without `vectors`
-// only w is computed (v is left unwritten: nothing reads it).
-void adj_kernel_eigh_f32(intptr_t a, intptr_t w, intptr_t v, int64_t batch,
-                         int64_t n, int64_t upper, int64_t vectors);
-void adj_kernel_eigh_f64(intptr_t a, intptr_t w, intptr_t v, int64_t batch,
-                         int64_t n, int64_t upper, int64_t vectors);
-// u, s, vh = svd(a): a [batch, m, n], s [batch, k] with k = min(m, n),
-// u [batch, m, m or k], vh [batch, n or k, n]. Without `vectors` only s
-// is computed (u and vh are left unwritten: nothing reads them).
-void adj_kernel_svd_f32(intptr_t a, intptr_t u, intptr_t s, intptr_t vh,
-                        int64_t batch, int64_t m, int64_t n, int64_t full,
-                        int64_t vectors);
-void adj_kernel_svd_f64(intptr_t a, intptr_t u, intptr_t s, intptr_t vh,
-                        int64_t batch, int64_t m, int64_t n, int64_t full,
-                        int64_t vectors);
+ADJ_LA_KERNELS(f32)
+ADJ_LA_KERNELS(f64)
+ADJ_LA_KERNELS(c64)
+ADJ_LA_KERNELS(c128)
 }
+
+#undef ADJ_LA_KERNELS
 
 #endif // ADJOINT_RUNTIME_KERNELSLINEARALGEBRA_H

@@ -111,6 +111,12 @@ public:
   Val real(Val z) { return make<adj::RealOp>(z); }
   Val imag(Val z) { return make<adj::ImagOp>(z); }
   Val complex(Val re, Val im) { return make<adj::ComplexOp>(re, im); }
+  /// The complex conjugate; a real tensor is its own.
+  Val conj(Val z) {
+    if (!mlir::isa<mlir::ComplexType>(z.type().getElementType()))
+      return z;
+    return complex(real(z), -imag(z));
+  }
   Val cast(Val x, mlir::Type elementType) {
     return make<adj::CastOp>(x.type().clone(elementType), x);
   }

@@ -30,8 +30,6 @@ Val transform(Emitter &e, FftType kind, Val x, ArrayRef<int64_t> lengths) {
   return e.make<FftOp>(kind, x, lengths);
 }
 
-Val conj(Emitter &e, Val z) { return e.complex(e.real(z), -e.imag(z)); }
-
 /// The weights w_k of irfft's half spectrum of a length-n signal, as a
 /// [n/2 + 1] tensor of `element` (a real type) divided by `count`.
 Val halfSpectrumWeights(Emitter &e, int64_t n, double count, Type element) {
@@ -68,7 +66,7 @@ Val transpose(Emitter &e, FftOp op, Val c) {
       count *= static_cast<double>(l);
     Type real = c.type().getElementType();
     Val w = halfSpectrumWeights(e, n, count, real);
-    return conj(e, x * e.cast(w, x.type().getElementType()));
+    return e.conj(x * e.cast(w, x.type().getElementType()));
   }
   }
   llvm_unreachable("unknown FftType");

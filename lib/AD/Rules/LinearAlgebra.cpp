@@ -7,22 +7,34 @@
 // np.linalg symmetrizes its input first while scipy.linalg does not, so
 // both match JAX's derivatives exactly. Every rule is built from matmuls,
 // masks and triangular solves, whose rules are here too, so derivatives
-// of any order follow.
+// of any order follow. ^H is the conjugate transpose (^T for real
+// matrices), F o M the entrywise product.
 //
-//   cholesky: dL = L phi(L^-1 dA L^-T), phi = the lower triangle with half
-//             the diagonal; A-bar = L^-T phi(L^T L-bar) L^-1.
+//   cholesky: dL = L phi(L^-1 dA L^-H), phi = the lower triangle with half
+//             the diagonal.
 //   triangular_solve (left): dX = op(A)^-1 (dB - op(dT) X), dT the read
-//             triangle of dA; B-bar = op(A)^-T X-bar, T-bar from -B-bar X^T.
-//   eigh:     M = V^T dA V, dw = diag(M), dV = V (F o M), F_ij = 1/(w_j -
-//             w_i) off the diagonal (infinite for equal eigenvalues, as in
-//             JAX); A-bar = V (diag(w-bar) + F o (V^T V-bar)) V^T.
-//
+//             triangle of dA.
+//   eigh:     M = V^H dA V, dw = Re diag(M), dV = V (F o M), F_ij = 1/(w_j
+//             - w_i) off the diagonal (infinite for equal eigenvalues, as
+//             in JAX).
 //   lu (square): X = l^-1 (p dA) u^-1, d(lu) = l tril(X, -1) + triu(X) u.
-//   qr (m >= n, reduced): Y = dA r^-1, Z = q^T Y, O = tril(Z, -1) -
-//             tril(Z, -1)^T; dq = q (O - Z) + Y, dr = (Z - O) r.
-//   svd (reduced): P = U^T dA V, ds = diag(P), dU = U (F o (P S + S P^T))
-//             + (1 - U U^T) dA V / s, dV likewise, F_ij = 1/(s_j^2 - s_i^2).
-// Bprops are those maps transposed by hand. The cases JAX does not
+//   qr (m >= n, reduced): Y = dA r^-1, Z = q^H Y, O = tril(Z, -1) -
+//             tril(Z, -1)^H + i Im diag(Z); dq = q (O - Z) + Y, dr = (Z -
+//             O) r.
+//   svd (reduced): P = U^H dA V, ds = Re diag(P), dU = U (F o (P S + S
+//             P^H) + i Im diag(P) / s) + (1 - U U^H) dA V / s, dV = V (F o
+//             (S P + P^H S)) + (1 - V V^H) dA^H U / s, F_ij = 1/(s_j^2 -
+//             s_i^2).
+//
+// Bprops are those maps transposed by hand. JAX transposes a map of
+// complex numbers without conjugating (the transpose of z -> a z is c ->
+// a c): for the holomorphic maps (triangular_solve, lu) that is the real
+// formula as it is; for the others it is conj . adjoint . conj, so their
+// bprops conjugate the incoming cotangents, apply the adjoint (the
+// formula written with ^H), and conjugate the result. The phase of
+// complex eigen- and singular vectors is JAX's gauge (no component of dV
+// along V), not the ops' normalization: derivatives of functions that do
+// not depend on the phase are exact, as in JAX. The cases JAX does not
 // differentiate either (a rectangular lu, a wide or complete qr, an svd
 // with full_matrices of a non-square matrix) are refused when the
 // transform asks for their rules (Rules::supports).
@@ -42,22 +54,34 @@ using Ts = ArrayRef<Val>;
 
 namespace {
 
-/// A constant of `like`'s element type, shaped [rows, cols], from `entry`.
+bool isComplex(Val x) {
+  return isa<ComplexType>(x.type().getElementType());
+}
+
+/// A constant of `like`'s element type (real entries, also for a complex
+/// type), shaped [rows, cols], from `entry`.
 template <typename F>
 Val matrixConstant(Emitter &e, Val like, int64_t rows, int64_t cols,
                    F entry) {
   Type element = like.type().getElementType();
+  auto complex = dyn_cast<ComplexType>(element);
+  auto real = cast<FloatType>(complex ? complex.getElementType() : element);
   auto type = RankedTensorType::get({rows, cols}, element);
   SmallVector<APFloat> values;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j) {
       APFloat v(entry(i, j));
       bool lost;
-      v.convert(cast<FloatType>(element).getFloatSemantics(),
-                APFloat::rmNearestTiesToEven, &lost);
+      v.convert(real.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
       values.push_back(v);
     }
-  return e.make<ConstantOp>(type, DenseElementsAttr::get(type, values));
+  if (!complex)
+    return e.make<ConstantOp>(type, DenseElementsAttr::get(type, values));
+  APFloat zero = APFloat::getZero(real.getFloatSemantics());
+  SmallVector<std::complex<APFloat>> pairs;
+  for (const APFloat &v : values)
+    pairs.emplace_back(v, zero);
+  return e.make<ConstantOp>(type, DenseElementsAttr::get(type, pairs));
 }
 
 int64_t rows(Val x) { return x.shape()[x.shape().size() - 2]; }
@@ -83,6 +107,19 @@ Val identityLike(Emitter &e, Val x) {
 }
 
 Val mT(Emitter &e, Val x) { return e.transposeLast2(x); }
+/// The conjugate transpose (the transpose of a real matrix).
+Val mH(Emitter &e, Val x) { return e.conj(mT(e, x)); }
+
+/// A real `x` in `like`'s (complex) element type; `x` itself when `like`
+/// is real.
+Val like(Emitter &e, Val x, Val like) {
+  Type element = like.type().getElementType();
+  return x.type().getElementType() == element ? x : e.cast(x, element);
+}
+
+/// i Im(x) (zero for a real x, which is returned as it is: the callers
+/// only add it for complex matrices).
+Val imaginaryPart(Emitter &e, Val x) { return x - like(e, e.real(x), x); }
 
 /// op(a)^-1 b (left) or b op(a)^-1, with the given triangle and flags.
 Val solve(Emitter &e, Val a, Val b, bool left, bool lower, bool transpose,
@@ -130,13 +167,22 @@ void defineMulti(RuleMap &map, BpropFn bprop, JvpFn jvp) {
   map[TypeID::get<OpT>()] = std::move(rules);
 }
 
+/// The conjugates of cotangents `d` (null ones stay null): a
+/// non-holomorphic rule's adjoint takes them (see the file comment).
+SmallVector<Val> conjugates(Emitter &e, Ts d) {
+  SmallVector<Val> out;
+  for (Val x : d)
+    out.push_back(x ? e.conj(x) : Val());
+  return out;
+}
+
 /// phi(X): the lower triangle with half the diagonal.
 Val phi(Emitter &e, Val x) {
   return masked(e, x, [](int64_t i, int64_t j) { return j <= i; }) -
          0.5 * x * identityLike(e, x);
 }
 
-/// F_ij = 1 / (w_j - w_i) off the diagonal, 0 on it, for a batch of
+/// F_ij = 1 / (w_j - w_i) off the diagonal, 0 on it, for a batch of (real)
 /// eigenvalue vectors w [..., n].
 Val eigenGaps(Emitter &e, Val w) {
   SmallVector<int64_t> column(w.shape()), row(w.shape());
@@ -165,10 +211,34 @@ Val diagonalOf(Emitter &e, Val m) {
   return e.reduceSum(m * identityLike(e, m), {int64_t(m.shape().size()) - 1});
 }
 
+/// Re diag(m): the tangent of real eigen- and singular values.
+Val realDiagonalOf(Emitter &e, Val m) {
+  Val d = diagonalOf(e, m);
+  return isComplex(d) ? e.real(d) : d;
+}
+
 /// G_ij = 1 / (s_j^2 - s_i^2) off the diagonal, 0 on it (JAX's svd rule;
 /// infinite for equal singular values).
 Val singularGaps(Emitter &e, Val s) {
   return eigenGaps(e, s * s);
+}
+
+/// diag(i Im(diag(m)) / s), 0 where s is 0: the part of a complex svd's dU
+/// (and its adjoint) that fixes the phases JAX's gauge leaves (JAX's
+/// dUdV_diag).
+Val phaseTerm(Emitter &e, Val m, Val s) {
+  Val inverse = e.whereNot(e.cmp(CmpPredicate::eq, s, e.scalarLike(0, s)),
+                           1.0 / s);
+  return diagonalMatrix(e, imaginaryPart(e, diagonalOf(e, m)) *
+                               like(e, inverse, m));
+}
+
+/// s [..., k] as a row [..., 1, k] in `m`'s element type: a divisor of
+/// m's columns.
+Val sRowLike(Emitter &e, Val s, Val m) {
+  SmallVector<int64_t> row(s.shape());
+  row.insert(row.end() - 1, 1);
+  return like(e, e.reshape(s, row), m);
 }
 
 /// l (unit lower), u (upper) and the permutation matrix p (p a = l u) of
@@ -177,16 +247,19 @@ std::tuple<Val, Val, Val> luFactors(Emitter &e, LuOp op) {
   Val packed = e.val(op.getLu());
   Val l = triangle(e, packed, true, -1) + identityLike(e, packed);
   Val u = triangle(e, packed, false);
-  // p[i, j] = 1 where permutation[i] = j.
-  Val perm = e.cast(e.val(op.getPermutation()), elementOf(packed));
+  // p[i, j] = 1 where permutation[i] = j, compared in the real type.
+  Type element = elementOf(packed);
+  auto complex = dyn_cast<ComplexType>(element);
+  Type real = complex ? complex.getElementType() : element;
+  Val perm = e.cast(e.val(op.getPermutation()), real);
   SmallVector<int64_t> column(perm.type().getShape());
   column.push_back(1);
   int64_t n = rows(packed);
-  Val columns = matrixConstant(e, packed, 1, n,
+  Val columns = matrixConstant(e, perm, 1, n,
                                [](int64_t, int64_t j) { return double(j); });
   Val p = e.cast(e.cmp(CmpPredicate::eq, e.reshape(perm, column), columns),
-                 elementOf(packed));
-  return {l, u, p};
+                 real);
+  return {l, u, like(e, p, packed)};
 }
 
 } // namespace
@@ -196,19 +269,20 @@ void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
       m,
       [](Emitter &e, CholeskyOp op, Val dl) -> Sens {
         Val l = e.val(op.getResult());
-        // P = L^-T phi(L^T L-bar) L^-1.
-        Val inner = phi(e, e.matmul(mT(e, l), dl));
-        Val left = solve(e, l, inner, /*left=*/true, /*lower=*/true,
+        // The adjoint: L^-H phi(L^H L-bar) L^-1, of conj(dl), conjugated.
+        Val inner = phi(e, e.matmul(mH(e, l), e.conj(dl)));
+        Val left = solve(e, e.conj(l), inner, /*left=*/true, /*lower=*/true,
                          /*transpose=*/true);
         Val p = solve(e, l, left, /*left=*/false, /*lower=*/true,
                       /*transpose=*/false);
-        return {p};
+        return {e.conj(p)};
       },
       [](Emitter &e, CholeskyOp op, Ts t) -> Val {
         Val l = e.val(op.getResult());
-        // L^-1 dA L^-T.
+        // L^-1 dA L^-H.
         Val x = solve(e, l, t[0], true, true, false);
-        x = solve(e, l, x, /*left=*/false, /*lower=*/true, /*transpose=*/true);
+        x = solve(e, e.conj(l), x, /*left=*/false, /*lower=*/true,
+                  /*transpose=*/true);
         return e.matmul(l, phi(e, x));
       });
 
@@ -218,8 +292,9 @@ void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
         Val a = e.val(op.getA()), x = e.val(op.getResult());
         bool left = op.getLeftSide(), lower = op.getLower(),
              transpose = op.getTransposeA(), unit = op.getUnitDiagonal();
+        // B-bar = op(A)^-T X-bar; T-bar from -B-bar X^T, masked to the
+        // read triangle (holomorphic: no conjugation).
         Val db = solve(e, a, dx, left, lower, !transpose, unit);
-        // The sensitivity of op(T), then of T, masked to the read triangle.
         Val dOp = left ? -e.matmul(db, mT(e, x)) : -e.matmul(mT(e, x), db);
         Val dt = transpose ? mT(e, dOp) : dOp;
         Val da = triangle(e, dt, lower, unit ? -1 : 0);
@@ -241,20 +316,24 @@ void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
 
   defineMulti<EighOp>(
       m,
-      [](Emitter &e, EighOp op, Ts d) -> Sens {
+      [](Emitter &e, EighOp op, Ts dys) -> Sens {
         Val w = e.val(op.getEigenvalues()), v = e.val(op.getEigenvectors());
+        SmallVector<Val> d = conjugates(e, dys);
+        // The adjoint: V (diag(w-bar) + F o (V^H V-bar)) V^H.
         Val inner;
         if (d[1])
-          inner = eigenGaps(e, w) * e.matmul(mT(e, v), d[1]);
-        if (d[0])
-          inner = inner ? inner + diagonalMatrix(e, d[0])
-                        : diagonalMatrix(e, d[0]);
-        return {e.matmul(e.matmul(v, inner), mT(e, v))};
+          inner = like(e, eigenGaps(e, w), v) * e.matmul(mH(e, v), d[1]);
+        if (d[0]) {
+          Val values = like(e, diagonalMatrix(e, d[0]), v);
+          inner = inner ? inner + values : values;
+        }
+        return {e.conj(e.matmul(e.matmul(v, inner), mH(e, v)))};
       },
       [](Emitter &e, EighOp op, Ts t) -> SmallVector<Val> {
         Val w = e.val(op.getEigenvalues()), v = e.val(op.getEigenvectors());
-        Val mm = e.matmul(e.matmul(mT(e, v), t[0]), v);
-        return {diagonalOf(e, mm), e.matmul(v, eigenGaps(e, w) * mm)};
+        Val mm = e.matmul(e.matmul(mH(e, v), t[0]), v);
+        return {realDiagonalOf(e, mm),
+                e.matmul(v, like(e, eigenGaps(e, w), v) * mm)};
       });
 
   defineMulti<LuOp>(
@@ -263,7 +342,7 @@ void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
         auto [l, u, p] = luFactors(e, op);
         Val g = d[0];
         // X-bar = tril(l^T L-bar, -1) + triu(U-bar u^T), a-bar = p^T
-        // l^-T X-bar u^-T.
+        // l^-T X-bar u^-T (holomorphic: no conjugation).
         Val x = triangle(e, e.matmul(mT(e, l), triangle(e, g, true, -1)), true,
                          -1) +
                 triangle(e, e.matmul(triangle(e, g, false), mT(e, u)), false);
@@ -283,95 +362,109 @@ void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
 
   defineMulti<QrOp>(
       m,
-      [](Emitter &e, QrOp op, Ts d) -> Sens {
+      [](Emitter &e, QrOp op, Ts dys) -> Sens {
         Val q = e.val(op.getQ()), r = e.val(op.getR());
-        // M = q^T q-bar - r-bar r^T; Z-bar = tril(M, -1) - tril(M^T, -1) -
-        // M; Y-bar = q-bar + q Z-bar; a-bar = Y-bar r^-T.
+        SmallVector<Val> d = conjugates(e, dys);
+        // The adjoint: M = q^H q-bar - r-bar r^H; Z-bar = tril(M, -1) -
+        // tril(M^H, -1) + i Im diag(M) - M; Y-bar = q-bar + q Z-bar;
+        // a-bar = Y-bar r^-H.
         Val mm;
         if (d[0])
-          mm = e.matmul(mT(e, q), d[0]);
+          mm = e.matmul(mH(e, q), d[0]);
         if (d[1]) {
-          Val rr = e.matmul(d[1], mT(e, r));
+          Val rr = e.matmul(d[1], mH(e, r));
           mm = mm ? mm - rr : -rr;
         }
-        Val z = triangle(e, mm, true, -1) - triangle(e, mT(e, mm), true, -1) -
+        Val z = triangle(e, mm, true, -1) - triangle(e, mH(e, mm), true, -1) -
                 mm;
+        if (isComplex(mm))
+          z = z + imaginaryPart(e, mm) * identityLike(e, mm);
         Val y = e.matmul(q, z);
         if (d[0])
           y = y + d[0];
-        return {solve(e, r, y, /*left=*/false, /*lower=*/false,
-                      /*transpose=*/true)};
+        return {e.conj(solve(e, e.conj(r), y, /*left=*/false, /*lower=*/false,
+                             /*transpose=*/true))};
       },
       [](Emitter &e, QrOp op, Ts t) -> SmallVector<Val> {
         Val q = e.val(op.getQ()), r = e.val(op.getR());
-        // Y = dA r^-1, Z = q^T Y, O = tril(Z, -1) - tril(Z, -1)^T;
-        // dq = q (O - Z) + Y, dr = (Z - O) r.
+        // Y = dA r^-1, Z = q^H Y, O = tril(Z, -1) - tril(Z, -1)^H (+ i Im
+        // diag(Z)); dq = q (O - Z) + Y, dr = (Z - O) r.
         Val y = solve(e, r, t[0], /*left=*/false, /*lower=*/false, false);
-        Val z = e.matmul(mT(e, q), y);
+        Val z = e.matmul(mH(e, q), y);
         Val lowerZ = triangle(e, z, true, -1);
-        Val o = lowerZ - mT(e, lowerZ);
+        Val o = lowerZ - mH(e, lowerZ);
+        if (isComplex(z))
+          o = o + imaginaryPart(e, z) * identityLike(e, z);
         return {e.matmul(q, o - z) + y, e.matmul(z - o, r)};
       });
 
   defineMulti<SvdOp>(
       m,
-      [](Emitter &e, SvdOp op, Ts d) -> Sens {
-        Val u = e.val(op.getU()), s = e.val(op.getS()), v = mT(e, e.val(op.getVh()));
-        Val f = singularGaps(e, s), sm = diagonalMatrix(e, s);
-        // P-bar = diag(s-bar) + (G_U + G_U^T) S + S (G_V + G_V^T) with
-        // G_U = F o (U^T U-bar), G_V = F o (V^T V-bar); a-bar = U P-bar V^T
-        // plus the parts of U-bar and V-bar outside the spans.
-        // The results are (u, s, vh): d[0] is U-bar, d[1] s-bar.
-        Val vbar = d[2] ? mT(e, d[2]) : Val();
+      [](Emitter &e, SvdOp op, Ts dys) -> Sens {
+        Val u = e.val(op.getU()), s = e.val(op.getS()),
+            v = mH(e, e.val(op.getVh()));
+        Val f = like(e, singularGaps(e, s), u),
+            sm = like(e, diagonalMatrix(e, s), u);
+        // The adjoint, of conjugated cotangents: P-bar = diag(s-bar) +
+        // (G_U + G_U^H) S + S (G_V + G_V^H) (+ i Im diag(U^H U-bar) / s)
+        // with G_U = F o (U^H U-bar), G_V = F o (V^H V-bar); a-bar = U
+        // P-bar V^H plus the parts of U-bar and V-bar outside the spans.
+        // The results are (u, s, vh): V-bar is vh-bar^H.
+        SmallVector<Val> d = conjugates(e, dys);
+        Val ubar = d[0], vbar = d[2] ? mH(e, d[2]) : Val();
         SmallVector<Val> terms;
         if (d[1])
-          terms.push_back(diagonalMatrix(e, d[1]));
-        if (d[0]) {
-          Val g = f * e.matmul(mT(e, u), d[0]);
-          terms.push_back(e.matmul(g + mT(e, g), sm));
+          terms.push_back(like(e, diagonalMatrix(e, d[1]), u));
+        if (ubar) {
+          Val uu = e.matmul(mH(e, u), ubar);
+          Val g = f * uu;
+          terms.push_back(e.matmul(g + mH(e, g), sm));
+          if (isComplex(u))
+            terms.push_back(phaseTerm(e, uu, s));
         }
         if (vbar) {
-          Val g = f * e.matmul(mT(e, v), vbar);
-          terms.push_back(e.matmul(sm, g + mT(e, g)));
+          Val g = f * e.matmul(mH(e, v), vbar);
+          terms.push_back(e.matmul(sm, g + mH(e, g)));
         }
         Val pbar = terms.front();
         for (Val term : ArrayRef<Val>(terms).drop_front())
           pbar = pbar + term;
-        Val da = e.matmul(e.matmul(u, pbar), mT(e, v));
+        Val da = e.matmul(e.matmul(u, pbar), mH(e, v));
         int64_t rowsA = rows(u), colsA = rows(v);
-        SmallVector<int64_t> row(s.shape());
-        row.insert(row.end() - 1, 1);
-        Val sRow = e.reshape(s, row);
-        if (d[0] && rowsA > colsA) {
-          Val outside = d[0] - e.matmul(u, e.matmul(mT(e, u), d[0]));
-          da = da + e.matmul(outside / sRow, mT(e, v));
+        Val sRow = sRowLike(e, s, u);
+        if (ubar && rowsA > colsA) {
+          Val outside = ubar - e.matmul(u, e.matmul(mH(e, u), ubar));
+          da = da + e.matmul(outside / sRow, mH(e, v));
         }
         if (vbar && colsA > rowsA) {
-          Val outside = vbar - e.matmul(v, e.matmul(mT(e, v), vbar));
-          da = da + e.matmul(u, mT(e, outside / sRow));
+          Val outside = vbar - e.matmul(v, e.matmul(mH(e, v), vbar));
+          da = da + e.matmul(u, mH(e, outside / sRow));
         }
-        return {da};
+        return {e.conj(da)};
       },
       [](Emitter &e, SvdOp op, Ts t) -> SmallVector<Val> {
-        Val u = e.val(op.getU()), s = e.val(op.getS()), v = mT(e, e.val(op.getVh()));
-        Val f = singularGaps(e, s), sm = diagonalMatrix(e, s);
-        Val p = e.matmul(e.matmul(mT(e, u), t[0]), v);
+        Val u = e.val(op.getU()), s = e.val(op.getS()),
+            v = mH(e, e.val(op.getVh()));
+        Val f = like(e, singularGaps(e, s), u),
+            sm = like(e, diagonalMatrix(e, s), u);
+        Val p = e.matmul(e.matmul(mH(e, u), t[0]), v);
         Val ps = e.matmul(p, sm), sp = e.matmul(sm, p);
-        Val du = e.matmul(u, f * (ps + mT(e, ps)));
-        Val dv = e.matmul(v, f * (sp + mT(e, sp)));
+        Val inner = f * (ps + mH(e, ps));
+        if (isComplex(p))
+          inner = inner + phaseTerm(e, p, s);
+        Val du = e.matmul(u, inner);
+        Val dv = e.matmul(v, f * (sp + mH(e, sp)));
         int64_t rowsA = rows(u), colsA = rows(v);
-        SmallVector<int64_t> row(s.shape());
-        row.insert(row.end() - 1, 1);
-        Val sRow = e.reshape(s, row);
+        Val sRow = sRowLike(e, s, u);
         if (rowsA > colsA) {
           Val av = e.matmul(t[0], v);
-          du = du + (av - e.matmul(u, e.matmul(mT(e, u), av))) / sRow;
+          du = du + (av - e.matmul(u, e.matmul(mH(e, u), av))) / sRow;
         }
         if (colsA > rowsA) {
-          Val au = e.matmul(mT(e, t[0]), u);
-          dv = dv + (au - e.matmul(v, e.matmul(mT(e, v), au))) / sRow;
+          Val au = e.matmul(mH(e, t[0]), u);
+          dv = dv + (au - e.matmul(v, e.matmul(mH(e, v), au))) / sRow;
         }
-        return {du, diagonalOf(e, p), mT(e, dv)};
+        return {du, realDiagonalOf(e, p), mH(e, dv)};
       });
 
   // The configurations JAX does not differentiate either.

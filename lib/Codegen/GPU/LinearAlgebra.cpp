@@ -101,8 +101,8 @@ namespace {
 using Emitter = void (*)(OpBuilder &, const LinearAlgebraCall &);
 
 /// Emits `%t = call @adj_rt_gpu_linalg_begin(op, dtype, buffers, scalars)`
-/// (GpuABI.h) for `call` and gives %t. The element type of a complex
-/// buffer (fft's) is its parts'.
+/// (GpuABI.h) for `call` and gives %t. An FFT's dtype is its complex
+/// values' parts'; a complex decomposition's is c64 or c128.
 FailureOr<Value> emitBegin(OpBuilder &b, ModuleOp module, uint32_t op,
                            const LinearAlgebraCall &call) {
   Location loc = call.loc;
@@ -112,10 +112,15 @@ FailureOr<Value> emitBegin(OpBuilder &b, ModuleOp module, uint32_t op,
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   Type element = call.element();
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType();
   adjoint::DType dtype =
       element.isF64() ? adjoint::DType::F64 : adjoint::DType::F32;
+  if (auto complex = dyn_cast<ComplexType>(element)) {
+    bool f64 = complex.getElementType().isF64();
+    if (op == ADJ_RT_GPU_FFT)
+      dtype = f64 ? adjoint::DType::F64 : adjoint::DType::F32;
+    else
+      dtype = f64 ? adjoint::DType::C128 : adjoint::DType::C64;
+  }
   SmallVector<Value> args = {
       arith::ConstantIntOp::create(b, loc, op, 32),
       arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(dtype), 32)};
@@ -142,6 +147,9 @@ FailureOr<Value> emitBegin(OpBuilder &b, ModuleOp module, uint32_t op,
 ///   %t = call @adj_rt_gpu_linalg_begin(op, dtype, buffers, scalars)
 ///   scf.if %t != 0 { the kernels }
 ///   call @adj_rt_gpu_linalg_end(%t)
+///
+/// Without `emit` (complex matrices, which have no kernels) the runtime
+/// takes a library whatever the route, and there is no branch.
 LogicalResult emitRouted(OpBuilder &b, ModuleOp module, uint32_t op,
                          const LinearAlgebraCall &call, Emitter emit) {
   FailureOr<Value> ticket = emitBegin(b, module, op, call);
@@ -151,6 +159,10 @@ LogicalResult emitRouted(OpBuilder &b, ModuleOp module, uint32_t op,
   if (failed(ticket) || failed(end))
     return failure();
   Location loc = call.loc;
+  if (!emit) {
+    func::CallOp::create(b, loc, *end, ValueRange{*ticket});
+    return success();
+  }
   Value kernels = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne, *ticket,
       i64Constant(b, loc, ADJ_RT_GPU_LINALG_DONE));
@@ -235,14 +247,18 @@ struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
       return callee.emitError("unknown linear algebra kernel '")
              << kind << "'";
     Type element = problem.element();
-    if (!element.isF32() && !element.isF64())
+    auto complex = dyn_cast<ComplexType>(element);
+    Type real = complex ? complex.getElementType() : element;
+    if (!real.isF32() && !real.isF64())
       return call.emitError("-adj-gpu-linear-algebra computes in f32 or "
-                            "f64, not ")
+                            "f64, real or complex, not ")
              << element;
     OpBuilder b(call);
     // An empty batch has nothing to compute (and no grid to launch).
+    // Complex matrices are a library's alone (emitRouted).
     if (problem.batchCount() > 0 &&
-        failed(emitRouted(b, getOperation(), k.op, problem, k.emit)))
+        failed(emitRouted(b, getOperation(), k.op, problem,
+                          complex ? nullptr : k.emit)))
       return failure();
     call.erase();
     return success();

@@ -11,18 +11,26 @@ using namespace adjoint::rt;
 
 namespace {
 
-template <typename T>
-Status resolveRoutines(const gpu::DynamicLibrary &library, char letter,
-                       cpu::LapackRoutines<T> &table) {
-  Status status;
-#define ADJ_LAPACK_FN(name, params)                                            \
+#define ADJ_RESOLVE_LAPACK_FN(name, params)                                    \
   if (status.ok())                                                             \
     status = gpu::resolve(library,                                             \
                           (std::string(1, letter) + #name "_").c_str(),        \
                           &table.name);
+
+template <typename T>
+Status resolveRoutines(const gpu::DynamicLibrary &library, char letter,
+                       cpu::LapackRoutines<T> &table) {
+  Status status;
+#define ADJ_LAPACK_FN ADJ_RESOLVE_LAPACK_FN
+  if constexpr (std::is_floating_point_v<T>) {
 #include "CPU/Lapack.def"
+  } else {
+#define ADJ_LAPACK_FN ADJ_RESOLVE_LAPACK_FN
+#include "CPU/LapackComplex.def"
+  }
   return status;
 }
+#undef ADJ_RESOLVE_LAPACK_FN
 
 /// The table and, when it could not be had, why; filled once.
 struct Loaded {
@@ -40,6 +48,10 @@ const Loaded &loaded() noexcept {
         Status s = resolveRoutines(library, 's', table.s);
         if (s.ok())
           s = resolveRoutines(library, 'd', table.d);
+        if (s.ok())
+          s = resolveRoutines(library, 'c', table.c);
+        if (s.ok())
+          s = resolveRoutines(library, 'z', table.z);
         return s;
       };
       // The library in ADJOINT_LAPACK alone when it is set (to measure

@@ -16,25 +16,40 @@
 
 #include "adjoint/Runtime/Status.h"
 
+#include <complex>
 #include <cstddef>
+#include <type_traits>
 
 namespace adjoint::rt::cpu {
 
-/// The routines of Lapack.def for one element type.
+/// The routines of Lapack.def for one real element type.
 template <typename T> struct LapackRoutines {
 #define ADJ_LAPACK_FN(name, params) void(*name) params = nullptr;
 #include "CPU/Lapack.def"
 };
 
+/// The routines of LapackComplex.def for std::complex<R>.
+template <typename R> struct LapackRoutines<std::complex<R>> {
+  using T = std::complex<R>;
+#define ADJ_LAPACK_FN(name, params) void(*name) params = nullptr;
+#include "CPU/LapackComplex.def"
+};
+
 struct Lapack {
   LapackRoutines<float> s;
   LapackRoutines<double> d;
+  LapackRoutines<std::complex<float>> c;
+  LapackRoutines<std::complex<double>> z;
 
   template <typename T> const LapackRoutines<T> &routines() const {
-    if constexpr (sizeof(T) == sizeof(float))
+    if constexpr (std::is_same_v<T, float>)
       return s;
-    else
+    else if constexpr (std::is_same_v<T, double>)
       return d;
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      return c;
+    else
+      return z;
   }
 };
 

@@ -3,7 +3,8 @@
 // What turns a column-major LAPACK-style result into the LinearAlgebra
 // ops' results (row-major buffers, 0-based pivots and a permutation, zeros
 // outside a factor's triangle, NaNs for a failed factorization, the sign
-// convention of eigen- and singular vectors). LAPACK on the CPU
+// convention of eigen- and singular vectors: the entry of largest magnitude
+// made real and positive). LAPACK on the CPU
 // (KernelsLinearAlgebra.cpp) and the vendor solvers on GPU devices
 // (GPU/SolverLinearAlgebra.cpp) produce the same column-major results, so
 // both finish them here and agree to the last convention.
@@ -15,14 +16,35 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 
 namespace adjoint::rt::cpu {
 
+/// The real type of T's values: R for std::complex<R>, else T.
+template <typename T> struct RealOfType { using type = T; };
+template <typename R> struct RealOfType<std::complex<R>> { using type = R; };
+template <typename T> using RealOf = typename RealOfType<T>::type;
+template <typename T>
+inline constexpr bool kIsComplex = !std::is_same_v<T, RealOf<T>>;
+
+/// conj(x) for complex numbers, x itself for reals.
+template <typename T> T conjugate(T x) {
+  if constexpr (kIsComplex<T>)
+    return std::conj(x);
+  else
+    return x;
+}
+
 template <typename T> void fillNaN(T *data, int64_t count) {
-  std::fill(data, data + count, std::numeric_limits<T>::quiet_NaN());
+  constexpr RealOf<T> nan = std::numeric_limits<RealOf<T>>::quiet_NaN();
+  if constexpr (kIsComplex<T>)
+    std::fill(data, data + count, T(nan, nan));
+  else
+    std::fill(data, data + count, nan);
 }
 
 /// Transposes the row-major `rows` x `cols` matrix `in` into `out`.
@@ -44,15 +66,34 @@ template <typename T> void transposeSquare(T *m, int64_t n) {
           std::swap(m[i * n + j], m[j * n + i]);
 }
 
-/// The sign of the entry of largest magnitude (the first of equal ones) of
-/// `count` entries `stride` apart: the ops' sign convention for eigen- and
-/// singular vectors (as the interpreter computes it).
-template <typename T> T leadingSign(const T *v, int64_t count, int64_t stride) {
+/// What a vector of `count` entries `stride` apart is multiplied by to make
+/// its entry of largest magnitude (the first of equal ones) real and
+/// positive: that entry's sign, or for complex vectors the conjugate of its
+/// phase. The ops' convention for eigen- and singular vectors (as the
+/// interpreter computes it).
+template <typename T>
+T leadingPhase(const T *v, int64_t count, int64_t stride) {
+  if (count == 0)
+    return T(1);
   int64_t best = 0;
   for (int64_t i = 1; i < count; ++i)
     if (std::abs(v[i * stride]) > std::abs(v[best * stride]))
       best = i;
-  return count && v[best * stride] < 0 ? T(-1) : T(1);
+  T entry = v[best * stride];
+  if constexpr (kIsComplex<T>) {
+    RealOf<T> size = std::abs(entry);
+    return size > 0 ? std::conj(entry) / size : T(1);
+  } else {
+    return entry < 0 ? T(-1) : T(1);
+  }
+}
+
+/// Multiplies `count` entries `stride` apart by `factor` unless it is 1.
+template <typename T>
+void scale(T *v, int64_t count, int64_t stride, T factor) {
+  if (factor != T(1))
+    for (int64_t i = 0; i < count; ++i)
+      v[i * stride] *= factor;
 }
 
 /// Cholesky: potrf's factor of A^T's upper triangle, read row-major, is L
@@ -83,41 +124,40 @@ void upperTriangleOf(const T *factored, int64_t m, int64_t n, int64_t kq,
       r[i * n + j] = i <= j ? factored[j * m + i] : T(0);
 }
 
-/// Eigh: syevd's column-major n x n eigenvectors, in place, as the op's
-/// row-major V (vector j in column j), each signed by leadingSign.
+/// Eigh: syevd's (heevd's) column-major n x n eigenvectors of the
+/// buffer's A^T, in place, as the op's row-major V (vector j in column j),
+/// each phased by leadingPhase. A^T is A for a symmetric A and conj(A) for
+/// a Hermitian one, whose eigenvectors are conj(V).
 template <typename T> void finishEigenvectors(T *v, int64_t n) {
-  // Vector j is column j column-major, row j read row-major: signed while
-  // contiguous, then transposed into place.
+  // Vector j is column j column-major, row j read row-major: finished
+  // while contiguous, then transposed into place.
   for (int64_t j = 0; j < n; ++j) {
     T *row = v + j * n;
-    if (leadingSign(row, n, 1) < 0)
+    if constexpr (kIsComplex<T>)
       for (int64_t i = 0; i < n; ++i)
-        row[i] = -row[i];
+        row[i] = std::conj(row[i]);
+    scale(row, n, 1, leadingPhase(row, n, 1));
   }
   transposeSquare(v, n);
 }
 
-/// SVD: signs the row-major m x ucols `u` and vrows x n `vh` (k = min(m,
-/// n) singular values) so that each column of u has a positive leading
-/// entry, with the matching row of vh; vh's rows beyond k, which pair with
-/// no column of u, by their own leading entry.
+/// SVD: phases the row-major m x ucols `u` and vrows x n `vh` (k = min(m,
+/// n) singular values) so that each column of u has a real positive
+/// leading entry, the matching row of vh taking the conjugate factor (the
+/// product stays); vh's rows beyond k, which pair with no column of u, by
+/// their own leading entry.
 template <typename T>
 void signSingularVectors(T *u, T *vh, int64_t m, int64_t n, int64_t ucols,
                          int64_t vrows) {
   int64_t k = std::min(m, n);
   for (int64_t j = 0; j < ucols; ++j) {
-    if (leadingSign(u + j, m, ucols) > 0)
-      continue;
-    for (int64_t i = 0; i < m; ++i)
-      u[i * ucols + j] = -u[i * ucols + j];
+    T phase = leadingPhase(u + j, m, ucols);
+    scale(u + j, m, ucols, phase);
     if (j < k)
-      for (int64_t i = 0; i < n; ++i)
-        vh[j * n + i] = -vh[j * n + i];
+      scale(vh + j * n, n, 1, conjugate(phase));
   }
   for (int64_t j = k; j < vrows; ++j)
-    if (leadingSign(vh + j * n, n, 1) < 0)
-      for (int64_t i = 0; i < n; ++i)
-        vh[j * n + i] = -vh[j * n + i];
+    scale(vh + j * n, n, 1, leadingPhase(vh + j * n, n, 1));
 }
 
 } // namespace adjoint::rt::cpu

@@ -1,6 +1,7 @@
 //===- LinearAlgebraRouter.cpp - A solver library or the kernels ----------===//
 
 #include "GPU/LinearAlgebraRouter.h"
+#include "adjoint/Runtime/GpuABI.h"
 
 using namespace adjoint;
 using namespace adjoint::rt;
@@ -12,6 +13,10 @@ LinearAlgebraProblemHash::operator()(const LinearAlgebraProblem &p) const {
   for (int64_t s : p.scalars)
     h = h * 1000003u ^ std::hash<int64_t>()(s);
   return h;
+}
+
+bool LinearAlgebraProblem::hasKernels() const {
+  return op == ADJ_RT_GPU_FFT || dtype == DType::F32 || dtype == DType::F64;
 }
 
 LinearAlgebraLibrary::~LinearAlgebraLibrary() = default;
@@ -31,14 +36,24 @@ Status LinearAlgebraRouter::begin(LinearAlgebraLibrary *library,
                                   void *const *buffers, GemmRoute route,
                                   int64_t *ticket) {
   *ticket = ADJ_RT_GPU_LINALG_KERNELS;
-  if (!library || route == GemmRoute::Kernels || !library->computes(problem))
-    return Status::success();
+  bool computes = library && library->computes(problem);
   auto onLibrary = [&]() -> Status {
     Status status = library->compute(problem, buffers);
     if (status.ok())
       *ticket = ADJ_RT_GPU_LINALG_DONE;
     return status;
   };
+  if (!problem.hasKernels()) {
+    if (computes)
+      return onLibrary();
+    return Status::error(StatusCode::Unavailable,
+                         std::string("a ") + dtypeName(problem.dtype) +
+                             " decomposition needs a library (LAPACK on the "
+                             "host, or the device's solver), and none "
+                             "computes it here");
+  }
+  if (!computes || route == GemmRoute::Kernels)
+    return Status::success();
   if (route == GemmRoute::Library)
     return onLibrary();
 

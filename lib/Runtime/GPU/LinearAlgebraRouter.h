@@ -10,7 +10,9 @@
 // the third and fourth time them, with the device's queue drained before
 // and after; later calls take the faster. Each call computes its result
 // on one route only. ADJOINT_GPU_LINALG = library or kernels forces a
-// route (tests, benchmarks); measure is the default.
+// route (tests, benchmarks); measure is the default. Complex
+// decompositions have no kernels (hasKernels): a library computes them
+// whatever the route.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +39,9 @@ struct LinearAlgebraProblem {
   bool operator==(const LinearAlgebraProblem &other) const {
     return op == other.op && dtype == other.dtype && scalars == other.scalars;
   }
+  /// Whether generated kernels exist for it: every FFT (its dtype is its
+  /// values' parts') and the decompositions of real matrices.
+  bool hasKernels() const;
 };
 
 struct LinearAlgebraProblemHash {

@@ -327,6 +327,10 @@ template <typename T> struct Run {
 /// Whether the solver takes `problem`: a known op on a non-empty batch of
 /// non-empty matrices whose sizes, squared, fit 32-bit integers.
 bool solverTakes(const LinearAlgebraProblem &problem) {
+  // Complex matrices go to LAPACK on the host (the vendors' complex
+  // routines are not bound yet).
+  if (problem.dtype != DType::F32 && problem.dtype != DType::F64)
+    return false;
   const int64_t *s = problem.scalars.data();
   std::vector<int64_t> sizes;
   switch (problem.op) {

@@ -1,5 +1,5 @@
-"""scipy.linalg in jitted code (jax.scipy.linalg's signatures, real
-dtypes): triangular and Cholesky solves, the decompositions with scipy's
+"""scipy.linalg in jitted code (jax.scipy.linalg's signatures, real and
+complex matrices): triangular and Cholesky solves, the decompositions with scipy's
 defaults (cholesky upper, qr complete, eigh lower) and lu as (p, l, u).
 
 Built on the same primitives as adjoint.numpy.linalg. The ``overwrite_*``
@@ -17,11 +17,15 @@ __all__ = ["cho_factor", "cho_solve", "cholesky", "det", "eigh", "inv", "lu",
            "qr", "solve", "solve_triangular", "svd"]
 
 
-def _transpose_flag(trans):
+def _transpose_flags(trans):
+    """(transpose, conjugate) for scipy's trans: a^T, or a^H for 'C' (a^T
+    for a real a)."""
     if trans in (0, "N"):
-        return False
-    if trans in (1, "T", 2, "C"):   # real matrices: C is T
-        return True
+        return False, False
+    if trans in (1, "T"):
+        return True, False
+    if trans in (2, "C"):
+        return True, True
     raise ValueError("adjoint.scipy.linalg.solve_triangular: trans must be "
                      "0, 1, 2, 'N', 'T' or 'C', got %r" % (trans,))
 
@@ -53,8 +57,10 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False,
     triangle is read)."""
     a = _la._matrices(a, "solve_triangular", square=True)
     a, b, vector = _right_hand_side(a, b, "solve_triangular")
-    x = _adj.triangular_solve(a, b, left_side=True, lower=bool(lower),
-                              transpose_a=_transpose_flag(trans),
+    transpose, conjugate = _transpose_flags(trans)
+    x = _adj.triangular_solve(_la._conj(a) if conjugate else a, b,
+                              left_side=True, lower=bool(lower),
+                              transpose_a=transpose,
                               unit_diagonal=bool(unit_diagonal))
     return _vector_result(x, vector)
 
@@ -79,10 +85,13 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     c, lower = c_and_lower
     c = _la._matrices(c, "cho_solve", square=True)
     c, b, vector = _right_hand_side(c, b, "cho_solve")
-    # a = l l^T (lower) or u^T u (upper): two triangular solves.
-    y = _adj.triangular_solve(c, b, left_side=True, lower=bool(lower),
+    # a = l l^H (lower) or u^H u (upper): two triangular solves, the one
+    # with the conjugate transpose on the conjugated factor.
+    y = _adj.triangular_solve(c if lower else _la._conj(c), b,
+                              left_side=True, lower=bool(lower),
                               transpose_a=not lower)
-    x = _adj.triangular_solve(c, y, left_side=True, lower=bool(lower),
+    x = _adj.triangular_solve(_la._conj(c) if lower else c, y,
+                              left_side=True, lower=bool(lower),
                               transpose_a=bool(lower))
     return _vector_result(x, vector)
 
@@ -160,8 +169,8 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True):
     rows = _adj.constant(a.module, _np.arange(m), dtype=DType.i32)
     # p[perm[i], i] = 1: row i of p^T a is row perm[i] of a.
     perm = _adj.reshape(permutation, list(permutation.shape[:-1]) + [1, m])
-    p = _adj.cast(_adj.cmp(_adj.Cmp.EQ, _adj.reshape(rows, [m, 1]), perm),
-                  a.dtype)
+    p = _la._like(_adj.cast(_adj.cmp(_adj.Cmp.EQ, _adj.reshape(rows, [m, 1]),
+                                     perm), _la._real_dtype(a.dtype)), a)
     lower = _np.tril(_np.ones((m, k)), -1)
     unit = _np.eye(m, k)
     l = _adj.slice(packed, *_last_two(packed, m, k)) \

@@ -154,7 +154,7 @@ func.func private @half_kernel(memref<3x3xf16>, memref<3x3xf16>, i64, i64)
 func.func @half(%a: memref<3x3xf16>, %l: memref<3x3xf16>) {
   %one = arith.constant 1 : i64
   %n = arith.constant 3 : i64
-  // expected-error @+1 {{-adj-gpu-linear-algebra computes in f32 or f64, not 'f16'}}
+  // expected-error @+1 {{-adj-gpu-linear-algebra computes in f32 or f64, real or complex, not 'f16'}}
   call @half_kernel(%a, %l, %one, %n) : (memref<3x3xf16>, memref<3x3xf16>, i64, i64) -> ()
   return
 }
@@ -207,4 +207,26 @@ func.func @fft(%in: memref<3x4xcomplex<f32>>, %out: memref<3x4xcomplex<f32>>) ->
   %c4 = arith.constant 4 : i64
   %t = call @fft_kernel(%in, %out, %c3, %c0, %c1, %c4, %c1, %c1) : (memref<3x4xcomplex<f32>>, memref<3x4xcomplex<f32>>, i64, i64, i64, i64, i64, i64) -> i64
   return %t : i64
+}
+
+// -----
+
+// Complex matrices have no kernels: the call asks for the route (op 5:
+// eigh, dtype 8: c128) and ends it; the runtime computes the result with a
+// library whatever the route.
+// CHECK-LABEL: func.func @complex_eigh(
+// CHECK-DAG: %[[OP:.*]] = arith.constant 5 : i32
+// CHECK-DAG: %[[C128:.*]] = arith.constant 8 : i32
+// CHECK: %[[T:.*]] = call @adj_rt_gpu_linalg_begin(%[[OP]], %[[C128]],
+// CHECK-NOT: scf.if
+// CHECK-NOT: gpu.launch
+// CHECK: call @adj_rt_gpu_linalg_end(%[[T]])
+func.func private @eigh_kernel(memref<2x3x3xcomplex<f64>>, memref<2x3xf64>, memref<2x3x3xcomplex<f64>>, i64, i64, i64, i64) attributes {adj.linear_algebra = "eigh"}
+func.func @complex_eigh(%a: memref<2x3x3xcomplex<f64>>, %w: memref<2x3xf64>, %v: memref<2x3x3xcomplex<f64>>) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c2 = arith.constant 2 : i64
+  %c3 = arith.constant 3 : i64
+  call @eigh_kernel(%a, %w, %v, %c2, %c3, %c0, %c1) : (memref<2x3x3xcomplex<f64>>, memref<2x3xf64>, memref<2x3x3xcomplex<f64>>, i64, i64, i64, i64) -> ()
+  return
 }

@@ -26,6 +26,29 @@ adj.func @all(%a: tensor<2x4x4xf64>, %b: tensor<2x4x3xf64>, %c: tensor<2x3x4xf64
 
 // -----
 
+// Complex matrices: eigh's eigenvalues and svd's singular values are real
+// (the parts' type), every other result keeps the complex type.
+
+// CHECK-LABEL: adj.func @complex
+// CHECK: adj.cholesky %{{.*}} : tensor<3x3xcomplex<f64>>
+// CHECK: adj.triangular_solve %{{.*}}, %{{.*}} left_side lower : tensor<3x3xcomplex<f64>>, tensor<3x2xcomplex<f64>>
+// CHECK: adj.lu %{{.*}} : tensor<3x3xcomplex<f64>>
+// CHECK: adj.qr %{{.*}} : tensor<4x3xcomplex<f32>>
+// CHECK: adj.eigh %{{.*}} : tensor<3x3xcomplex<f64>>
+// CHECK: adj.svd %{{.*}} : tensor<4x3xcomplex<f32>>
+adj.func @complex(%a: tensor<3x3xcomplex<f64>>, %b: tensor<3x2xcomplex<f64>>, %m: tensor<4x3xcomplex<f32>>)
+    -> (tensor<3x2xcomplex<f64>>, tensor<3x3xcomplex<f64>>, tensor<3xi32>, tensor<4x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<4x3xcomplex<f32>>, tensor<3xf32>, tensor<3x3xcomplex<f32>>) {
+  %l = adj.cholesky %a : tensor<3x3xcomplex<f64>>
+  %x = adj.triangular_solve %l, %b left_side lower : tensor<3x3xcomplex<f64>>, tensor<3x2xcomplex<f64>>
+  %lu, %p, %perm = adj.lu %a : tensor<3x3xcomplex<f64>>
+  %q, %r = adj.qr %m : tensor<4x3xcomplex<f32>>
+  %w, %v = adj.eigh %a : tensor<3x3xcomplex<f64>>
+  %u, %s, %vh = adj.svd %m : tensor<4x3xcomplex<f32>>
+  adj.return %x, %lu, %p, %q, %r, %w, %v, %u, %s, %vh : tensor<3x2xcomplex<f64>>, tensor<3x3xcomplex<f64>>, tensor<3xi32>, tensor<4x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<4x3xcomplex<f32>>, tensor<3xf32>, tensor<3x3xcomplex<f32>>
+}
+
+// -----
+
 adj.func @not_square(%a: tensor<4x3xf64>) -> tensor<4x3xf64> {
   // expected-error @+1 {{adj.cholesky: expected square matrices, got [4, 3]}}
   %l = adj.cholesky %a : tensor<4x3xf64>
@@ -43,7 +66,7 @@ adj.func @vector(%a: tensor<4xf64>) -> tensor<4xf64> {
 // -----
 
 adj.func @integers(%a: tensor<2x2xi64>) -> tensor<2x2xi64> {
-  // expected-error @+1 {{adj.svd: expected f32 or f64 elements, got 'i64'}}
+  // expected-error @+1 {{adj.svd: expected f32, f64, complex<f32> or complex<f64> elements, got 'i64'}}
   %u, %s, %vh = adj.svd %a : tensor<2x2xi64>
   adj.return %a : tensor<2x2xi64>
 }

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Targets.h"
+#include "Builders.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,9 +21,6 @@ using namespace adjoint::conformance;
 
 namespace {
 
-api::Type tensor(DType dtype, Shape shape) {
-  return api::Type::tensor(dtype, std::move(shape));
-}
 api::Type f32(Shape shape) { return tensor(DType::F32, std::move(shape)); }
 api::Type f64(Shape shape) { return tensor(DType::F64, std::move(shape)); }
 

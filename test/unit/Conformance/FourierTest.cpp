@@ -9,26 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Targets.h"
+#include "Builders.h"
 
 #include <catch2/catch.hpp>
 
 using namespace adjoint;
 using namespace adjoint::conformance;
-
-namespace {
-
-api::Type tensor(DType dtype, Shape shape) {
-  return api::Type::tensor(dtype, std::move(shape));
-}
-
-/// z's real and imaginary parts appended to `out`.
-void parts(api::Values &out, api::Value z) {
-  out.push_back(api::real(z));
-  out.push_back(api::imag(z));
-}
-
-} // namespace
 
 TEST_CASE("fft: every transform, length class and axis count",
           "[conformance][fft]") {

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Targets.h"
+#include "Builders.h"
 
 #include <catch2/catch.hpp>
 
@@ -20,10 +20,6 @@ using namespace adjoint::conformance;
 
 namespace {
 
-api::Type tensor(DType dtype, Shape shape) {
-  return api::Type::tensor(dtype, std::move(shape));
-}
-
 /// shift times the identity, in `x`'s dtype and of its matrix size.
 api::Value scaledIdentity(api::Module &m, api::Value x, double shift) {
   int64_t n = x.shape().back();
@@ -31,16 +27,6 @@ api::Value scaledIdentity(api::Module &m, api::Value x, double shift) {
   for (int64_t i = 0; i < n; ++i)
     eye[i * n + i] = shift;
   return api::constant(m, eye, {n, n}, x.dtype());
-}
-
-/// The permutation that swaps the last two axes of a rank-`rank` value.
-std::vector<int64_t> swapLast(int64_t rank) {
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i + 2 < rank; ++i)
-    perm.push_back(i);
-  perm.push_back(rank - 1);
-  perm.push_back(rank - 2);
-  return perm;
 }
 
 /// The orthogonal projector onto the span of `basis`'s columns (of its

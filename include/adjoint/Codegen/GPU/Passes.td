@@ -35,6 +35,11 @@ def LinearAlgebra : Pass<"adj-gpu-linear-algebra", "::mlir::ModuleOp"> {
     vendor solver, LAPACK on the host) and returns 0, or returns a ticket
     for the kernels, whichever it measured faster for the problem.
 
+    A call on complex matrices has no kernels: it becomes the begin and
+    end calls alone (dtype c64 or c128), and the runtime computes it with
+    a library whatever the route (LAPACK on the host where the device's
+    solver does not take complex matrices).
+
     A declaration marked "fft" (an adj.fft's, which returns i64) becomes
     the begin call alone (op ADJ_RT_GPU_FFT) and the call's result the
     ticket: its kernels are the generated FFT, which the caller runs

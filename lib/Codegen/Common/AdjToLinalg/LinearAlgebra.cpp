@@ -174,11 +174,18 @@ std::string declareKernel(OpBuilder &b, Operation *op, const KernelCall &call,
   Location loc = op->getLoc();
   Type element =
       cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType();
+  // The decompositions' kernels exist for complex matrices (_c64, _c128);
+  // FFTW's kernel is named by the parts' type of its complex values.
+  std::string suffix;
+  if (auto complex = dyn_cast<ComplexType>(element)) {
+    bool f64 = complex.getElementType().isF64();
+    suffix = isa<adj::FftOp>(op) ? (f64 ? "_f64" : "_f32")
+                                 : (f64 ? "_c128" : "_c64");
+  } else {
+    suffix = element.isF64() ? "_f64" : "_f32";
+  }
   std::string kernel =
-      gpu ? call.wrapper + "_kernel"
-          : "adj_kernel_" + call.kernel + (element.isF64() ? "_f64" : "_f32");
+      gpu ? call.wrapper + "_kernel" : "adj_kernel_" + call.kernel + suffix;
   if (module.lookupSymbol(kernel))
     return kernel;
   SmallVector<Type> params;

@@ -2,8 +2,9 @@
 //
 // Result-type inference (and so verification) of cholesky,
 // triangular_solve, lu, qr, eigh and svd. They act on the last two
-// dimensions of float tensors (f32, f64) and keep the leading ones; an
-// untyped operand makes every result !adj.any.
+// dimensions of f32, f64, complex<f32> or complex<f64> tensors and keep the
+// leading ones; eigh's eigenvalues and svd's singular values are real (the
+// complex type's parts). An untyped operand makes every result !adj.any.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +45,15 @@ std::optional<LogicalResult> untypedOrBad(MLIRContext *ctx, Loc loc,
   return success();
 }
 
-/// The operand as a batch of matrices: rank >= 2 and f32 or f64.
+/// The real type of `element`'s values: a complex type's parts, else itself.
+Type realOf(Type element) {
+  if (auto complex = dyn_cast<ComplexType>(element))
+    return complex.getElementType();
+  return element;
+}
+
+/// The operand as a batch of matrices: rank >= 2 and f32 or f64, real or
+/// complex.
 FailureOr<RankedTensorType> matrices(Loc loc, StringRef op, Type type) {
   auto tensor = cast<RankedTensorType>(type);
   if (tensor.getRank() < 2)
@@ -53,9 +62,12 @@ FailureOr<RankedTensorType> matrices(Loc loc, StringRef op, Type type) {
                              "(rank >= 2), got ",
                              formatShape(tensor.getShape()));
   Type element = tensor.getElementType();
-  if (!element.isF32() && !element.isF64())
+  Type real = realOf(element);
+  if (!real.isF32() && !real.isF64())
     return emitOptionalError(loc, "adj.", op,
-                             ": expected f32 or f64 elements, got ", element);
+                             ": expected f32, f64, complex<f32> or "
+                             "complex<f64> elements, got ",
+                             element);
   return tensor;
 }
 
@@ -180,7 +192,8 @@ LogicalResult EighOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
     return failure();
   ArrayRef<int64_t> shape = a->getShape();
   int64_t n = shape.back() == kDyn ? shape[shape.size() - 2] : shape.back();
-  results.push_back(withBatch(shape.drop_back(2), {n}, a->getElementType()));
+  results.push_back(
+      withBatch(shape.drop_back(2), {n}, realOf(a->getElementType())));
   results.push_back(*a);
   return success();
 }
@@ -199,7 +212,7 @@ LogicalResult SvdOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   Type element = a->getElementType();
   ArrayRef<int64_t> batch = shape.drop_back(2);
   results.push_back(withBatch(batch, {m, full ? m : k}, element));
-  results.push_back(withBatch(batch, {k}, element));
+  results.push_back(withBatch(batch, {k}, realOf(element)));
   results.push_back(withBatch(batch, {full ? n : k, n}, element));
   return success();
 }

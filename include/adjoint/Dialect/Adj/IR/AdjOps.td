@@ -539,15 +539,18 @@ def Adj_MatmulOp : Adj_InferOp<"matmul"> {
 // pinv, lstsq, norm, matrix_power, cho_solve) is a composite of these,
 // matmul and elementwise ops. Each acts on the last two dimensions and is
 // batched over the leading ones, which must be equal between operands (no
-// broadcasting: composites broadcast first). Element types are f32 and
-// f64. A matrix a decomposition does not exist for (not positive definite,
+// broadcasting: composites broadcast first). Element types are f32, f64,
+// complex<f32> and complex<f64>; for complex matrices "symmetric" reads
+// "Hermitian" and `^T` in the definitions below the conjugate transpose
+// `^H` (not in triangular_solve's `transpose_a`, a plain transpose). A
+// matrix a decomposition does not exist for (not positive definite,
 // singular in a way LAPACK reports) gives NaNs, as in JAX, never an error.
 
 def Adj_CholeskyOp : Adj_InferOp<"cholesky"> {
   let summary = "Cholesky factor L of a symmetric positive definite matrix";
   let description = [{
     `[..., n, n] -> [..., n, n]`: the lower-triangular `l` with
-    `a = l @ l^T`, zeros above the diagonal. Only the lower triangle of `a`
+    `a = l @ l^T` (`l^H` for complex), zeros above the diagonal. Only the lower triangle of `a`
     is read. A matrix that is not positive definite gives NaNs.
 
     ```mlir
@@ -628,11 +631,12 @@ def Adj_EighOp : Adj_InferOp<"eigh"> {
   let description = [{
     `[..., n, n] -> (w [..., n], v [..., n, n])`: eigenvalues in ascending
     order and the orthonormal eigenvectors as the columns of `v`, with
-    `a = v @ diag(w) @ v^T`. Only the lower triangle of `a` is read (the
+    `a = v @ diag(w) @ v^T` (`v^H`; `w` is real). Only the lower triangle of `a` is read (the
     upper one with `upper`), as numpy's `UPLO`. The order of the results
     is numpy's (JAX's primitive returns them the other way round). Each
     eigenvector is signed so that its entry of largest magnitude (the
-    first of equal ones) is positive: LAPACK leaves the sign to the
+    first of equal ones) is positive (for complex vectors: real and
+    positive, the phase taken out): LAPACK leaves the sign to the
     implementation, and every target must compute the same vectors. When
     only `w` is used, the lowering may skip computing `v`.
 
@@ -651,13 +655,15 @@ def Adj_SvdOp : Adj_InferOp<"svd"> {
   let summary = "Singular value decomposition";
   let description = [{
     `[..., m, n] -> (u [..., m, k], s [..., k], vh [..., k, n])` with
-    `a = u @ diag(s) @ vh`, singular values non-negative and descending,
-    `k = min(m, n)`; with `full_matrices`, `u` is `[..., m, m]` and `vh`
-    `[..., n, n]`. The order of the results is numpy's. Each pair of
-    singular vectors (column i of `u`, row i of `vh`) is signed so that
+    `a = u @ diag(s) @ vh`, singular values real, non-negative and
+    descending, `k = min(m, n)`; with `full_matrices`, `u` is `[..., m, m]`
+    and `vh` `[..., n, n]`. The order of the results is numpy's. Each pair
+    of singular vectors (column i of `u`, row i of `vh`) is signed so that
     the entry of largest magnitude of the column of `u` (the first of
-    equal ones) is positive, as eigh's vectors are; the columns of a full
-    `u` beyond `k` (and rows of `vh`) are signed alone the same way. Those
+    equal ones) is positive (real and positive for complex vectors, the
+    row of `vh` taking the conjugate phase), as eigh's vectors are; the
+    columns of a full `u` beyond `k` (and rows of `vh`) are signed alone
+    the same way. Those
     are an orthonormal basis of the complement of the others, which is
     unique (up to that sign) only when it has one dimension: targets may
     choose different bases of a larger complement, as LAPACKs do. When
