@@ -1,8 +1,9 @@
 //===- LinearAlgebra.cpp - Decompositions in the builder API --------------===//
 //
-// The LinearAlgebra family: cholesky, triangular_solve, lu, qr, eigh and
-// svd over the last two dimensions. Integer operands are not promoted:
-// the ops take f32 and f64, and their shape rules say so.
+// The LinearAlgebra family: cholesky, triangular_solve, lu, qr, eigh, eig
+// and svd over the last two dimensions. Integer operands are not
+// promoted: the ops take f32, f64 and complex of either, and their shape
+// rules say so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,12 @@ std::pair<Value, Value> api::eigh(Value a, bool upper) {
   OpSpec spec{"adj.eigh", {a}};
   flag(s, spec, "upper", upper);
   std::vector<Value> r = decompose(s, spec, 2);
+  return {r[0], r[1]};
+}
+
+std::pair<Value, Value> api::eig(Value a) {
+  ModuleState &s = stateOf("adj.eig", a);
+  std::vector<Value> r = decompose(s, {"adj.eig", {a}}, 2);
   return {r[0], r[1]};
 }
 

@@ -1,10 +1,11 @@
-//===- LinearAlgebra.cpp - cholesky, triangular_solve, lu, qr, eigh, svd --===//
+//===- LinearAlgebra.cpp - cholesky, triangular_solve, lu, qr, eig(h), svd ===//
 //
 // The decompositions on Eigen, one matrix of the batch at a time, in the
 // element type (float, double, std::complex of either): LLT (reading the
 // lower triangle), triangular views, HouseholderQR (LAPACK's reflector
 // signs: beta = -sign(Re alpha) |x|), SelfAdjointEigenSolver and BDCSVD,
-// which take complex (Hermitian) matrices as they are. lu is written out
+// which take complex (Hermitian) matrices as they are, and EigenSolver
+// (ComplexEigenSolver for complex matrices) for eig. lu is written out
 // here because LAPACK's getrf semantics (rectangular matrices, the first
 // largest pivot by |Re| + |Im| for complex, no stop at a zero pivot) are
 // not Eigen's. Failures are NaNs, as the ops define.
@@ -248,6 +249,57 @@ std::vector<Tensor> eigh(const Tensor &a, bool upper) {
   return {std::move(w.tensor), std::move(v.tensor)};
 }
 
+/// eig: Eigen's eigenvalues and unit eigenvectors, sorted by (real part,
+/// imaginary part) and each vector phased by leadingPhase, as the op
+/// defines them; NaNs where the solver fails or the matrix is not finite.
+template <typename C> std::vector<Tensor> eig(const Tensor &a) {
+  using R = RealOf<C>;
+  using Z = std::complex<R>;
+  Batch<C> in(a);
+  int64_t n = in.rows;
+  DType complex = realDType<C>() == DType::F64 ? DType::C128 : DType::C64;
+  Output<Z> w(complex, in.batch, {n});
+  Output<Z> v(complex, in.batch, {n, n});
+  for (int64_t i = 0; i < in.count(); ++i) {
+    auto values = Eigen::Map<Eigen::Matrix<Z, Eigen::Dynamic, 1>>(w.at(i), n);
+    auto vectors = v.matrix(i, n, n);
+    Mat<C> m = in.matrix(i);
+    Eigen::Matrix<Z, Eigen::Dynamic, 1> found;
+    Mat<Z> foundVectors;
+    bool ok = m.allFinite();
+    if (ok) {
+      if constexpr (kIsComplex<C>) {
+        Eigen::ComplexEigenSolver<Mat<C>> solver(m);
+        ok = solver.info() == Eigen::Success;
+        found = solver.eigenvalues();
+        foundVectors = solver.eigenvectors();
+      } else {
+        Eigen::EigenSolver<Mat<C>> solver(m);
+        ok = solver.info() == Eigen::Success;
+        found = solver.eigenvalues();
+        foundVectors = solver.eigenvectors();
+      }
+    }
+    if (!ok) {
+      values.setConstant(nan<Z>());
+      vectors.setConstant(nan<Z>());
+      continue;
+    }
+    std::vector<int64_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+      Z p = found(x), q = found(y);
+      return p.real() < q.real() || (p.real() == q.real() && p.imag() < q.imag());
+    });
+    for (int64_t j = 0; j < n; ++j) {
+      values(j) = found(order[j]);
+      vectors.col(j) = foundVectors.col(order[j]).normalized();
+      vectors.col(j) *= leadingPhase(vectors, j);
+    }
+  }
+  return {std::move(w.tensor), std::move(v.tensor)};
+}
+
 template <typename C>
 std::vector<Tensor> svd(const Tensor &a, bool full) {
   Batch<C> in(a);
@@ -314,7 +366,7 @@ std::optional<std::vector<Tensor>>
 adjoint::interp::detail::evalLinearAlgebra(Operation *op,
                                            ArrayRef<Tensor> operands) {
   if (!isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp, adj::QrOp,
-           adj::EighOp, adj::SvdOp>(op))
+           adj::EighOp, adj::EigOp, adj::SvdOp>(op))
     return std::nullopt;
   const Tensor &a = operands[0];
   if (a.rank() < 2)
@@ -331,6 +383,8 @@ adjoint::interp::detail::evalLinearAlgebra(Operation *op,
       return qr<C>(a, q.getFullMatrices());
     if (auto e = dyn_cast<adj::EighOp>(op))
       return eigh<C>(a, e.getUpper());
+    if (isa<adj::EigOp>(op))
+      return eig<C>(a);
     return svd<C>(a, cast<adj::SvdOp>(op).getFullMatrices());
   });
 }

@@ -187,7 +187,7 @@ std::vector<Tensor> Interpreter::Impl::tensorOperands(Operation *op,
 bool Interpreter::Impl::evalMultiResult(Operation *op, Frame &frame) {
   // The whole LinearAlgebra family, cholesky's one result included.
   if (!isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp, adj::QrOp,
-           adj::EighOp, adj::SvdOp>(op))
+           adj::EighOp, adj::EigOp, adj::SvdOp>(op))
     return false;
   std::optional<std::vector<Tensor>> results;
   try {

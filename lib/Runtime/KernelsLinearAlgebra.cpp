@@ -19,8 +19,8 @@
 // Complex matrices (c64, c128) take LAPACK's c and z routines the same way
 // (ungqr for orgqr, heevd for syevd); eigh's and svd's values are real.
 //
-// getrf and geqrf factor A itself, so lu and qr copy each matrix into a
-// column-major scratch (O(mn) against O(mn min(m, n)) flops). A batch of
+// getrf, geqrf and geev factor A itself, so lu, qr and eig copy each
+// matrix into a column-major scratch (O(mn) against O(mn min(m, n)) flops). A batch of
 // small matrices is spread over the runtime's thread pool (overBatch);
 // workspace sizes are queried once per chunk, before its loop.
 //
@@ -294,6 +294,104 @@ void eigh(const LapackRoutines<T> &la, const T *a, RealOf<T> *w, T *v,
   });
 }
 
+/// geev's eigenvalues and right eigenvectors as complex numbers: for a
+/// real T from wr + i wi and, for a conjugate pair (wi > 0, then < 0), the
+/// vectors re + i im and re - i im of its two columns; for a complex T as
+/// geev gives them (with its real workspace).
+template <typename T> struct GeneralEigenSolver {
+  using R = RealOf<T>;
+  using Z = std::complex<R>;
+  const LapackRoutines<T> &la;
+  int n;
+  const char *jobvr;
+  std::vector<T> work{T(1)};
+  std::vector<R> wr, wi, rwork;
+  std::vector<T> vr;
+  std::vector<Z> w, v;
+
+  GeneralEigenSolver(const LapackRoutines<T> &la, int64_t n, bool vectors)
+      : la(la), n(static_cast<int>(n)), jobvr(vectors ? "V" : "N"),
+        vr(vectors ? std::max<int64_t>(1, n * n) : 1), w(n),
+        v(vectors ? n * n : 0) {
+    if constexpr (cpu::kIsComplex<T>)
+      rwork.resize(std::max<int64_t>(1, 2 * n));
+    else
+      wr.resize(n), wi.resize(n);
+  }
+  int call(T *a, int lwork) {
+    int lda = ld(n), ldvl = 1, ldvr = ld(n), info = 0;
+    T dummy[1];
+    if constexpr (cpu::kIsComplex<T>)
+      la.geev("N", jobvr, &n, a, &lda, w.data(), dummy, &ldvl, vr.data(),
+              &ldvr, work.data(), &lwork, rwork.data(), &info, 1, 1);
+    else
+      la.geev("N", jobvr, &n, a, &lda, wr.data(), wi.data(), dummy, &ldvl,
+              vr.data(), &ldvr, work.data(), &lwork, &info, 1, 1);
+    return info;
+  }
+  void plan(T *a) {
+    call(a, -1);
+    work.resize(workSize(work[0]));
+  }
+  /// Factors the column-major `a` (overwritten) into w and v; geev's info.
+  int operator()(T *a) {
+    if (int info = call(a, static_cast<int>(work.size())))
+      return info;
+    if constexpr (cpu::kIsComplex<T>) {
+      if (!v.empty())
+        std::copy(vr.begin(), vr.begin() + v.size(), v.begin());
+    } else {
+      for (int j = 0; j < n; ++j) {
+        w[j] = Z(wr[j], wi[j]);
+        if (v.empty())
+          continue;
+        const R *re = vr.data() + int64_t(j) * n;
+        if (wi[j] == 0) {
+          for (int i = 0; i < n; ++i)
+            v[int64_t(j) * n + i] = Z(re[i], 0);
+        } else if (wi[j] > 0 && j + 1 < n) {
+          const R *im = re + n;
+          for (int i = 0; i < n; ++i) {
+            v[int64_t(j) * n + i] = Z(re[i], im[i]);
+            v[int64_t(j + 1) * n + i] = Z(re[i], -im[i]);
+          }
+        }
+      }
+    }
+    return 0;
+  }
+};
+
+template <typename T>
+void eig(const LapackRoutines<T> &la, const T *a,
+         std::complex<RealOf<T>> *w, std::complex<RealOf<T>> *v,
+         int64_t batch, int64_t n, bool vectors) {
+  overBatch(batch, n, true, [&](int64_t begin, int64_t end) {
+    std::vector<T> scratch(std::max<int64_t>(1, n * n));
+    GeneralEigenSolver<T> solve(la, n, vectors);
+    solve.plan(scratch.data());
+    for (int64_t b = begin; b < end; ++b) {
+      std::complex<RealOf<T>> *wb = w + b * n,
+                              *vb = vectors ? v + b * n * n : nullptr;
+      const T *in = a + b * n * n;
+      // geev's balancing and QR iterations on a NaN or an infinity give
+      // no defined result: NaNs, as the op defines (and as eigh's).
+      bool finite = std::all_of(in, in + n * n, [](T x) {
+        return std::isfinite(std::real(x)) && std::isfinite(std::imag(x));
+      });
+      cpu::transpose(in, scratch.data(), n, n);
+      if (!finite || solve(scratch.data()) != 0) {
+        cpu::fillNaN(wb, n);
+        if (vectors)
+          cpu::fillNaN(vb, n * n);
+        continue;
+      }
+      cpu::finishGeneralEigen(solve.w.data(),
+                              vectors ? solve.v.data() : nullptr, n, wb, vb);
+    }
+  });
+}
+
 /// gesdd, with the real workspace complex matrices take (whose size
 /// LAPACK does not report: the documented bound for `k` singular values
 /// of an m x n matrix).
@@ -400,6 +498,11 @@ Outcome dispatch(uint32_t op, const intptr_t *b, const int64_t *s) noexcept {
       eigh(la, ptr<const T>(b[0]), ptr<RealOf<T>>(b[1]), ptr<T>(b[2]), s[0],
            s[1], s[2], s[3]);
     });
+  case ADJ_RT_GPU_EIG:
+    return run<T>(s[1], s[1], [&](const LapackRoutines<T> &la) {
+      eig(la, ptr<const T>(b[0]), ptr<std::complex<RealOf<T>>>(b[1]),
+          ptr<std::complex<RealOf<T>>>(b[2]), s[0], s[1], s[2]);
+    });
   case ADJ_RT_GPU_SVD:
     return run<T>(s[1], s[2], [&](const LapackRoutines<T> &la) {
       svd(la, ptr<const T>(b[0]), ptr<T>(b[1]), ptr<RealOf<T>>(b[2]),
@@ -418,46 +521,54 @@ void entry(uint32_t op, std::initializer_list<intptr_t> buffers,
     fail(outcome);
 }
 
-/// The buffers of an op as rows x cols matrices (or vectors, cols = 1) of
-/// T (`i32`: of int32_t; `real`: of T's real type) per batch entry,
-/// operands first.
+/// What a buffer holds: the op's dtype, int32_t, the dtype's real type
+/// (eigh's and svd's values) or complex numbers of it (eig's results).
+enum class Holds { Elements, I32, Real, Complex };
+
+/// The buffers of an op as rows x cols matrices (or vectors, cols = 1) per
+/// batch entry, operands first.
 struct Shape {
   int64_t rows, cols;
-  bool operand, i32, real = false;
+  bool operand;
+  Holds holds = Holds::Elements;
 };
 
 /// The shapes of `op`'s buffers, or an empty list for an unknown op.
 std::vector<Shape> shapesOf(uint32_t op, const int64_t *s) {
   switch (op) {
   case ADJ_RT_GPU_CHOLESKY:
-    return {{s[1], s[1], true, false}, {s[1], s[1], false, false}};
+    return {{s[1], s[1], true}, {s[1], s[1], false}};
   case ADJ_RT_GPU_TRIANGULAR_SOLVE: {
     int64_t k = s[3] ? s[1] : s[2];
-    return {{k, k, true, false},
-            {s[1], s[2], true, false},
-            {s[1], s[2], false, false}};
+    return {{k, k, true},
+            {s[1], s[2], true},
+            {s[1], s[2], false}};
   }
   case ADJ_RT_GPU_LU:
-    return {{s[1], s[2], true, false},
-            {s[1], s[2], false, false},
-            {std::min(s[1], s[2]), 1, false, true},
-            {s[1], 1, false, true}};
+    return {{s[1], s[2], true},
+            {s[1], s[2], false},
+            {std::min(s[1], s[2]), 1, false, Holds::I32},
+            {s[1], 1, false, Holds::I32}};
   case ADJ_RT_GPU_QR: {
     int64_t kq = s[3] ? s[1] : std::min(s[1], s[2]);
-    return {{s[1], s[2], true, false},
-            {s[1], kq, false, false},
-            {kq, s[2], false, false}};
+    return {{s[1], s[2], true},
+            {s[1], kq, false},
+            {kq, s[2], false}};
   }
   case ADJ_RT_GPU_EIGH:
-    return {{s[1], s[1], true, false},
-            {s[1], 1, false, false, /*real=*/true},
-            {s[1], s[1], false, false}};
+    return {{s[1], s[1], true},
+            {s[1], 1, false, Holds::Real},
+            {s[1], s[1], false}};
+  case ADJ_RT_GPU_EIG:
+    return {{s[1], s[1], true},
+            {s[1], 1, false, Holds::Complex},
+            {s[1], s[1], false, Holds::Complex}};
   case ADJ_RT_GPU_SVD: {
     int64_t k = std::min(s[1], s[2]);
-    return {{s[1], s[2], true, false},
-            {s[1], s[3] ? s[1] : k, false, false},
-            {k, 1, false, false, /*real=*/true},
-            {s[3] ? s[2] : k, s[2], false, false}};
+    return {{s[1], s[2], true},
+            {s[1], s[3] ? s[1] : k, false},
+            {k, 1, false, Holds::Real},
+            {s[3] ? s[2] : k, s[2], false}};
   }
   case ADJ_RT_GPU_FFT: {
     // Points of one transform and of its half spectrum, complex values as
@@ -468,8 +579,8 @@ std::vector<Shape> shapesOf(uint32_t op, const int64_t *s) {
     int64_t points = s[3] * s[4] * s[5];
     int64_t half = last > 0 ? points / last * (last / 2 + 1) : 0;
     bool rfft = s[1] == 2, irfft = s[1] == 3;
-    return {{irfft ? half : points, rfft ? 1 : 2, true, false},
-            {rfft ? half : points, irfft ? 1 : 2, false, false}};
+    return {{irfft ? half : points, rfft ? 1 : 2, true},
+            {rfft ? half : points, irfft ? 1 : 2, false}};
   }
   }
   return {};
@@ -492,11 +603,20 @@ Status statusOf(Outcome outcome) {
                        "unknown linear algebra op");
 }
 
-/// The dtype of `dtype`'s real values (eigh's and svd's values).
-DType realOf(DType dtype) {
-  if (dtype == DType::C64)
-    return DType::F32;
-  return dtype == DType::C128 ? DType::F64 : dtype;
+/// The size of an element a buffer of `dtype`'s op holds.
+uint64_t elementSize(Holds holds, DType dtype) {
+  bool f64 = dtype == DType::F64 || dtype == DType::C128;
+  switch (holds) {
+  case Holds::I32:
+    return 4;
+  case Holds::Real:
+    return f64 ? 8 : 4;
+  case Holds::Complex:
+    return f64 ? 16 : 8;
+  case Holds::Elements:
+    break;
+  }
+  return dtypeSize(dtype);
 }
 
 /// An FFT's dtype is its values' parts' (f32 or f64); the decompositions
@@ -525,9 +645,7 @@ Status cpu::linearAlgebraBuffers(uint32_t op, DType dtype,
     return statusOf(Outcome::UnknownOp);
   buffers->clear();
   for (const Shape &shape : shapes) {
-    uint64_t bytes = shape.i32    ? 4
-                     : shape.real ? dtypeSize(realOf(dtype))
-                                  : dtypeSize(dtype);
+    uint64_t bytes = elementSize(shape.holds, dtype);
     for (int64_t factor : {scalars[0], shape.rows, shape.cols}) {
       if (factor < 0 ||
           (factor > 0 && bytes > UINT64_MAX / static_cast<uint64_t>(factor)))
@@ -585,6 +703,11 @@ Status cpu::linearAlgebra(uint32_t op, DType dtype, const intptr_t *buffers,
       intptr_t a, intptr_t w, intptr_t v, int64_t batch, int64_t n,            \
       int64_t upper, int64_t vectors) {                                        \
     entry<T>(ADJ_RT_GPU_EIGH, {a, w, v}, {batch, n, upper, vectors});          \
+  }                                                                            \
+  extern "C" void adj_kernel_eig_##suffix(intptr_t a, intptr_t w,             \
+                                          intptr_t v, int64_t batch,           \
+                                          int64_t n, int64_t vectors) {        \
+    entry<T>(ADJ_RT_GPU_EIG, {a, w, v}, {batch, n, vectors});                  \
   }                                                                            \
   extern "C" void adj_kernel_svd_##suffix(                                     \
       intptr_t a, intptr_t u, intptr_t s, intptr_t vh, int64_t batch,          \

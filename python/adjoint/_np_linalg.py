@@ -1,8 +1,8 @@
 """numpy.linalg in jitted code: ``adjoint.numpy.linalg`` (jax.numpy.linalg's
 functions, for real and complex matrices).
 
-Everything is built from the six primitives of the LinearAlgebra family
-(adj.cholesky, triangular_solve, lu, qr, eigh, svd), matmul and
+Everything is built from the seven primitives of the LinearAlgebra family
+(adj.cholesky, triangular_solve, lu, qr, eigh, eig, svd), matmul and
 elementwise ops, as JAX builds jax.numpy.linalg from lax.linalg, so the
 derivatives and batching come from the primitives' rules: solve is an LU
 factorization and two triangular solves, det and slogdet read the LU
@@ -37,6 +37,8 @@ from ._np_rounding import floor
 from ._np_support import (as_value, float_dtype, normalize_axes,
                           normalize_axis, size)
 
+EigResult = collections.namedtuple("EigResult",
+                                   ["eigenvalues", "eigenvectors"])
 EighResult = collections.namedtuple("EighResult",
                                     ["eigenvalues", "eigenvectors"])
 QRResult = collections.namedtuple("QRResult", ["Q", "R"])
@@ -682,18 +684,25 @@ def outer(x1, x2, /):
     return _outer(x1, x2)
 
 
-def _complex_results(name):
-    def function(a):
-        raise NotImplementedError(
-            "adjoint.numpy.linalg.%s: the eigenvalues of a general matrix "
-            "are complex, and complex numbers are not supported yet (issue "
-            "26, part 4); for a symmetric matrix use eigh/eigvalsh" % name)
-    function.__name__ = function.__qualname__ = name
-    return function
+def eig(a):
+    """Eigenvalues and unit right eigenvectors of general square matrices,
+    always complex (as JAX's; numpy's are real where every imaginary part
+    is zero, a dtype that depends on the data). The eigenvalues are sorted
+    by real part, then imaginary part (numpy and JAX give LAPACK's order,
+    which is the implementation's), and each eigenvector's entry of
+    largest magnitude is real and positive. As in JAX only the
+    eigenvalues have derivatives (use eigvals): differentiating through
+    the eigenvectors is an error."""
+    a = _matrices(a, "eig", square=True)
+    w, v = _adj.eig(a)
+    return EigResult(w, v)
 
 
-eig = _complex_results("eig")
-eigvals = _complex_results("eigvals")
+def eigvals(a):
+    """The eigenvalues of eig (the vectors are not computed), with JAX's
+    first derivative diag(V^-1 dA V)."""
+    a = _matrices(a, "eigvals", square=True)
+    return _adj.eig(a)[0]
 
 #: The functions of adjoint.numpy.linalg (jax.numpy.linalg's names).
 NAMES = ("cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh",

@@ -1,7 +1,9 @@
 """numpy's polynomial functions on coefficient arrays (highest power
 first) in jitted code: polyval (Horner's rule), polyadd, polysub, polymul
 (a convolution), polyder, polyint, vander (running products of x, so that
-x = 0 has the derivative of x**k) and poly (coefficients from roots).
+x = 0 has the derivative of x**k), poly (coefficients from roots, or a
+matrix's characteristic polynomial) and roots (the eigenvalues of the
+companion matrix, as numpy computes them).
 """
 
 import operator
@@ -147,13 +149,19 @@ def vander(x, N=None, increasing=False):
 
 
 def poly(seq_of_zeros):
-    """The coefficients of the monic polynomial with these (real) roots."""
+    """The coefficients of the monic polynomial with these roots, or of a
+    square matrix's characteristic polynomial (from its eigenvalues).
+    Complex roots give complex coefficients, as JAX's (numpy's are real
+    when the roots pair up as conjugates: a dtype that depends on the
+    data)."""
     r = as_value(seq_of_zeros, "poly")
+    if r.rank == 2 and r.shape[0] == r.shape[1] and r.shape[0] > 0:
+        from ._np_linalg import eigvals
+        r = eigvals(r)
     if r.rank != 1:
-        raise ValueError("adjoint.numpy.poly: the roots must be 1-D (the "
-                         "characteristic polynomial of a matrix needs "
-                         "eigenvalues, which adjoint.numpy does not have)")
-    r = _float(r)
+        raise ValueError("adjoint.numpy.poly: the roots must be 1-D, or a "
+                         "square matrix (its eigenvalues)")
+    r = r if r.dtype.is_complex else _float(r)
     c = _adj.fill(r.module, 1.0, [1], r.dtype)
     if r.shape[0] == 0:
         return _adj.reshape(c, [])
@@ -161,6 +169,45 @@ def poly(seq_of_zeros):
         root = _coefficient(r, i)
         c = _adj.pad(c, [0], [1], 0.0) - _adj.pad(c, [1], [0], 0.0) * root
     return c
+
+
+def roots(p, *, strip_zeros=True):
+    """The roots of the polynomial with coefficients p (highest power
+    first): the eigenvalues of its companion matrix, complex, sorted by
+    real part, then imaginary part (numpy gives LAPACK's order). numpy
+    drops leading zero coefficients, so that the number of roots depends
+    on the data; as JAX under jit, that needs strip_zeros=False here,
+    which keeps len(p) - 1 roots and makes those of the k leading zeros
+    NaN (k zero roots of the rolled polynomial, which numpy would not
+    report)."""
+    p = _coefficients(p, "roots")
+    if strip_zeros:
+        raise ValueError("adjoint.numpy.roots: numpy drops the leading zero "
+                         "coefficients, so the number of roots depends on "
+                         "the data, and shapes are fixed while building: "
+                         "pass strip_zeros=False (leading zeros then give "
+                         "NaN roots), as JAX under jit")
+    from . import numpy as anp
+    p = p if p.dtype.is_complex else _float(p)
+    n = p.shape[0]
+    complex_dtype = p.dtype if p.dtype.is_complex else (
+        DType.c128 if p.dtype == DType.f64 else DType.c64)
+    if n < 2:
+        return anp.zeros(0, dtype=complex_dtype)
+    # k = the number of leading zeros (0 when every coefficient is zero,
+    # which leaves a NaN companion), and the coefficients rolled left by k:
+    # the companion of q has k zero roots for them.
+    k = anp.argmin(anp.abs(p) == 0)
+    q = anp.take(p, (anp.arange(n) + k) % n)
+    lead = _adj.reshape(_adj.slice(q, [0], [1]), [])
+    first = anp.reshape(-_adj.slice(q, [1], [n]) / lead, (1, n - 1))
+    companion = anp.concatenate(
+        [first, anp.eye(n - 2, n - 1, dtype=q.dtype)], axis=0)
+    w = anp.linalg.eigvals(companion)
+    # The zero roots last (in order), the last k of them NaN.
+    w = anp.take(w, anp.argsort(w == 0, kind="stable"))
+    undefined = anp.arange(n - 1) >= n - 1 - k
+    return anp.where(undefined, complex(_np.nan, _np.nan), w)
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):

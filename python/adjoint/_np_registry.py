@@ -73,8 +73,6 @@ EXTRAS = ("erf", "finfo", "iinfo", "logsumexp")
 _HOST = ("host-side: files, printing and buffers are not traced "
          "computations (use numpy outside jitted code)")
 _TODO = "not implemented yet (issue 26)"
-_EIGVALS = ("needs the eigenvalues of a general matrix, which are complex "
-            "(issue 26, part 4)")
 
 #: Why a name of JAX_NUMPY or NUMPY_ONLY is missing, for the special
 #: classes; any other missing name is _TODO.
@@ -83,7 +81,6 @@ _REASONS = dict(
         "array_repr", "array_str", "frombuffer", "fromfile", "fromiter",
         "fromstring", "get_printoptions", "load", "printoptions", "save",
         "savez", "set_printoptions", "from_dlpack")] +
-    [(n, _EIGVALS) for n in ("roots",)] +
     [("frompyfunc", "numpy's object ufuncs have no traced form: use "
       "vectorize")])
 

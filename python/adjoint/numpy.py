@@ -57,7 +57,7 @@ from ._np_reductions import (  # noqa: F401
     prod, sum)
 from ._np_polynomials import (  # noqa: F401
     poly, polyadd, polyder, polyfit, polyint, polymul, polysub, polyval,
-    vander)
+    roots, vander)
 from ._np_products import (  # noqa: F401
     convolve, correlate, cross, einsum_path, inner, matvec, tensordot,
     vdot, vecdot, vecmat)
@@ -225,6 +225,20 @@ for _name in NAMES:
     if _name not in ("shape", "ndim", "size", "vectorize") + _HOST_ANSWERS:
         globals()[_name] = _eager(globals()[_name])
 logsumexp = _eager(logsumexp)
+
+
+def roots(p, *, strip_zeros=True, _compiled=roots):
+    """numpy's roots (see _np_polynomials.roots): concrete coefficients
+    (outside jitted code) have their leading zeros dropped first, as numpy
+    (and JAX outside jit) drop them."""
+    if strip_zeros and not isinstance(p, _adj.Value):
+        p = _np.atleast_1d(_np.asarray(p))
+        nonzero = _np.flatnonzero(p)
+        p = p[nonzero[0]:] if nonzero.size else p[:0]
+        strip_zeros = False
+    return _compiled(p, strip_zeros=strip_zeros)
+
+
 # A contraction plan is Python data from shapes: nothing to compile.
 from ._np_products import einsum_path  # noqa: E402,F811
 del _name
@@ -245,7 +259,7 @@ from . import _np_linalg as _linalg_functions  # noqa: E402
 linalg = _types.ModuleType("adjoint.numpy.linalg", _linalg_functions.__doc__)
 for _name in _linalg_functions.NAMES:
     setattr(linalg, _name, _eager(getattr(_linalg_functions, _name)))
-for _name in ("NAMES", "EighResult", "QRResult", "SlogdetResult",
+for _name in ("NAMES", "EigResult", "EighResult", "QRResult", "SlogdetResult",
               "SVDResult", "LinAlgError"):
     setattr(linalg, _name, getattr(_linalg_functions, _name))
 _sys.modules[linalg.__name__] = linalg

@@ -322,6 +322,13 @@ void bindTensorOps(py::module_ &m) {
       },
       py::arg("a"), py::arg("upper") = false);
   m.def(
+      "eig",
+      [](Value a) {
+        auto [w, v] = api::eig(a);
+        return py::make_tuple(w, v);
+      },
+      py::arg("a"));
+  m.def(
       "svd",
       [](Value a, bool full) {
         auto [u, s, vh] = api::svd(a, full);

@@ -1,5 +1,6 @@
 """numpy.linalg and scipy.linalg on complex matrices (complex64 and
-complex128) in jitted code: values against numpy and scipy, derivatives
+complex128), and eig, eigvals, roots and poly (complex results of real
+matrices too), in jitted code: values against numpy and scipy, derivatives
 in JAX's convention against jax.numpy (reverse mode of a real loss,
 forward mode along complex tangents, second order) and against finite
 differences, the ops' phase convention for eigen- and singular vectors,
@@ -274,3 +275,126 @@ def test_on_opencl(opencl_device, monkeypatch, route, dtype):
           np.asarray(jax.grad(lambda h: jnp.sum(jnp.linalg.eigvalsh(h) ** 2))(
               args[1])), rtol=1e-10 if tight else 1e-4,
           atol=1e-10 if tight else 1e-4)
+
+
+# -- eig: general matrices ------------------------------------------------------
+
+def sorted_like_adjoint(w):
+    """numpy's (or JAX's) eigenvalues in the op's order: by real part, then
+    imaginary part."""
+    w = np.asarray(w)
+    order = np.lexsort((w.imag, w.real), axis=-1)
+    return np.take_along_axis(w, order, axis=-1)
+
+
+def jax_sorted(w):
+    order = jnp.lexsort((w.imag, w.real), axis=-1)
+    return jnp.take_along_axis(w, order, axis=-1)
+
+
+GENERAL = RNG.standard_normal((3, 5, 5))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32,
+                                   np.complex64])
+def test_eig_like_numpy(dtype):
+    """Sorted eigenvalues, a v = v diag(w), unit vectors whose largest
+    entry is real and positive; complex results of real matrices (as
+    JAX's)."""
+    a = GENERAL.astype(dtype)
+    if np.iscomplexobj(a):
+        a = (a + 1j * RNG.standard_normal(a.shape)).astype(dtype)
+    result = adj.jit(anp.linalg.eig)(a)
+    assert isinstance(result, anp.linalg.EigResult)
+    w, v = (np.asarray(x) for x in result)
+    single = np.dtype(dtype) in (np.float32, np.complex64)
+    assert w.dtype == (np.complex64 if single else np.complex128)
+    assert v.dtype == w.dtype
+    tol = 2e-4 if single else 1e-11
+    np.testing.assert_allclose(w, sorted_like_adjoint(np.linalg.eigvals(a)),
+                               rtol=tol, atol=tol)
+    np.testing.assert_allclose(a @ v, v * w[..., None, :], rtol=tol,
+                               atol=tol)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=-2), 1, rtol=tol)
+    lead = np.take_along_axis(v, np.argmax(np.abs(v), axis=-2)[..., None, :],
+                              axis=-2)
+    assert (np.abs(lead.imag) <= tol).all() and (lead.real > 0).all()
+    close(adj.jit(anp.linalg.eigvals)(a), w, rtol=0, atol=0)
+
+
+def test_eigvals_derivatives_like_jax():
+    """JAX's rule, diag(V^-1 dA V), in reverse and forward mode, for real
+    and complex matrices (JAX sorted as the op sorts)."""
+    for a in (GENERAL, GENERAL + 1j * RNG.standard_normal(GENERAL.shape)):
+        w = crandn(3, 5)
+
+        def loss(np_, sort):
+            return lambda a: np_.sum(np_.real(sort(np_.linalg.eigvals(a)) * w))
+
+        close(adj.grad(loss(anp, lambda x: x))(a),
+              jax.grad(loss(jnp, jax_sorted))(a), rtol=1e-9, atol=1e-11)
+        t = RNG.standard_normal(a.shape).astype(a.dtype)
+        _, got = adj.jvp(anp.linalg.eigvals, (a,), (t,))
+        _, want = jax.jvp(lambda a: jax_sorted(jnp.linalg.eigvals(a)), (a,),
+                          (t,))
+        close(got, want, rtol=1e-9, atol=1e-11)
+
+
+def test_eig_refuses_eigenvector_and_second_derivatives():
+    """As JAX: only the eigenvalues have (first) derivatives."""
+    a = GENERAL[0]
+    with pytest.raises(Exception, match="eigenvalues"):
+        adj.grad(lambda a: anp.sum(anp.abs(anp.linalg.eig(a)[1])))(a)
+    with pytest.raises(Exception, match="second derivative"):
+        adj.hessian(lambda a: anp.sum(anp.real(anp.linalg.eigvals(a))))(a)
+
+
+def test_eig_batched_under_vmap_and_on_opencl(opencl_device, monkeypatch):
+    got = adj.jit(adj.vmap(anp.linalg.eigvals))(GENERAL)
+    close(got, sorted_like_adjoint(np.linalg.eigvals(GENERAL)), rtol=1e-11,
+          atol=1e-11)
+    want = adj.jit(anp.linalg.eig)(GENERAL)
+    for route in ("kernels", "library"):
+        monkeypatch.setenv("ADJOINT_GPU_LINALG", route)
+        on = adj.jit(anp.linalg.eig, device=opencl_device)(GENERAL)
+        for g, c in zip(on, want):
+            close(adj.to_numpy(g), c, rtol=0, atol=0)
+
+
+def test_roots_like_numpy():
+    """The companion matrix's eigenvalues. Outside jitted code numpy's
+    leading zeros are dropped; in it (as JAX under jit) that needs
+    strip_zeros=False, which keeps len(p) - 1 roots, those of the leading
+    zeros NaN."""
+    p = np.array([2.0, -3.0, -11.0, 6.0])
+    # numpy's roots are real when every imaginary part is zero: a dtype
+    # that depends on the data; adjoint's (as JAX's) are complex.
+    close(anp.roots(p), sorted_like_adjoint(np.roots(p)).astype(complex),
+          rtol=1e-12, atol=1e-12)
+    close(anp.roots([0.0, 0.0, 1.0, 0.0, 4.0]),
+          sorted_like_adjoint(np.roots([0.0, 0.0, 1.0, 0.0, 4.0])),
+          rtol=1e-12, atol=1e-12)
+    got = adj.jit(lambda p: np.roots(p, strip_zeros=False))(
+        np.array([0.0, 0.0, 1.0, -3.0, 2.0]))
+    close(got, np.array([1, 2, complex(np.nan, np.nan),
+                         complex(np.nan, np.nan)]), rtol=1e-12, atol=1e-12)
+    with pytest.raises(Exception, match="strip_zeros=False"):
+        adj.jit(lambda p: np.roots(p))(p)
+    # Complex coefficients; a derivative that does not depend on the
+    # roots' order, against JAX's.
+    c = crandn(4)
+    close(adj.jit(lambda c: np.roots(c, strip_zeros=False))(c),
+          sorted_like_adjoint(np.roots(c)), rtol=1e-11, atol=1e-11)
+
+    def total(np_):
+        return lambda p: np_.sum(np_.abs(np_.roots(p, strip_zeros=False)) ** 2)
+
+    close(adj.grad(total(anp))(p), jax.grad(total(jnp))(p), rtol=1e-9,
+          atol=1e-11)
+
+
+def test_poly_of_a_matrix_and_of_complex_roots():
+    a = GENERAL[0]
+    close(np.real(adj.jit(anp.poly)(a)), np.poly(a), rtol=1e-10, atol=1e-10)
+    r = crandn(3)
+    close(adj.jit(anp.poly)(r), np.poly(r), rtol=1e-12, atol=1e-12)

@@ -94,8 +94,8 @@ def test_polynomials(rng):
                           np.polyadd(p, np.asarray([1, 1])),
                           np.polymul(p, p[:2]), np.vander(p, 3))
     check_built(integer_results, np.array([4, 3, 2, 1]), order=0)
-    with pytest.raises(adj.FrontendError, match="eigenvalues"):
-        adj.jit(lambda m: np.poly(m))(np.eye(2))
+    with pytest.raises(adj.FrontendError, match="square matrix"):
+        adj.jit(lambda m: np.poly(m))(np.ones((2, 3)))
 
 
 def test_polyval_on_opencl(rng, opencl_device):

@@ -602,6 +602,9 @@ std::pair<Value, Value> qr(Value a, bool full_matrices = false);
 /// `adj.eigh`: (eigenvalues ascending, eigenvectors as columns) of a
 /// symmetric matrix, reading its lower (or `upper`) triangle.
 std::pair<Value, Value> eigh(Value a, bool upper = false);
+/// `adj.eig`: (eigenvalues sorted by real then imaginary part, unit
+/// eigenvectors as columns) of a general square matrix, both complex.
+std::pair<Value, Value> eig(Value a);
 /// `adj.svd`: (u, s descending, vh).
 std::tuple<Value, Value, Value> svd(Value a, bool full_matrices = false);
 

@@ -167,6 +167,10 @@ enum adj_rt_gpu_linalg_op : uint32_t {
   /// (F32 for complex<f32>). The kernels are the generated FFT, run by the
   /// caller where the ticket asks for them.
   ADJ_RT_GPU_FFT = 7,
+  /// adj.eig: buffers (a, w, v), scalars (batch, n, vectors) as
+  /// KernelsLinearAlgebra.h's, dtype a's (w and v are complex). It has no
+  /// kernels: a library always computes it.
+  ADJ_RT_GPU_EIG = 8,
 };
 
 /// What adj_rt_gpu_linalg_begin asks of the host code.

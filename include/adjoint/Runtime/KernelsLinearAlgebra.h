@@ -24,7 +24,8 @@
 
 // Each kernel exists for f32, f64, c64 and c128 (the suffix; complex
 // numbers as std::complex, interleaved parts). eigh's w and svd's s are
-// real: float for f32 and c64, double for f64 and c128.
+// real: float for f32 and c64, double for f64 and c128; eig's results are
+// complex of those.
 #define ADJ_LA_KERNELS(suffix)                                                 \
   /* l = cholesky(a): a, l [batch, n, n]. */                                   \
   void adj_kernel_cholesky_##suffix(intptr_t a, intptr_t l, int64_t batch,     \
@@ -50,6 +51,10 @@
   void adj_kernel_eigh_##suffix(intptr_t a, intptr_t w, intptr_t v,            \
                                 int64_t batch, int64_t n, int64_t upper,       \
                                 int64_t vectors);                              \
+  /* w, v = eig(a): a [batch, n, n], w [batch, n] and v [batch, n, n]       \
+     complex (of a's real type). Without `vectors` only w is computed. */     \
+  void adj_kernel_eig_##suffix(intptr_t a, intptr_t w, intptr_t v,             \
+                               int64_t batch, int64_t n, int64_t vectors);     \
   /* u, s, vh = svd(a): a [batch, m, n], s [batch, k] with k = min(m, n),     \
      u [batch, m, m or k], vh [batch, n or k, n]. Without `vectors` only s    \
      is computed (u and vh are left unwritten: nothing reads them). */        \

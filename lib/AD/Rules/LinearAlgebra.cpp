@@ -21,6 +21,9 @@
 //   qr (m >= n, reduced): Y = dA r^-1, Z = q^H Y, O = tril(Z, -1) -
 //             tril(Z, -1)^H + i Im diag(Z); dq = q (O - Z) + Y, dr = (Z -
 //             O) r.
+//   eig:      dw = diag(V^-1 dA V), the eigenvalues' rule alone, as in JAX
+//             (eigenvectors' derivatives are refused, and so are second
+//             derivatives, whose rules read V).
 //   svd (reduced): P = U^H dA V, ds = Re diag(P), dU = U (F o (P S + S
 //             P^H) + i Im diag(P) / s) + (1 - U U^H) dA V / s, dV = V (F o
 //             (S P + P^H S)) + (1 - V V^H) dA^H U / s, F_ij = 1/(s_j^2 -
@@ -28,7 +31,7 @@
 //
 // Bprops are those maps transposed by hand. JAX transposes a map of
 // complex numbers without conjugating (the transpose of z -> a z is c ->
-// a c): for the holomorphic maps (triangular_solve, lu) that is the real
+// a c): for the holomorphic maps (triangular_solve, lu, eig) that is the real
 // formula as it is; for the others it is conj . adjoint . conj, so their
 // bprops conjugate the incoming cotangents, apply the adjoint (the
 // formula written with ^H), and conjugate the result. The phase of
@@ -241,12 +244,10 @@ Val sRowLike(Emitter &e, Val s, Val m) {
   return like(e, e.reshape(s, row), m);
 }
 
-/// l (unit lower), u (upper) and the permutation matrix p (p a = l u) of
-/// a square lu.
-std::tuple<Val, Val, Val> luFactors(Emitter &e, LuOp op) {
+/// The permutation matrix p (p a = l u) of `op`, a square lu, in its
+/// factors' element type.
+Val permutationMatrix(Emitter &e, LuOp op) {
   Val packed = e.val(op.getLu());
-  Val l = triangle(e, packed, true, -1) + identityLike(e, packed);
-  Val u = triangle(e, packed, false);
   // p[i, j] = 1 where permutation[i] = j, compared in the real type.
   Type element = elementOf(packed);
   auto complex = dyn_cast<ComplexType>(element);
@@ -259,7 +260,32 @@ std::tuple<Val, Val, Val> luFactors(Emitter &e, LuOp op) {
                                [](int64_t, int64_t j) { return double(j); });
   Val p = e.cast(e.cmp(CmpPredicate::eq, e.reshape(perm, column), columns),
                  real);
-  return {l, u, like(e, p, packed)};
+  return like(e, p, packed);
+}
+
+/// l (unit lower), u (upper) and the permutation matrix p (p a = l u) of
+/// a square lu.
+std::tuple<Val, Val, Val> luFactors(Emitter &e, LuOp op) {
+  Val packed = e.val(op.getLu());
+  Val l = triangle(e, packed, true, -1) + identityLike(e, packed);
+  Val u = triangle(e, packed, false);
+  return {l, u, permutationMatrix(e, op)};
+}
+
+/// v^-1 x, or v^-T x with `transpose`, for a batch of square v: through
+/// v's LU (v = p^T l u) and two triangular solves.
+Val generalSolve(Emitter &e, Val v, Val x, bool transpose) {
+  auto lu = LuOp::create(e.builder(), e.loc(), v);
+  Val packed = e.val(lu.getLu()), p = permutationMatrix(e, lu);
+  if (!transpose) {
+    Val y = solve(e, packed, e.matmul(p, x), /*left=*/true, /*lower=*/true,
+                  false, /*unit=*/true);
+    return solve(e, packed, y, /*left=*/true, /*lower=*/false, false);
+  }
+  // v^-T = p^T l^-T u^-T.
+  Val y = solve(e, packed, x, /*left=*/true, /*lower=*/false, true);
+  y = solve(e, packed, y, /*left=*/true, /*lower=*/true, true, /*unit=*/true);
+  return e.matmul(mT(e, p), y);
 }
 
 } // namespace
@@ -398,6 +424,26 @@ void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
         return {e.matmul(q, o - z) + y, e.matmul(z - o, r)};
       });
 
+  defineMulti<EigOp>(
+      m,
+      [](Emitter &e, EigOp op, Ts d) -> Sens {
+        // The transpose (holomorphic: no conjugation) of dA -> diag(V^-1
+        // dA V): V^-T diag(w-bar) V^T, its real part for a real A (the
+        // transpose of the cast to complex).
+        if (!d[0])
+          return {Val()};
+        Val v = e.val(op.getEigenvectors());
+        Val da = generalSolve(e, v, e.matmul(diagonalMatrix(e, d[0]), mT(e, v)),
+                              /*transpose=*/true);
+        return {isComplex(e.val(op.getInput())) ? da : e.real(da)};
+      },
+      [](Emitter &e, EigOp op, Ts t) -> SmallVector<Val> {
+        Val v = e.val(op.getEigenvectors());
+        Val da = like(e, t[0], v);
+        return {diagonalOf(e, generalSolve(e, v, e.matmul(da, v), false)),
+                Val()};
+      });
+
   defineMulti<SvdOp>(
       m,
       [](Emitter &e, SvdOp op, Ts dys) -> Sens {
@@ -483,6 +529,15 @@ void adjoint::ad::rules::addLinearAlgebraRules(RuleMap &m) {
       return qr.emitOpError("has derivatives only for m >= n and reduced "
                             "factors (as JAX), got ")
              << tensorOf(qr.getInput());
+    return success();
+  };
+  m[TypeID::get<EigOp>()].supports = [](Operation *op) -> LogicalResult {
+    auto eig = cast<EigOp>(op);
+    if (!eig.getEigenvectors().use_empty())
+      return eig.emitOpError(
+          "has derivatives only of its eigenvalues (as JAX): the eigenvectors "
+          "of a general matrix are used, or this is a second derivative, "
+          "whose rule reads them");
     return success();
   };
   m[TypeID::get<SvdOp>()].supports = [](Operation *op) -> LogicalResult {

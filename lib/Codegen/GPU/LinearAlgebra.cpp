@@ -242,8 +242,10 @@ struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
                  .Case("qr", {ADJ_RT_GPU_QR, emitQr})
                  .Case("eigh", {ADJ_RT_GPU_EIGH, emitEigh})
                  .Case("svd", {ADJ_RT_GPU_SVD, emitSvd})
+                 // A library's alone (JAX has no GPU eig either).
+                 .Case("eig", {ADJ_RT_GPU_EIG, nullptr})
                  .Default({0, nullptr});
-    if (!k.emit)
+    if (!k.op)
       return callee.emitError("unknown linear algebra kernel '")
              << kind << "'";
     Type element = problem.element();
@@ -255,7 +257,7 @@ struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
              << element;
     OpBuilder b(call);
     // An empty batch has nothing to compute (and no grid to launch).
-    // Complex matrices are a library's alone (emitRouted).
+    // Complex matrices, and eig, are a library's alone (emitRouted).
     if (problem.batchCount() > 0 &&
         failed(emitRouted(b, getOperation(), k.op, problem,
                           complex ? nullptr : k.emit)))

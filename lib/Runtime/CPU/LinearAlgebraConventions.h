@@ -21,6 +21,7 @@
 #include <limits>
 #include <numeric>
 #include <type_traits>
+#include <vector>
 
 namespace adjoint::rt::cpu {
 
@@ -139,6 +140,39 @@ template <typename T> void finishEigenvectors(T *v, int64_t n) {
     scale(row, n, 1, leadingPhase(row, n, 1));
   }
   transposeSquare(v, n);
+}
+
+/// Eig: the op's results from geev's eigenvalues `w` and unit column-major
+/// eigenvectors `v` (n x n; null without vectors): the values sorted by
+/// (real part, imaginary part) into `wOut`, the vectors in the same order
+/// as the columns of the row-major `vOut`, each renormalized and phased by
+/// leadingPhase.
+template <typename R>
+void finishGeneralEigen(const std::complex<R> *w, const std::complex<R> *v,
+                        int64_t n, std::complex<R> *wOut,
+                        std::complex<R> *vOut) {
+  std::vector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    return w[x].real() < w[y].real() ||
+           (w[x].real() == w[y].real() && w[x].imag() < w[y].imag());
+  });
+  std::vector<std::complex<R>> column(n);
+  for (int64_t j = 0; j < n; ++j) {
+    wOut[j] = w[order[j]];
+    if (!v)
+      continue;
+    const std::complex<R> *source = v + order[j] * n;
+    R norm = 0;
+    for (int64_t i = 0; i < n; ++i)
+      norm += std::norm(source[i]);
+    norm = std::sqrt(norm);
+    for (int64_t i = 0; i < n; ++i)
+      column[i] = norm > 0 ? source[i] / norm : source[i];
+    scale(column.data(), n, 1, leadingPhase(column.data(), n, 1));
+    for (int64_t i = 0; i < n; ++i)
+      vOut[i * n + j] = column[i];
+  }
 }
 
 /// SVD: phases the row-major m x ucols `u` and vrows x n `vh` (k = min(m,

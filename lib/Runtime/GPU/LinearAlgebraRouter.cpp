@@ -16,6 +16,8 @@ LinearAlgebraProblemHash::operator()(const LinearAlgebraProblem &p) const {
 }
 
 bool LinearAlgebraProblem::hasKernels() const {
+  if (op == ADJ_RT_GPU_EIG)
+    return false;
   return op == ADJ_RT_GPU_FFT || dtype == DType::F32 || dtype == DType::F64;
 }
 
@@ -48,9 +50,10 @@ Status LinearAlgebraRouter::begin(LinearAlgebraLibrary *library,
       return onLibrary();
     return Status::error(StatusCode::Unavailable,
                          std::string("a ") + dtypeName(problem.dtype) +
-                             " decomposition needs a library (LAPACK on the "
-                             "host, or the device's solver), and none "
-                             "computes it here");
+                             (problem.op == ADJ_RT_GPU_EIG ? " eig"
+                                                           : " decomposition") +
+                             " needs a library (LAPACK on the host, or the "
+                             "device's solver), and none computes it here");
   }
   if (!computes || route == GemmRoute::Kernels)
     return Status::success();

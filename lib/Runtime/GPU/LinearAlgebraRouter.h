@@ -11,8 +11,8 @@
 // and after; later calls take the faster. Each call computes its result
 // on one route only. ADJOINT_GPU_LINALG = library or kernels forces a
 // route (tests, benchmarks); measure is the default. Complex
-// decompositions have no kernels (hasKernels): a library computes them
-// whatever the route.
+// decompositions and eig have no kernels (hasKernels): a library computes
+// them whatever the route.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,7 +40,7 @@ struct LinearAlgebraProblem {
     return op == other.op && dtype == other.dtype && scalars == other.scalars;
   }
   /// Whether generated kernels exist for it: every FFT (its dtype is its
-  /// values' parts') and the decompositions of real matrices.
+  /// values' parts') and the decompositions of real matrices but eig.
   bool hasKernels() const;
 };
 

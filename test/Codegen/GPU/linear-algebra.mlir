@@ -230,3 +230,21 @@ func.func @complex_eigh(%a: memref<2x3x3xcomplex<f64>>, %w: memref<2x3xf64>, %v:
   call @eigh_kernel(%a, %w, %v, %c2, %c3, %c0, %c1) : (memref<2x3x3xcomplex<f64>>, memref<2x3xf64>, memref<2x3x3xcomplex<f64>>, i64, i64, i64, i64) -> ()
   return
 }
+
+// -----
+
+// eig has no kernels on GPUs (as in JAX), for real matrices too: the call
+// asks for the route (op 8, dtype 0: f64) and ends it.
+// CHECK-LABEL: func.func @eig(
+// CHECK-DAG: %[[OP:.*]] = arith.constant 8 : i32
+// CHECK-DAG: %[[F64:.*]] = arith.constant 0 : i32
+// CHECK: %[[T:.*]] = call @adj_rt_gpu_linalg_begin(%[[OP]], %[[F64]],
+// CHECK-NOT: gpu.launch
+// CHECK: call @adj_rt_gpu_linalg_end(%[[T]])
+func.func private @eig_kernel(memref<4x4xf64>, memref<4xcomplex<f64>>, memref<4x4xcomplex<f64>>, i64, i64, i64) attributes {adj.linear_algebra = "eig"}
+func.func @eig(%a: memref<4x4xf64>, %w: memref<4xcomplex<f64>>, %v: memref<4x4xcomplex<f64>>) {
+  %c1 = arith.constant 1 : i64
+  %c4 = arith.constant 4 : i64
+  call @eig_kernel(%a, %w, %v, %c1, %c4, %c1) : (memref<4x4xf64>, memref<4xcomplex<f64>>, memref<4x4xcomplex<f64>>, i64, i64, i64) -> ()
+  return
+}

@@ -86,3 +86,25 @@ adj.func @element_types(%a: tensor<3x3xf32>, %b: tensor<3x1xf64>) -> tensor<3x1x
   %x = adj.triangular_solve %a, %b left_side : tensor<3x3xf32>, tensor<3x1xf64>
   adj.return %b : tensor<3x1xf64>
 }
+
+// -----
+
+// eig: complex eigenvalues and eigenvectors, of the parts' type for a real
+// operand.
+// CHECK-LABEL: adj.func @eig
+// CHECK: %{{.*}}, %{{.*}} = adj.eig %{{.*}} : tensor<2x3x3xf32>
+// CHECK: %{{.*}}, %{{.*}} = adj.eig %{{.*}} : tensor<3x3xcomplex<f64>>
+adj.func @eig(%a: tensor<2x3x3xf32>, %b: tensor<3x3xcomplex<f64>>)
+    -> (tensor<2x3xcomplex<f32>>, tensor<2x3x3xcomplex<f32>>, tensor<3xcomplex<f64>>) {
+  %w, %v = adj.eig %a : tensor<2x3x3xf32>
+  %wc, %vc = adj.eig %b : tensor<3x3xcomplex<f64>>
+  adj.return %w, %v, %wc : tensor<2x3xcomplex<f32>>, tensor<2x3x3xcomplex<f32>>, tensor<3xcomplex<f64>>
+}
+
+// -----
+
+adj.func @eig_not_square(%a: tensor<3x2xf64>) -> tensor<3x2xf64> {
+  // expected-error @+1 {{adj.eig: expected square matrices, got [3, 2]}}
+  %w, %v = adj.eig %a : tensor<3x2xf64>
+  adj.return %a : tensor<3x2xf64>
+}

@@ -33,6 +33,17 @@ inline void parts(api::Values &out, api::Value z) {
   out.push_back(api::imag(z));
 }
 
+/// Defines "grad": the gradient of `m`'s function "loss" with respect to
+/// its two arguments, of types `types`, as a function of them.
+inline void defineGradOfLoss(api::Module &m, std::vector<api::Type> types) {
+  m.function("grad", std::move(types), [&m](std::vector<api::Value> args) {
+    return api::call(api::grad(m.lookup("loss").ref(),
+                               api::ADOptions{std::vector<int64_t>{0, 1},
+                                              false}),
+                     args);
+  });
+}
+
 } // namespace adjoint::conformance
 
 #endif // ADJOINT_TEST_UNIT_CONFORMANCE_BUILDERS_H

@@ -86,13 +86,7 @@ TEST_CASE("fft: gradients through every transform", "[conformance][fft][gradient
                return api::sum(api::abs(spectrum)) + api::sum(back * back) +
                       api::sum(api::real(w) * api::imag(w));
              });
-  m.function("grad", {tensor(DType::F64, {3, 12}), tensor(DType::F64, {3, 7})},
-             [&](std::vector<api::Value> args) {
-               return api::call(api::grad(m.lookup("loss").ref(),
-                                          api::ADOptions{
-                                              std::vector<int64_t>{0, 1},
-                                              false}),
-                                args);
-             });
+  defineGradOfLoss(m,
+                   {tensor(DType::F64, {3, 12}), tensor(DType::F64, {3, 7})});
   checkOnAllTargets(m, "grad", 93);
 }

@@ -1,4 +1,4 @@
-//===- LinearAlgebraComplexTest.cpp - Complex decompositions everywhere ---===//
+//===- LinearAlgebraComplexTest.cpp - Complex decompositions and eig ------===//
 //
 // cholesky, triangular_solve, lu, qr, eigh and svd of complex matrices
 // (c64 and c128) compiled for every target present against the
@@ -7,8 +7,10 @@
 // real matrices) on GPUs, which have no complex kernels. Hermitian
 // operands, eigenvalues and singular values real, the vectors' phases
 // fixed by the ops' convention, and the gradients of a real loss through
-// every decomposition (the conjugating rules). Complex results are
-// compared through their parts.
+// every decomposition (the conjugating rules); eig of real and complex
+// matrices (LAPACK's geev against Eigen's solvers: sorted eigenvalues,
+// unit eigenvectors with the ops' phase) and its eigenvalues' gradient.
+// Complex results are compared through their parts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,11 +120,57 @@ TEST_CASE("linear algebra: gradients through complex decompositions",
                       api::sum(api::imag(lu) * im) +
                       api::sum(api::abs(api::matmul(u, vh)));
              });
-  m.function("grad", {square, square}, [&](std::vector<api::Value> args) {
-    return api::call(api::grad(m.lookup("loss").ref(),
-                               api::ADOptions{std::vector<int64_t>{0, 1},
-                                              false}),
-                     args);
-  });
+  defineGradOfLoss(m, {square, square});
   checkOnAllTargets(m, "grad", 101);
+}
+
+TEST_CASE("linear algebra: eig of real and complex matrices",
+          "[conformance][linalg][complex]") {
+  for (DType real : {DType::F64, DType::F32}) {
+    INFO("parts " << static_cast<int>(real));
+    api::Module m;
+    m.function(
+        "eig", {tensor(real, {3, 5, 5}), tensor(real, {5, 5}),
+                tensor(real, {2, 2})},
+        [&](api::Value x, api::Value im, api::Value rotation) {
+          api::Values out;
+          // Real matrices: real eigenvalues and conjugate pairs.
+          auto [w, v] = api::eig(x);
+          parts(out, w);
+          parts(out, v);
+          api::Value first =
+              api::reshape(api::slice(x, {0, 0, 0}, {1, 5, 5}), {5, 5});
+          auto [wc, vc] = api::eig(api::complex(first, im));
+          parts(out, wc);
+          parts(out, vc);
+          // [[a, b], [-b, a]]: the pair a -+ bi, equal real parts ordered
+          // by their imaginary parts.
+          api::Value a = api::slice(rotation, {0, 0}, {1, 1});
+          api::Value b = api::slice(rotation, {0, 1}, {1, 2});
+          api::Value pair = api::concat(
+              {api::concat({a, b}, 1), api::concat({b * -1.0, a}, 1)}, 0);
+          auto [wp, vp] = api::eig(pair);
+          parts(out, wp);
+          parts(out, vp);
+          // Values only: the kernel skips the vectors.
+          auto [values, unused] = api::eig(x * 2.0);
+          parts(out, values);
+          return out;
+        });
+    checkOnAllTargets(m, "eig", 103);
+  }
+}
+
+TEST_CASE("linear algebra: the gradient of eig's eigenvalues",
+          "[conformance][linalg][complex][gradients]") {
+  api::Module m;
+  api::Type square = tensor(DType::F64, {4, 4});
+  m.function("loss", {square, square}, [](api::Value re, api::Value im) {
+    auto [w, unused] = api::eig(re);
+    auto [wc, unusedToo] = api::eig(api::complex(re, im));
+    return api::sum(api::real(w) * api::imag(w)) +
+           api::sum(api::abs(wc));
+  });
+  defineGradOfLoss(m, {square, square});
+  checkOnAllTargets(m, "grad", 107);
 }

@@ -262,13 +262,7 @@ TEST_CASE("linear algebra: gradients through the decompositions",
                       api::sum(s) + api::sum(api::abs(r) * 0.5) +
                       api::sum(api::matmul(v, b) * api::matmul(v, b));
              });
-  m.function("grad", {tensor(DType::F64, {4, 4}), tensor(DType::F64, {4, 2})},
-             [&](std::vector<api::Value> args) {
-               return api::call(api::grad(m.lookup("loss").ref(),
-                                          api::ADOptions{
-                                              std::vector<int64_t>{0, 1},
-                                              false}),
-                                args);
-             });
+  defineGradOfLoss(m,
+                   {tensor(DType::F64, {4, 4}), tensor(DType::F64, {4, 2})});
   checkOnAllTargets(m, "grad", 83);
 }

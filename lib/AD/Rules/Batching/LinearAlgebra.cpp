@@ -32,6 +32,7 @@ void adjoint::ad::batching::addLinearAlgebraBatchRules(BatchRuleMap &map) {
   for (TypeID id : {TypeID::get<adj::CholeskyOp>(),
                     TypeID::get<adj::TriangularSolveOp>(),
                     TypeID::get<adj::LuOp>(), TypeID::get<adj::QrOp>(),
-                    TypeID::get<adj::EighOp>(), TypeID::get<adj::SvdOp>()})
+                    TypeID::get<adj::EighOp>(), TypeID::get<adj::EigOp>(),
+                    TypeID::get<adj::SvdOp>()})
     map[id] = batchDecomposition;
 }

@@ -142,7 +142,8 @@ LogicalResult checkSupported(Operation *op, StringRef target) {
   if (std::optional<LogicalResult> structural = checkStructure(op))
     return *structural;
   bool linearAlgebra = isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp,
-                           adj::QrOp, adj::EighOp, adj::SvdOp>(op);
+                           adj::QrOp, adj::EighOp, adj::EigOp,
+                           adj::SvdOp>(op);
   // The CPU calls FFTW; GPU targets call a library or the generated FFT,
   // which -adj-expand-fft{outline} names on the op.
   if (isa<adj::FftOp>(op) && target != "cpu" &&

@@ -137,6 +137,15 @@ KernelCall describe(adj::EighOp op) {
           {batchOf(op.getInput().getType()), rows, upper, vectors}};
 }
 
+KernelCall describe(adj::EigOp op) {
+  auto [rows, cols] = matrixOf(op.getInput().getType());
+  // The op allows skipping the vectors when nothing reads them.
+  bool vectors = !op.getEigenvectors().use_empty();
+  return {"eig", wrapperName("eig", {{"values", !vectors}},
+                             op->getOperandTypes()),
+          {batchOf(op.getInput().getType()), rows, vectors}};
+}
+
 KernelCall describe(adj::SvdOp op) {
   auto [rows, cols] = matrixOf(op.getInput().getType());
   bool full = op.getFullMatrices();
@@ -325,6 +334,7 @@ void lowering::populateLinearAlgebraPatterns(RewritePatternSet &patterns,
                LinearAlgebraPattern<adj::TriangularSolveOp>,
                LinearAlgebraPattern<adj::LuOp>, LinearAlgebraPattern<adj::QrOp>,
                LinearAlgebraPattern<adj::EighOp>,
+               LinearAlgebraPattern<adj::EigOp>,
                LinearAlgebraPattern<adj::SvdOp>>(patterns.getContext(), gpu);
   patterns.add<LinearAlgebraPattern<adj::FftOp>>(patterns.getContext(), gpu);
 }

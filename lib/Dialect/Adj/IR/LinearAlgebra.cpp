@@ -1,10 +1,10 @@
 //===- LinearAlgebra.cpp - Shape rules of the decompositions --------------===//
 //
 // Result-type inference (and so verification) of cholesky,
-// triangular_solve, lu, qr, eigh and svd. They act on the last two
+// triangular_solve, lu, qr, eigh, eig and svd. They act on the last two
 // dimensions of f32, f64, complex<f32> or complex<f64> tensors and keep the
 // leading ones; eigh's eigenvalues and svd's singular values are real (the
-// complex type's parts). An untyped operand makes every result !adj.any.
+// complex type's parts), eig's results complex. An untyped operand makes every result !adj.any.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,6 +195,22 @@ LogicalResult EighOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   results.push_back(
       withBatch(shape.drop_back(2), {n}, realOf(a->getElementType())));
   results.push_back(*a);
+  return success();
+}
+
+LogicalResult EigOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                      Adaptor adaptor, Results &results) {
+  Type type = adaptor.getInput().getType();
+  if (auto done = untypedOrBad(ctx, loc, "eig", type, 2, results))
+    return *done;
+  FailureOr<RankedTensorType> a = squareMatrices(loc, "eig", type);
+  if (failed(a))
+    return failure();
+  ArrayRef<int64_t> shape = a->getShape();
+  int64_t n = shape.back() == kDyn ? shape[shape.size() - 2] : shape.back();
+  Type complex = ComplexType::get(realOf(a->getElementType()));
+  results.push_back(withBatch(shape.drop_back(2), {n}, complex));
+  results.push_back(withBatch(shape.drop_back(2), {n, n}, complex));
   return success();
 }
 

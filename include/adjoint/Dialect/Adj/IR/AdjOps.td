@@ -651,6 +651,31 @@ def Adj_EighOp : Adj_InferOp<"eigh"> {
   }];
 }
 
+def Adj_EigOp : Adj_InferOp<"eig"> {
+  let summary = "Eigen-decomposition of a general square matrix";
+  let description = [{
+    `[..., n, n] -> (w [..., n], v [..., n, n])`, both complex (of the
+    operand's type, or complex<f32> / complex<f64> for a real operand):
+    `a @ v = v @ diag(w)`, the eigenvectors the columns of `v`, each of
+    unit norm with its entry of largest magnitude (the first of equal
+    ones) real and positive. The eigenvalues are sorted as
+    np.sort_complex sorts (by real part, then imaginary part): LAPACK's
+    geev leaves their order to the implementation, and every target must
+    compute the same results (numpy and JAX return geev's order). A
+    matrix whose eigenvalues do not converge, or with a NaN or an
+    infinity, gives NaNs. When only `w` is used, the lowering may skip
+    computing `v`. Targets compute it on the host (GPU targets have no
+    kernels for it, as JAX has none).
+
+    ```mlir
+    %w, %v = adj.eig %a : tensor<4x4xf64>
+    ```
+  }];
+  let arguments = (ins Adj_TensorLike:$input);
+  let results = (outs Adj_TensorLike:$eigenvalues, Adj_TensorLike:$eigenvectors);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 def Adj_SvdOp : Adj_InferOp<"svd"> {
   let summary = "Singular value decomposition";
   let description = [{
