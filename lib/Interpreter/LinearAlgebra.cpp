@@ -289,7 +289,8 @@ template <typename C> std::vector<Tensor> eig(const Tensor &a) {
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
       Z p = found(x), q = found(y);
-      return p.real() < q.real() || (p.real() == q.real() && p.imag() < q.imag());
+      return p.real() < q.real() ||
+             (p.real() == q.real() && p.imag() < q.imag());
     });
     for (int64_t j = 0; j < n; ++j) {
       values(j) = found(order[j]);

@@ -20,9 +20,10 @@
 // (ungqr for orgqr, heevd for syevd); eigh's and svd's values are real.
 //
 // getrf, geqrf and geev factor A itself, so lu, qr and eig copy each
-// matrix into a column-major scratch (O(mn) against O(mn min(m, n)) flops). A batch of
-// small matrices is spread over the runtime's thread pool (overBatch);
-// workspace sizes are queried once per chunk, before its loop.
+// matrix into a column-major scratch (O(mn) against O(mn min(m, n))
+// flops). A batch of small matrices is spread over the runtime's thread
+// pool (overBatch); workspace sizes are queried once per chunk, before its
+// loop.
 //
 // The C entry points (KernelsLinearAlgebra.h) and cpu::linearAlgebra
 // (CPU/LinearAlgebra.h: the same kernels by op, with a Status, for the GPU
@@ -98,9 +99,12 @@ Outcome run(int64_t m, int64_t n, Body body) noexcept {
 int ld(int64_t rows) { return static_cast<int>(std::max<int64_t>(1, rows)); }
 
 /// The size LAPACK asked for in a workspace query (a T, whose real part
-/// holds it).
+/// holds it), one ulp up: a float holds sizes past 2^24 rounded, and
+/// LAPACKs before 3.10 round them down.
 template <typename T> int workSize(T query) {
-  return std::max(1, static_cast<int>(std::ceil(std::real(query))));
+  auto size = std::nextafter(std::real(query),
+                             std::numeric_limits<RealOf<T>>::infinity());
+  return std::max(1, static_cast<int>(std::ceil(size)));
 }
 
 /// Matrices of at most this size are factored concurrently, a chunk of the
@@ -229,7 +233,7 @@ void qr(const LapackRoutines<T> &la, const T *a, T *q, T *r, int64_t batch,
 
 /// syevd for a real T, heevd (with its real workspace) for a complex one;
 /// lwork = -1 queries every workspace's size.
-template <typename T> struct EigenSolver {
+template <typename T> struct HermitianEigenSolver {
   const LapackRoutines<T> &la;
   const char *jobz, *uplo;
   int n;
@@ -276,7 +280,7 @@ void eigh(const LapackRoutines<T> &la, const T *a, RealOf<T> *w, T *v,
     // Without vectors the matrix is overwritten in a scratch copy (v is left
     // unwritten: nothing reads it).
     std::vector<T> scratch(vectors ? 0 : std::max<int64_t>(1, n * n));
-    EigenSolver<T> solve{la, jobz, uplo, static_cast<int>(n)};
+    HermitianEigenSolver<T> solve{la, jobz, uplo, static_cast<int>(n)};
     solve.plan(vectors ? v : scratch.data(), w);
     for (int64_t b = begin; b < end; ++b) {
       T *vb = vectors ? v + b * n * n : scratch.data();
@@ -460,7 +464,7 @@ void svd(const LapackRoutines<T> &la, const T *a, T *u, RealOf<T> *s, T *vh,
         continue;
       }
       if (vectors)
-        cpu::signSingularVectors(ub, vb, m, n, ucols, vrows);
+        cpu::phaseSingularVectors(ub, vb, m, n, ucols, vrows);
     }
   });
 }

@@ -14,10 +14,11 @@ Integers and booleans are computed in the program's float dtype; f16 and
 bf16 are refused, as numpy's LAPACK routines refuse them. complex64 and
 complex128 matrices are Hermitian where real ones are symmetric, and the
 transposes of the definitions conjugate; eigenvalues of eigh, singular
-values and norms are real. Shapes follow
-JAX where numpy's depend on the data (lstsq's residuals always have one
-entry per column of b). Results that numpy returns as named tuples are
-named tuples here too (EighResult, QRResult, SlogdetResult, SVDResult).
+values and norms are real, eig's results always complex. Shapes and
+dtypes follow JAX where numpy's depend on the data (lstsq's residuals
+always have one entry per column of b). Results that numpy returns as
+named tuples are named tuples here too (EigResult, EighResult, QRResult,
+SlogdetResult, SVDResult).
 """
 
 import collections
@@ -113,14 +114,10 @@ def _mT(x):
     return _adj.transpose(x, perm)
 
 
-def _conj(x):
-    return _adj.conj(x) if x.dtype.is_complex else x
-
-
 def _mH(x):
     """The conjugate transpose of the last two axes (a real matrix's
-    transpose)."""
-    return _conj(_mT(x))
+    transpose: adj.conj returns a real tensor as it is)."""
+    return _adj.conj(_mT(x))
 
 
 def _broadcast_batch(x, batch):
@@ -451,13 +448,6 @@ def lstsq(a, b, rcond=None, *, numpy_resid=False):
     return x, resid, rank, s
 
 
-def cho_solve_lower(l, b):
-    """x with (l @ l^H) x = b for a batch of lower Cholesky factors."""
-    y = _adj.triangular_solve(l, b, left_side=True, lower=True)
-    return _adj.triangular_solve(_conj(l), y, left_side=True, lower=True,
-                                 transpose_a=True)
-
-
 # --- norms -------------------------------------------------------------------
 
 def _abs2(x):
@@ -691,8 +681,8 @@ def eig(a):
     by real part, then imaginary part (numpy and JAX give LAPACK's order,
     which is the implementation's), and each eigenvector's entry of
     largest magnitude is real and positive. As in JAX only the
-    eigenvalues have derivatives (use eigvals): differentiating through
-    the eigenvectors is an error."""
+    eigenvalues have derivatives (use eigvals): a derivative through an
+    eig whose eigenvectors are used is an error."""
     a = _matrices(a, "eig", square=True)
     w, v = _adj.eig(a)
     return EigResult(w, v)

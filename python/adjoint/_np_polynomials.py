@@ -188,7 +188,10 @@ def roots(p, *, strip_zeros=True):
                          "pass strip_zeros=False (leading zeros then give "
                          "NaN roots), as JAX under jit")
     from . import numpy as anp
-    p = p if p.dtype.is_complex else _float(p)
+    if not p.dtype.is_complex and p.dtype not in (DType.f32, DType.f64):
+        # LAPACK computes in f32 or wider, as numpy's roots does.
+        p = _adj.cast(p, float_dtype() if not p.dtype.is_float
+                      else DType.f32)
     n = p.shape[0]
     complex_dtype = p.dtype if p.dtype.is_complex else (
         DType.c128 if p.dtype == DType.f64 else DType.c64)
@@ -204,8 +207,11 @@ def roots(p, *, strip_zeros=True):
     companion = anp.concatenate(
         [first, anp.eye(n - 2, n - 1, dtype=q.dtype)], axis=0)
     w = anp.linalg.eigvals(companion)
-    # The zero roots last (in order), the last k of them NaN.
-    w = anp.take(w, anp.argsort(w == 0, kind="stable"))
+    # The k roots of smallest magnitude (zeros, to rounding) are the
+    # rolled-in zeros': moved last (the others keep their order) as NaN.
+    rank = anp.argsort(anp.argsort(anp.abs(w), kind="stable"), kind="stable")
+    rolled = rank < k
+    w = anp.take(w, anp.argsort(rolled, kind="stable"))
     undefined = anp.arange(n - 1) >= n - 1 - k
     return anp.where(undefined, complex(_np.nan, _np.nan), w)
 

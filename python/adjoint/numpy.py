@@ -227,11 +227,19 @@ for _name in NAMES:
 logsumexp = _eager(logsumexp)
 
 
+def _concrete(x):
+    """Whether `x` holds no traced Value (numbers, arrays, lists of them)."""
+    # (all and any here are adjoint.numpy's.)
+    if isinstance(x, (list, tuple)):
+        return not [item for item in x if not _concrete(item)]
+    return not isinstance(x, _adj.Value)
+
+
 def roots(p, *, strip_zeros=True, _compiled=roots):
     """numpy's roots (see _np_polynomials.roots): concrete coefficients
-    (outside jitted code) have their leading zeros dropped first, as numpy
-    (and JAX outside jit) drop them."""
-    if strip_zeros and not isinstance(p, _adj.Value):
+    (outside jitted code, or constants in it) have their leading zeros
+    dropped first, as numpy (and JAX outside jit) drop them."""
+    if strip_zeros and _concrete(p):
         p = _np.atleast_1d(_np.asarray(p))
         nonzero = _np.flatnonzero(p)
         p = p[nonzero[0]:] if nonzero.size else p[:0]

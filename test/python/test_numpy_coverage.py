@@ -303,7 +303,6 @@ def test_sort_argsort_stable_with_ties_and_nan(rng, sorting):
     lambda x: np.polynomial.hermite.hermval(x, [1.0]),
     lambda x: np.add.reduce(x),
     lambda x: np.random.permutation(x),
-    lambda x: np.roots([x, x]),
     lambda x: np.poly1d([1.0, 2.0])(x),
     lambda x: np.ndarray.sum(x),
 ])

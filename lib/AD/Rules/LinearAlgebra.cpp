@@ -192,8 +192,7 @@ Val eigenGaps(Emitter &e, Val w) {
   column.push_back(1);
   row.insert(row.end() - 1, 1);
   Val gaps = e.reshape(w, row) - e.reshape(w, column);
-  Val eye = matrixConstant(e, gaps, w.shape().back(), w.shape().back(),
-                           [](int64_t i, int64_t j) { return i == j ? 1.0 : 0.0; });
+  Val eye = identityLike(e, gaps);
   // 1 / (gap + I) - I: the diagonal's 1/1 - 1 is 0 (JAX's formulation).
   return 1.0 / (gaps + eye) - eye;
 }
@@ -230,8 +229,9 @@ Val singularGaps(Emitter &e, Val s) {
 /// (and its adjoint) that fixes the phases JAX's gauge leaves (JAX's
 /// dUdV_diag).
 Val phaseTerm(Emitter &e, Val m, Val s) {
-  Val inverse = e.whereNot(e.cmp(CmpPredicate::eq, s, e.scalarLike(0, s)),
-                           1.0 / s);
+  // 1 / (s + z) - z with z = [s == 0]: no 1/0 even in derivatives of it.
+  Val zero = e.indicator(e.cmp(CmpPredicate::eq, s, e.scalarLike(0, s)), s);
+  Val inverse = 1.0 / (s + zero) - zero;
   return diagonalMatrix(e, imaginaryPart(e, diagonalOf(e, m)) *
                                like(e, inverse, m));
 }

@@ -242,7 +242,7 @@ struct LinearAlgebra : adjoint::impl::LinearAlgebraBase<LinearAlgebra> {
                  .Case("qr", {ADJ_RT_GPU_QR, emitQr})
                  .Case("eigh", {ADJ_RT_GPU_EIGH, emitEigh})
                  .Case("svd", {ADJ_RT_GPU_SVD, emitSvd})
-                 // A library's alone (JAX has no GPU eig either).
+                 // A library's alone: no kernels (geev on the host).
                  .Case("eig", {ADJ_RT_GPU_EIG, nullptr})
                  .Default({0, nullptr});
     if (!k.op)

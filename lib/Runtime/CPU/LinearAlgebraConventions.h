@@ -181,7 +181,7 @@ void finishGeneralEigen(const std::complex<R> *w, const std::complex<R> *v,
 /// product stays); vh's rows beyond k, which pair with no column of u, by
 /// their own leading entry.
 template <typename T>
-void signSingularVectors(T *u, T *vh, int64_t m, int64_t n, int64_t ucols,
+void phaseSingularVectors(T *u, T *vh, int64_t m, int64_t n, int64_t ucols,
                          int64_t vrows) {
   int64_t k = std::min(m, n);
   for (int64_t j = 0; j < ucols; ++j) {

@@ -49,10 +49,11 @@ Status LinearAlgebraRouter::begin(LinearAlgebraLibrary *library,
     if (computes)
       return onLibrary();
     return Status::error(StatusCode::Unavailable,
-                         std::string("a ") + dtypeName(problem.dtype) +
-                             (problem.op == ADJ_RT_GPU_EIG ? " eig"
-                                                           : " decomposition") +
-                             " needs a library (LAPACK on the host, or the "
+                         std::string(problem.op == ADJ_RT_GPU_EIG
+                                         ? "eig"
+                                         : "a complex decomposition") +
+                             " (" + dtypeName(problem.dtype) +
+                             ") needs a library (LAPACK on the host, or the "
                              "device's solver), and none computes it here");
   }
   if (!computes || route == GemmRoute::Kernels)

@@ -297,7 +297,7 @@ template <typename T> struct Run {
         cpu::fillNaN(ub, m * ucols);
         cpu::fillNaN(vb, vrows * n);
       } else {
-        cpu::signSingularVectors(ub, vb, m, n, ucols, vrows);
+        cpu::phaseSingularVectors(ub, vb, m, n, ucols, vrows);
       }
     }
     RETURN_IF_ERROR(upload(b[1], u));

@@ -1,6 +1,7 @@
 """scipy.linalg in jitted code (jax.scipy.linalg's signatures, real and
-complex matrices): triangular and Cholesky solves, the decompositions with scipy's
-defaults (cholesky upper, qr complete, eigh lower) and lu as (p, l, u).
+complex matrices): triangular and Cholesky solves, the decompositions
+with scipy's defaults (cholesky upper, qr complete, eigh lower) and lu as
+(p, l, u).
 
 Built on the same primitives as adjoint.numpy.linalg. The ``overwrite_*``
 and ``check_finite`` arguments are accepted and ignored, as in JAX: inputs
@@ -58,7 +59,7 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False,
     a = _la._matrices(a, "solve_triangular", square=True)
     a, b, vector = _right_hand_side(a, b, "solve_triangular")
     transpose, conjugate = _transpose_flags(trans)
-    x = _adj.triangular_solve(_la._conj(a) if conjugate else a, b,
+    x = _adj.triangular_solve(_adj.conj(a) if conjugate else a, b,
                               left_side=True, lower=bool(lower),
                               transpose_a=transpose,
                               unit_diagonal=bool(unit_diagonal))
@@ -87,10 +88,10 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     c, b, vector = _right_hand_side(c, b, "cho_solve")
     # a = l l^H (lower) or u^H u (upper): two triangular solves, the one
     # with the conjugate transpose on the conjugated factor.
-    y = _adj.triangular_solve(c if lower else _la._conj(c), b,
+    y = _adj.triangular_solve(c if lower else _adj.conj(c), b,
                               left_side=True, lower=bool(lower),
                               transpose_a=not lower)
-    x = _adj.triangular_solve(_la._conj(c) if lower else c, y,
+    x = _adj.triangular_solve(_adj.conj(c) if lower else c, y,
                               left_side=True, lower=bool(lower),
                               transpose_a=bool(lower))
     return _vector_result(x, vector)

@@ -4,7 +4,8 @@
 // triangular_solve, lu, qr, eigh, eig and svd. They act on the last two
 // dimensions of f32, f64, complex<f32> or complex<f64> tensors and keep the
 // leading ones; eigh's eigenvalues and svd's singular values are real (the
-// complex type's parts), eig's results complex. An untyped operand makes every result !adj.any.
+// complex type's parts), eig's results complex. An untyped operand makes
+// every result !adj.any.
 //
 //===----------------------------------------------------------------------===//
 

@@ -550,8 +550,9 @@ def Adj_CholeskyOp : Adj_InferOp<"cholesky"> {
   let summary = "Cholesky factor L of a symmetric positive definite matrix";
   let description = [{
     `[..., n, n] -> [..., n, n]`: the lower-triangular `l` with
-    `a = l @ l^T` (`l^H` for complex), zeros above the diagonal. Only the lower triangle of `a`
-    is read. A matrix that is not positive definite gives NaNs.
+    `a = l @ l^T` (`l^H` for complex), zeros above the diagonal. Only
+    the lower triangle of `a` is read. A matrix that is not positive
+    definite gives NaNs.
 
     ```mlir
     %l = adj.cholesky %a : tensor<4x4xf64>
@@ -631,8 +632,9 @@ def Adj_EighOp : Adj_InferOp<"eigh"> {
   let description = [{
     `[..., n, n] -> (w [..., n], v [..., n, n])`: eigenvalues in ascending
     order and the orthonormal eigenvectors as the columns of `v`, with
-    `a = v @ diag(w) @ v^T` (`v^H`; `w` is real). Only the lower triangle of `a` is read (the
-    upper one with `upper`), as numpy's `UPLO`. The order of the results
+    `a = v @ diag(w) @ v^T` (`v^H`; `w` is real). Only the lower
+    triangle of `a` is read (the upper one with `upper`), as numpy's
+    `UPLO`. The order of the results
     is numpy's (JAX's primitive returns them the other way round). Each
     eigenvector is signed so that its entry of largest magnitude (the
     first of equal ones) is positive (for complex vectors: real and
@@ -664,15 +666,16 @@ def Adj_EigOp : Adj_InferOp<"eig"> {
     compute the same results (numpy and JAX return geev's order). A
     matrix whose eigenvalues do not converge, or with a NaN or an
     infinity, gives NaNs. When only `w` is used, the lowering may skip
-    computing `v`. Targets compute it on the host (GPU targets have no
-    kernels for it, as JAX has none).
+    computing `v`. GPU targets have no kernels for it: LAPACK on the host
+    computes it.
 
     ```mlir
     %w, %v = adj.eig %a : tensor<4x4xf64>
     ```
   }];
   let arguments = (ins Adj_TensorLike:$input);
-  let results = (outs Adj_TensorLike:$eigenvalues, Adj_TensorLike:$eigenvectors);
+  let results = (outs Adj_TensorLike:$eigenvalues,
+                      Adj_TensorLike:$eigenvectors);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
