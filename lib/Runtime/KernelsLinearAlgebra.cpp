@@ -609,14 +609,13 @@ Status statusOf(Outcome outcome) {
 
 /// The size of an element a buffer of `dtype`'s op holds.
 uint64_t elementSize(Holds holds, DType dtype) {
-  bool f64 = dtype == DType::F64 || dtype == DType::C128;
   switch (holds) {
   case Holds::I32:
     return 4;
   case Holds::Real:
-    return f64 ? 8 : 4;
+    return dtypeSize(realPart(dtype));
   case Holds::Complex:
-    return f64 ? 16 : 8;
+    return 2 * dtypeSize(realPart(dtype));
   case Holds::Elements:
     break;
   }
@@ -626,9 +625,8 @@ uint64_t elementSize(Holds holds, DType dtype) {
 /// An FFT's dtype is its values' parts' (f32 or f64); the decompositions
 /// also take complex matrices.
 Status checkDType(uint32_t op, DType dtype) {
-  bool complex = dtype == DType::C64 || dtype == DType::C128;
   if (dtype == DType::F32 || dtype == DType::F64 ||
-      (complex && op != ADJ_RT_GPU_FFT))
+      (isComplex(dtype) && op != ADJ_RT_GPU_FFT))
     return Status::success();
   return Status::error(StatusCode::InvalidArgument,
                        std::string("the linear algebra kernels compute in "

@@ -6,17 +6,30 @@
 #include <iterator>
 #include <mutex>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::cuda;
 
 namespace {
 
-/// `prefix` + the type letter of T + `name`.
+/// `prefix` + the type letter of T + `name`, whose orgqr and syevd are
+/// ungqr and heevd for complex T.
 template <typename T>
 std::string typed(const char *prefix, const char *name) {
-  return std::string(prefix) + (sizeof(T) == sizeof(float) ? "S" : "D") +
-         name;
+  std::string routine = name;
+  if constexpr (!std::is_floating_point_v<T>)
+    for (auto [real, complex] : {std::pair<std::string, std::string>{
+                                     "orgqr", "ungqr"},
+                                 {"syevd", "heevd"}})
+      if (routine.rfind(real, 0) == 0)
+        routine = complex + routine.substr(real.size());
+  char letter = std::is_same_v<T, float>                 ? 'S'
+                : std::is_same_v<T, double>              ? 'D'
+                : std::is_same_v<T, std::complex<float>> ? 'C'
+                                                         : 'Z';
+  return std::string(prefix) + letter + routine;
 }
 
 template <typename T>
@@ -46,7 +59,9 @@ Status resolveAll(const gpu::DynamicLibrary &cusolver,
         gpu::resolve(cublas, "cublasDestroy_v2", &table.cublasDestroy_v2),
         gpu::resolve(cublas, "cublasSetStream_v2", &table.cublasSetStream_v2),
         resolveRoutines(cusolver, cublas, table.s),
-        resolveRoutines(cusolver, cublas, table.d)})
+        resolveRoutines(cusolver, cublas, table.d),
+        resolveRoutines(cusolver, cublas, table.c),
+        resolveRoutines(cusolver, cublas, table.z)})
     if (!status.ok())
       return status;
   return Status::success();

@@ -1,7 +1,8 @@
 //===- Cusolver.h - libcusolver and libcublas through dlopen ----*- C++ -*-===//
 //
 // NVIDIA's dense solvers: cuSOLVER's potrf, getrf, geqrf, orgqr, syevd and
-// gesvd, and cuBLAS's trsm (the triangular solve cuSOLVER leaves to it),
+// gesvd (ungqr and heevd for complex matrices), and cuBLAS's trsm (the
+// triangular solve cuSOLVER leaves to it), for f32, f64, c64 and c128,
 // never linked: the types and enum values used are declared here with the
 // values of cusolver_common.h and cublas_api.h (a stable C ABI since CUDA
 // 10), the entry points (Cusolver.def) resolved on a cuda device's first
@@ -15,6 +16,8 @@
 #define ADJOINT_LIB_RUNTIME_CUDA_CUSOLVER_H
 
 #include "CUDA/CublasLt.h"
+
+#include <complex>
 
 namespace adjoint::rt::cuda {
 
@@ -42,11 +45,17 @@ enum cusolverEigMode_t : int32_t {
   CUSOLVER_EIG_MODE_VECTOR = 1,
 };
 
+/// R for std::complex<R>, else T: the type of eigen- and singular values.
+template <typename T> struct SolverReal { using type = T; };
+template <typename R> struct SolverReal<std::complex<R>> { using type = R; };
+
 /// The routines of Cusolver.def, and cuBLAS's trsm, for one element type.
 template <typename T> struct CusolverRoutines {
+  using R = typename SolverReal<T>::type;
 #define ADJ_CUSOLVER_FN(name, params) cusolverStatus_t(*name) params = nullptr;
 #include "CUDA/Cusolver.def"
-  /// cublas<S|D>trsm_v2: op(A) X = alpha B or X op(A) = alpha B, X over B.
+  /// cublas<S|D|C|Z>trsm_v2: op(A) X = alpha B or X op(A) = alpha B, X
+  /// over B.
   cublasStatus_t (*trsm)(cublasHandle_t handle, cublasSideMode_t side,
                          cublasFillMode_t uplo, cublasOperation_t trans,
                          cublasDiagType_t diag, int m, int n, const T *alpha,
@@ -64,6 +73,8 @@ struct CusolverApi {
                                        cudaStream_t stream) = nullptr;
   CusolverRoutines<float> s;
   CusolverRoutines<double> d;
+  CusolverRoutines<std::complex<float>> c;
+  CusolverRoutines<std::complex<double>> z;
 };
 
 /// The entry points, loaded once per process; Unavailable naming the

@@ -55,9 +55,16 @@ Status CusolverSolver::withDevice(const std::function<Status()> &work) {
 }
 
 template <typename Call> Status CusolverSolver::typed(DType type, Call call) {
-  if (type == DType::F64)
+  switch (type) {
+  case DType::F64:
     return call(api_.d, double{});
-  return call(api_.s, float{});
+  case DType::C64:
+    return call(api_.c, std::complex<float>{});
+  case DType::C128:
+    return call(api_.z, std::complex<double>{});
+  default:
+    return call(api_.s, float{});
+  }
 }
 
 Status CusolverSolver::potrf(DType type, int n, void *a, int lda, int *info) {
@@ -160,7 +167,9 @@ Status CusolverSolver::syevd(DType type, bool vectors, bool upper, int n,
                              void *a, int lda, void *w, int *info) {
   return typed(type, [&](const auto &r, auto zero) -> Status {
     using T = decltype(zero);
-    T *matrix = static_cast<T *>(a), *values = static_cast<T *>(w);
+    using R = typename SolverReal<T>::type;
+    T *matrix = static_cast<T *>(a);
+    R *values = static_cast<R *>(w);
     cusolverEigMode_t jobz =
         vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     int lwork = 0;
@@ -195,8 +204,9 @@ Status CusolverSolver::gesvd(DType type, gpu::SingularVectors job, int m,
     return withWorkspace<T>(device_, lwork, [&](T *work) {
       return checkCusolver(
           r.gesvd(solver_, letter, letter, m, n, static_cast<T *>(a), lda,
-                  static_cast<T *>(s), static_cast<T *>(u), ldu,
-                  static_cast<T *>(vt), ldvt, work, lwork, nullptr, info),
+                  static_cast<typename SolverReal<T>::type *>(s),
+                  static_cast<T *>(u), ldu, static_cast<T *>(vt), ldvt, work,
+                  lwork, nullptr, info),
           "cusolverDnXgesvd");
     });
   });

@@ -28,14 +28,18 @@ struct TriangularSolveFlags {
 /// What gesvd computes of U and V^T (LAPACK's jobu = jobvt).
 enum class SingularVectors { None, Reduced, Full };
 
-/// Element types are F32 or F64; every pointer is device memory; sizes fit
-/// 32-bit integers and are positive (callers route empty problems
-/// elsewhere).
+/// Element types are F32 or F64, and C64 or C128 where takesComplex():
+/// for complex matrices orgqr is ungqr, syevd heevd and gesvd's V^T is
+/// V^H, eigen- and singular values real. Every pointer is device memory;
+/// sizes fit 32-bit integers and are positive (callers route empty
+/// problems elsewhere).
 class DenseSolver {
 public:
   virtual ~DenseSolver();
   /// "cuSOLVER", for messages.
   virtual const char *name() const = 0;
+  /// Whether the routines take complex matrices (C64, C128).
+  virtual bool takesComplex() const { return false; }
   /// Runs `work`, which makes the calls below, with the device ready for
   /// the library (its queue held, its context current on this thread).
   virtual Status withDevice(const std::function<Status()> &work) = 0;

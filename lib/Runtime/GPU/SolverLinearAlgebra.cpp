@@ -26,8 +26,11 @@ DenseSolver::~DenseSolver() = default;
 
 namespace {
 
-/// One decomposition of element type T on `device` with `solver`.
+/// One decomposition of element type T (real or complex) on `device` with
+/// `solver`.
 template <typename T> struct Run {
+  /// The type of eigen- and singular values.
+  using R = cpu::RealOf<T>;
   Device &device;
   DenseSolver &solver;
   DType dtype;
@@ -54,7 +57,7 @@ template <typename T> struct Run {
     if (std::all_of(failed.begin(), failed.end(),
                     [](int code) { return code == 0; }))
       return Status::success();
-    std::vector<T> host;
+    std::vector<R> host;
     RETURN_IF_ERROR(download(host, values, int64_t(failed.size()) * count));
     for (size_t i = 0; i < failed.size(); ++i)
       if (failed[i])
@@ -63,6 +66,9 @@ template <typename T> struct Run {
   }
   static T *at(void *base, int64_t offset) {
     return static_cast<T *>(base) + offset;
+  }
+  static R *realAt(void *base, int64_t offset) {
+    return static_cast<R *>(base) + offset;
   }
 
   Status cholesky(void *const *b, int64_t batch, int64_t n) {
@@ -208,7 +214,8 @@ template <typename T> struct Run {
         // A's lower triangle is A^T's upper one.
         RETURN_IF_ERROR(solver.syevd(dtype, vectors, !upper, int(n),
                                      at(matrices, i * n * n), int(n),
-                                     at(b[1], i * n), info.as<int>() + i));
+                                     realAt(b[1], i * n),
+                                     info.as<int>() + i));
       return Status::success();
     }));
     std::vector<int> failed;
@@ -263,7 +270,7 @@ template <typename T> struct Run {
       for (int64_t i = 0; i < batch; ++i)
         RETURN_IF_ERROR(solver.gesvd(
             dtype, job, int(rows), int(cols),
-            factored.as<T>() + i * m * n, int(rows), at(b[2], i * k),
+            factored.as<T>() + i * m * n, int(rows), realAt(b[2], i * k),
             vectors ? at(uOut, i * uRows * uCols) : nullptr, int(uRows),
             vectors ? at(vtOut, i * vtRows * cols) : nullptr, int(vtRows),
             info.as<int>() + i));
@@ -326,10 +333,12 @@ template <typename T> struct Run {
 
 /// Whether the solver takes `problem`: a known op on a non-empty batch of
 /// non-empty matrices whose sizes, squared, fit 32-bit integers.
-bool solverTakes(const LinearAlgebraProblem &problem) {
-  // Complex matrices go to LAPACK on the host (the vendors' complex
-  // routines are not bound yet).
-  if (problem.dtype != DType::F32 && problem.dtype != DType::F64)
+bool solverTakes(const LinearAlgebraProblem &problem,
+                 const DenseSolver &solver) {
+  // Complex matrices go to LAPACK on the host where the vendor's complex
+  // routines are not bound (DenseSolver::takesComplex).
+  if (isComplex(problem.dtype) ? !solver.takesComplex()
+              : problem.dtype != DType::F32 && problem.dtype != DType::F64)
     return false;
   const int64_t *s = problem.scalars.data();
   std::vector<int64_t> sizes;
@@ -364,19 +373,28 @@ SolverLinearAlgebra::SolverLinearAlgebra(Device &device,
 SolverLinearAlgebra::~SolverLinearAlgebra() = default;
 
 bool SolverLinearAlgebra::computes(const LinearAlgebraProblem &problem) const {
-  return solverTakes(problem) || fallback_.computes(problem);
+  return solverTakes(problem, *solver_) || fallback_.computes(problem);
 }
 
 Status SolverLinearAlgebra::compute(const LinearAlgebraProblem &problem,
                                     void *const *buffers) {
-  if (!solverTakes(problem))
+  if (!solverTakes(problem, *solver_))
     return fallback_.compute(problem, buffers);
-  try {
-    if (problem.dtype == DType::F64)
-      return Run<double>{device_, *solver_, problem.dtype}.compute(
-          problem.op, buffers, problem.scalars.data());
-    return Run<float>{device_, *solver_, problem.dtype}.compute(
+  auto run = [&](auto zero) {
+    return Run<decltype(zero)>{device_, *solver_, problem.dtype}.compute(
         problem.op, buffers, problem.scalars.data());
+  };
+  try {
+    switch (problem.dtype) {
+    case DType::F64:
+      return run(double{});
+    case DType::C64:
+      return run(std::complex<float>{});
+    case DType::C128:
+      return run(std::complex<double>{});
+    default:
+      return run(float{});
+    }
   } catch (const std::bad_alloc &) {
     return Status::error(StatusCode::OutOfMemory,
                          std::string("no host memory for ") +

@@ -38,9 +38,10 @@ FakeSolverJournal &journal() {
   return instance;
 }
 
-template <typename T> const char *letter() {
-  return sizeof(T) == sizeof(float) ? "s" : "d";
-}
+template <typename T> const char *letter() { return fake::letterOf<T>(); }
+
+/// The type of T's eigen- and singular values.
+template <typename T> using Real = typename SolverReal<T>::type;
 
 void record(std::string call) { journal().calls.push_back(std::move(call)); }
 
@@ -151,15 +152,16 @@ cusolverStatus_t orgqr(cusolverDnHandle_t handle, int m, int n, int k, T *a,
 template <typename T>
 cusolverStatus_t syevdSize(cusolverDnHandle_t handle, cusolverEigMode_t,
                            cublasFillMode_t, int n, const T *, int lda,
-                           const T *, int *lwork) {
+                           const Real<T> *, int *lwork) {
   *lwork = workspaceFor(n, n);
   return check(handle, lda >= std::max(1, n));
 }
 
+/// syevd, or heevd for complex T (with its real workspace).
 template <typename T>
 cusolverStatus_t syevd(cusolverDnHandle_t handle, cusolverEigMode_t jobz,
-                       cublasFillMode_t uplo, int n, T *a, int lda, T *w,
-                       T *work, int lwork, int *info) {
+                       cublasFillMode_t uplo, int n, T *a, int lda,
+                       Real<T> *w, T *work, int lwork, int *info) {
   if (cusolverStatus_t s = check(handle, lda >= std::max(1, n) && w && work &&
                                              lwork >= workspaceFor(n, n) &&
                                              info))
@@ -167,14 +169,25 @@ cusolverStatus_t syevd(cusolverDnHandle_t handle, cusolverEigMode_t jobz,
   const char *job = jobz == CUSOLVER_EIG_MODE_VECTOR ? "V" : "N";
   record(describe<T>("syevd", {n, lda, jobz, uplo}));
   T query = 1;
+  Real<T> rquery = 1;
   int iquery = 1, minusOne = -1;
-  fake::lapack<T>().syevd(job, uploOf(uplo), &n, a, &lda, w, &query,
-                          &minusOne, &iquery, &minusOne, info, 1, 1);
-  std::vector<T> scratch(std::max(1, int(query)));
+  const auto &la = fake::lapack<T>();
+  auto call = [&](T *work, int *lw, Real<T> *rwork, int *lrw, int *iw,
+                  int *liw) {
+    if constexpr (std::is_floating_point_v<T>)
+      la.syevd(job, uploOf(uplo), &n, a, &lda, w, work, lw, iw, liw, info,
+               1, 1);
+    else
+      la.syevd(job, uploOf(uplo), &n, a, &lda, w, work, lw, rwork, lrw, iw,
+               liw, info, 1, 1);
+  };
+  call(&query, &minusOne, &rquery, &minusOne, &iquery, &minusOne);
+  std::vector<T> scratch(std::max(1, int(std::real(query))));
+  std::vector<Real<T>> rwork(std::max(1, int(rquery)));
   std::vector<int> iwork(std::max(1, iquery));
-  int lw = int(scratch.size()), liw = int(iwork.size());
-  fake::lapack<T>().syevd(job, uploOf(uplo), &n, a, &lda, w, scratch.data(),
-                          &lw, iwork.data(), &liw, info, 1, 1);
+  int lw = int(scratch.size()), lrw = int(rwork.size()),
+      liw = int(iwork.size());
+  call(scratch.data(), &lw, rwork.data(), &lrw, iwork.data(), &liw);
   return CUSOLVER_STATUS_SUCCESS;
 }
 
@@ -187,9 +200,9 @@ cusolverStatus_t gesvdSize(cusolverDnHandle_t handle, int m, int n,
 
 template <typename T>
 cusolverStatus_t gesvd(cusolverDnHandle_t handle, signed char jobu,
-                       signed char jobvt, int m, int n, T *a, int lda, T *s,
-                       T *u, int ldu, T *vt, int ldvt, T *work, int lwork,
-                       T *, int *info) {
+                       signed char jobvt, int m, int n, T *a, int lda,
+                       Real<T> *s, T *u, int ldu, T *vt, int ldvt, T *work,
+                       int lwork, Real<T> *, int *info) {
   auto known = [](signed char job) {
     return job == 'N' || job == 'S' || job == 'A';
   };
@@ -205,10 +218,19 @@ cusolverStatus_t gesvd(cusolverDnHandle_t handle, signed char jobu,
   char ju[2] = {char(jobu), 0}, jv[2] = {char(jobvt), 0};
   T dummy[1];
   int one = 1;
+  // The complex routine's real workspace: 5 min(m, n).
+  std::vector<Real<T>> rwork(std::max(1, 5 * k));
   fake::withWork<T>([&](T *w, int lw) {
-    fake::lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy,
-                            jobu == 'N' ? &one : &ldu, vt ? vt : dummy,
-                            jobvt == 'N' ? &one : &ldvt, w, &lw, info, 1, 1);
+    if constexpr (std::is_floating_point_v<T>)
+      fake::lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy,
+                              jobu == 'N' ? &one : &ldu, vt ? vt : dummy,
+                              jobvt == 'N' ? &one : &ldvt, w, &lw, info, 1,
+                              1);
+    else
+      fake::lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy,
+                              jobu == 'N' ? &one : &ldu, vt ? vt : dummy,
+                              jobvt == 'N' ? &one : &ldvt, w, &lw,
+                              rwork.data(), info, 1, 1);
   });
   return CUSOLVER_STATUS_SUCCESS;
 }
@@ -246,8 +268,10 @@ cublasStatus_t scal(cublasHandle_t handle, int n, const T *alpha, T *x,
 
 } // namespace
 
-// The entry points, for T = float (S) and double (D).
-#define ADJ_FAKE_TYPED(letter, T)                                              \
+// The entry points, for T = float (S), double (D), std::complex<float> (C)
+// and std::complex<double> (Z), whose orgqr and syevd are named `qr` and
+// `ev` (ungqr and heevd for complex T).
+#define ADJ_FAKE_TYPED(letter, T, qr, ev)                                      \
   cusolverStatus_t cusolverDn##letter##potrf_bufferSize(                       \
       cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *a, int lda,       \
       int *lwork) {                                                            \
@@ -276,24 +300,24 @@ cublasStatus_t scal(cublasHandle_t handle, int n, const T *alpha, T *x,
                                              T *work, int lwork, int *info) {  \
     return geqrf<T>(h, m, n, a, lda, tau, work, lwork, info);                  \
   }                                                                            \
-  cusolverStatus_t cusolverDn##letter##orgqr_bufferSize(                       \
+  cusolverStatus_t cusolverDn##letter##qr##_bufferSize(                        \
       cusolverDnHandle_t h, int m, int n, int k, const T *a, int lda,          \
       const T *tau, int *lwork) {                                              \
     return orgqrSize<T>(h, m, n, k, a, lda, tau, lwork);                       \
   }                                                                            \
-  cusolverStatus_t cusolverDn##letter##orgqr(                                  \
+  cusolverStatus_t cusolverDn##letter##qr(                                     \
       cusolverDnHandle_t h, int m, int n, int k, T *a, int lda, const T *tau,  \
       T *work, int lwork, int *info) {                                         \
     return orgqr<T>(h, m, n, k, a, lda, tau, work, lwork, info);               \
   }                                                                            \
-  cusolverStatus_t cusolverDn##letter##syevd_bufferSize(                       \
+  cusolverStatus_t cusolverDn##letter##ev##_bufferSize(                        \
       cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo,     \
-      int n, const T *a, int lda, const T *w, int *lwork) {                    \
+      int n, const T *a, int lda, const Real<T> *w, int *lwork) {              \
     return syevdSize<T>(h, jobz, uplo, n, a, lda, w, lwork);                   \
   }                                                                            \
-  cusolverStatus_t cusolverDn##letter##syevd(                                  \
+  cusolverStatus_t cusolverDn##letter##ev(                                     \
       cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo,     \
-      int n, T *a, int lda, T *w, T *work, int lwork, int *info) {             \
+      int n, T *a, int lda, Real<T> *w, T *work, int lwork, int *info) {       \
     return syevd<T>(h, jobz, uplo, n, a, lda, w, work, lwork, info);           \
   }                                                                            \
   cusolverStatus_t cusolverDn##letter##gesvd_bufferSize(                       \
@@ -302,8 +326,8 @@ cublasStatus_t scal(cublasHandle_t handle, int n, const T *alpha, T *x,
   }                                                                            \
   cusolverStatus_t cusolverDn##letter##gesvd(                                  \
       cusolverDnHandle_t h, signed char jobu, signed char jobvt, int m, int n, \
-      T *a, int lda, T *s, T *u, int ldu, T *vt, int ldvt, T *work,            \
-      int lwork, T *rwork, int *info) {                                        \
+      T *a, int lda, Real<T> *s, T *u, int ldu, T *vt, int ldvt, T *work,      \
+      int lwork, Real<T> *rwork, int *info) {                                  \
     return gesvd<T>(h, jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt, work,   \
                     lwork, rwork, info);                                       \
   }                                                                            \
@@ -355,8 +379,10 @@ cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
   return CUBLAS_STATUS_SUCCESS;
 }
 
-ADJ_FAKE_TYPED(S, float)
-ADJ_FAKE_TYPED(D, double)
+ADJ_FAKE_TYPED(S, float, orgqr, syevd)
+ADJ_FAKE_TYPED(D, double, orgqr, syevd)
+ADJ_FAKE_TYPED(C, std::complex<float>, ungqr, heevd)
+ADJ_FAKE_TYPED(Z, std::complex<double>, ungqr, heevd)
 
 // cuBLAS's scal, which scales cuFFT's inverse transforms.
 cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,

@@ -12,17 +12,20 @@
 #define ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKELAPACK_H
 
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace fake {
 
-/// The Fortran routines used, for T = float or double.
-template <typename T> struct Lapack {
+/// The Fortran routines whose signatures are the same for every T (orgqr
+/// is ungqr for complex T).
+template <typename T> struct Factorizations {
   void (*potrf)(const char *, const int *, T *, const int *, int *, size_t);
   void (*trsm)(const char *, const char *, const char *, const char *,
                const int *, const int *, const T *, const T *, const int *,
@@ -32,6 +35,10 @@ template <typename T> struct Lapack {
                 const int *, int *);
   void (*orgqr)(const int *, const int *, const int *, T *, const int *,
                 const T *, T *, const int *, int *);
+};
+
+/// The Fortran routines used, for T = float or double.
+template <typename T> struct Lapack : Factorizations<T> {
   void (*syevd)(const char *, const char *, const int *, T *, const int *,
                 T *, T *, const int *, int *, const int *, int *, size_t,
                 size_t);
@@ -39,6 +46,32 @@ template <typename T> struct Lapack {
                 const int *, T *, T *, const int *, T *, const int *, T *,
                 const int *, int *, size_t, size_t);
 };
+
+/// The complex routines (c, z) under the real ones' names: orgqr is ungqr,
+/// syevd heevd (with its real workspace), gesvd takes a real workspace;
+/// values are real.
+template <typename R>
+struct Lapack<std::complex<R>> : Factorizations<std::complex<R>> {
+  using T = std::complex<R>;
+  void (*syevd)(const char *, const char *, const int *, T *, const int *,
+                R *, T *, const int *, R *, const int *, int *, const int *,
+                int *, size_t, size_t);
+  void (*gesvd)(const char *, const char *, const int *, const int *, T *,
+                const int *, R *, T *, const int *, T *, const int *, T *,
+                const int *, R *, int *, size_t, size_t);
+};
+
+/// The type letter of T's routines.
+template <typename T> const char *letterOf() {
+  if constexpr (std::is_same_v<T, float>)
+    return "s";
+  else if constexpr (std::is_same_v<T, double>)
+    return "d";
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return "c";
+  else
+    return "z";
+}
 
 /// The routines of OpenBLAS or else liblapack.so.3; the process ends with
 /// a message when neither loads (the tests need one).
@@ -51,7 +84,8 @@ template <typename T> const Lapack<T> &lapack() {
       std::fprintf(stderr, "fake solver: no LAPACK to compute with\n");
       std::abort();
     }
-    std::string letter = sizeof(T) == sizeof(float) ? "s" : "d";
+    std::string letter = letterOf<T>();
+    constexpr bool complex = !std::is_floating_point_v<T>;
     auto get = [&](const char *name, auto *slot) {
       *slot = reinterpret_cast<std::remove_pointer_t<decltype(slot)>>(
           dlsym(library, (letter + name + "_").c_str()));
@@ -65,8 +99,8 @@ template <typename T> const Lapack<T> &lapack() {
     get("trsm", &routines.trsm);
     get("getrf", &routines.getrf);
     get("geqrf", &routines.geqrf);
-    get("orgqr", &routines.orgqr);
-    get("syevd", &routines.syevd);
+    get(complex ? "ungqr" : "orgqr", &routines.orgqr);
+    get(complex ? "heevd" : "syevd", &routines.syevd);
     get("gesvd", &routines.gesvd);
     return routines;
   }();
@@ -78,7 +112,7 @@ template <typename T> const Lapack<T> &lapack() {
 template <typename T, typename Call> void withWork(Call call) {
   T query = 1;
   call(&query, -1);
-  std::vector<T> work(std::max(1, int(std::ceil(query))));
+  std::vector<T> work(std::max(1, int(std::ceil(std::real(query)))));
   call(work.data(), int(work.size()));
 }
 

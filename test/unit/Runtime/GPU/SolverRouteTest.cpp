@@ -3,8 +3,9 @@
 // adj_rt_gpu_linalg's library route on the fake cuda:0 with the fake
 // cuSOLVER and cuBLAS, and on the fake hip:0 with the fake rocSOLVER and
 // rocBLAS (ctest puts them on the library path; FakeCusolver.cpp,
-// FakeRocsolver.cpp): every op, both element types, tall, wide and square
-// matrices, every flag, checked against the CPU's LAPACK kernels
+// FakeRocsolver.cpp): every op, both element types (and cuSOLVER's complex
+// ones), tall, wide and square matrices, every flag, checked against the
+// CPU's LAPACK kernels
 // (CPU/LinearAlgebra.h) on the same inputs, which define the ops'
 // conventions, and against the fake's record of the routines it ran.
 //
@@ -16,6 +17,7 @@
 #include "GpuTestSupport.h"
 
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -36,34 +38,43 @@ constexpr Vendor kCuda{"cuda:0", "libcusolver.so.12", "libcublas.so.13"};
 // The fake rocSOLVER records rocBLAS's trsm too (FakeRocsolver.cpp).
 constexpr Vendor kHip{"hip:0", "librocsolver.so.0", "librocsolver.so.0"};
 
-/// Operands of `op` that the op is defined on: symmetric positive definite
-/// for cholesky (unless `indefinite`), symmetric for eigh, triangular
-/// ones with a dominant diagonal for triangular_solve, else uniform.
+/// Operands of `op` that the op is defined on: symmetric (Hermitian)
+/// positive definite for cholesky (unless `indefinite`), symmetric
+/// (Hermitian) for eigh, triangular ones with a dominant diagonal for
+/// triangular_solve, else uniform; complex numbers as their two parts.
 std::vector<double> operand(uint32_t op, size_t index, int64_t batch,
                             int64_t rows, int64_t cols, std::mt19937 &rng,
-                            bool indefinite = false) {
+                            bool complex, bool indefinite = false) {
   std::uniform_real_distribution<double> uniform(-1, 1);
-  std::vector<double> data(batch * rows * cols);
-  for (double &x : data)
-    x = uniform(rng);
-  if (index != 0 || rows != cols)
-    return data;
-  int64_t n = rows;
-  for (int64_t b = 0; b < batch; ++b) {
-    double *m = data.data() + b * n * n;
-    if (op == ADJ_RT_GPU_CHOLESKY || op == ADJ_RT_GPU_EIGH) {
-      for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < i; ++j)
-          m[j * n + i] = m[i * n + j];
-      if (op == ADJ_RT_GPU_CHOLESKY)
+  std::vector<std::complex<double>> data(batch * rows * cols);
+  for (auto &x : data)
+    x = {uniform(rng), complex ? uniform(rng) : 0.0};
+  if (index == 0 && rows == cols) {
+    int64_t n = rows;
+    for (int64_t b = 0; b < batch; ++b) {
+      std::complex<double> *m = data.data() + b * n * n;
+      if (op == ADJ_RT_GPU_CHOLESKY || op == ADJ_RT_GPU_EIGH) {
+        for (int64_t i = 0; i < n; ++i) {
+          m[i * n + i] = m[i * n + i].real();
+          for (int64_t j = 0; j < i; ++j)
+            m[j * n + i] = std::conj(m[i * n + j]);
+        }
+        if (op == ADJ_RT_GPU_CHOLESKY)
+          for (int64_t i = 0; i < n; ++i)
+            m[i * n + i] = indefinite && b == 1 ? -1.0 : n + 1.0;
+      }
+      if (op == ADJ_RT_GPU_TRIANGULAR_SOLVE)
         for (int64_t i = 0; i < n; ++i)
-          m[i * n + i] = indefinite && b == 1 ? -1.0 : n + 1.0;
+          m[i * n + i] = 2.0 + i;
     }
-    if (op == ADJ_RT_GPU_TRIANGULAR_SOLVE)
-      for (int64_t i = 0; i < n; ++i)
-        m[i * n + i] = 2.0 + i;
   }
-  return data;
+  std::vector<double> parts;
+  for (const auto &x : data) {
+    parts.push_back(x.real());
+    if (complex)
+      parts.push_back(x.imag());
+  }
+  return parts;
 }
 
 template <typename T> std::vector<char> bytesOf(const std::vector<double> &v) {
@@ -82,16 +93,18 @@ template <typename T> double valueAt(const std::vector<char> &bytes, size_t i) {
 }
 
 /// Runs `problem` on `device`'s library route and on the CPU's kernels and
-/// compares every result: i32 buffers exactly, values to `tolerance`
-/// (NaN where the CPU has NaN).
+/// compares every result: i32 buffers exactly, values (complex ones part by
+/// part) to `tolerance` (NaN where the CPU has NaN).
 void compareWithHost(GpuDevice &device, const LinearAlgebraProblem &problem,
                      std::mt19937 &rng, bool indefinite = false) {
   const int64_t *s = problem.scalars.data();
   std::vector<cpu::LinearAlgebraBuffer> layout;
   REQUIRE(cpu::linearAlgebraBuffers(problem.op, problem.dtype, s, &layout)
               .ok());
-  size_t size = dtypeSize(problem.dtype);
-  bool f64 = problem.dtype == DType::F64;
+  bool complex = isComplex(problem.dtype);
+  bool f64 = problem.dtype == DType::F64 || problem.dtype == DType::C128;
+  // Values are compared in parts: a complex number is two.
+  size_t size = f64 ? 8 : 4;
   std::vector<std::vector<char>> host(layout.size());
   std::vector<void *> onDevice(4, nullptr);
   for (size_t i = 0; i < layout.size(); ++i) {
@@ -99,7 +112,8 @@ void compareWithHost(GpuDevice &device, const LinearAlgebraProblem &problem,
     if (layout[i].operand) {
       // Operand 0 is the op's matrix: batch x rows x cols as the buffer's
       // size gives it (the sizes of triangular_solve's B and A differ).
-      int64_t elements = int64_t(layout[i].bytes / size);
+      int64_t elements =
+          int64_t(layout[i].bytes / dtypeSize(problem.dtype));
       int64_t rows = problem.op == ADJ_RT_GPU_TRIANGULAR_SOLVE && i == 0
                          ? (s[3] ? s[1] : s[2])
                          : s[1];
@@ -107,7 +121,7 @@ void compareWithHost(GpuDevice &device, const LinearAlgebraProblem &problem,
       if (problem.op == ADJ_RT_GPU_TRIANGULAR_SOLVE && i == 1)
         cols = s[2];
       std::vector<double> values =
-          operand(problem.op, i, s[0], rows, cols, rng, indefinite);
+          operand(problem.op, i, s[0], rows, cols, rng, complex, indefinite);
       host[i] = f64 ? bytesOf<double>(values) : bytesOf<float>(values);
     }
     REQUIRE(device.allocate(std::max<uint64_t>(layout[i].bytes, 1),
@@ -179,7 +193,12 @@ void everyOp(const Vendor &vendor) {
     return;
   auto &device = static_cast<GpuDevice &>(*found);
   std::mt19937 rng(7);
-  for (DType dtype : {DType::F32, DType::F64}) {
+  std::vector<DType> dtypes{DType::F32, DType::F64};
+  // cuSOLVER's complex routines (rocSOLVER's are not bound: those go to
+  // LAPACK on the host).
+  if (vendor.device == kCuda.device)
+    dtypes.insert(dtypes.end(), {DType::C64, DType::C128});
+  for (DType dtype : dtypes) {
     DYNAMIC_SECTION("cholesky " << dtypeName(dtype)) {
       compareWithHost(device, problem(ADJ_RT_GPU_CHOLESKY, dtype, {2, 5}),
                       rng);
@@ -263,6 +282,19 @@ TEST_CASE("a solver route runs one routine per matrix on the device's "
     FakeSolverJournal *solver = findFakeSolverJournal(vendor.solver);
     CHECK(solver->stream == reinterpret_cast<const void *>(
                                 device.nativeStream()));
+
+    // cuSOLVER takes complex matrices too (its Z routines); rocSOLVER's
+    // complex ones are not bound: LAPACK on the host.
+    size_t real = solverCalls(vendor).size();
+    compareWithHost(device, problem(ADJ_RT_GPU_CHOLESKY, DType::C128, {2, 4}),
+                    rng);
+    calls = solverCalls(vendor);
+    if (vendor.device == kCuda.device) {
+      REQUIRE(calls.size() == real + 2);
+      CHECK(calls.back() == "potrf z 4 4");
+    } else {
+      CHECK(calls.size() == real);
+    }
 
     // Triangular solves go to the vendor's BLAS, on the same stream.
     compareWithHost(device,
