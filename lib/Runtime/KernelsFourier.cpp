@@ -1,8 +1,12 @@
 //===- KernelsFourier.cpp - adj.fft on FFTW -------------------------------===//
 //
 // One FFTW plan per transform configuration (type, lengths, batch,
-// alignment), made once per process under a lock and run on the call's
-// buffers with the new-array execute functions, which are thread-safe.
+// alignment), made under a lock and run on the call's buffers with the
+// new-array execute functions, which are thread-safe. The last 256
+// configurations used keep their plans (a program that meets many shapes
+// would otherwise keep every plan's tables); a plan dropped from the cache
+// is destroyed once no call runs it (shared ownership), under the lock
+// FFTW's planner needs.
 // Plans are made by measurement (FFTW_MEASURE) on scratch arrays, which it
 // overwrites: ESTIMATE's guess is up to 3x slower on 2-D transforms of
 // 1024^2 (docs/cpu-backend.md, "FFT"), and measuring costs once per
@@ -21,7 +25,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <list>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -65,24 +71,60 @@ bool estimateOnly() {
   return planner && std::string_view(planner) == "estimate";
 }
 
-/// The plans of one precision, made on first use and kept for the process.
+/// The plans of one precision kept for the configurations used last (at
+/// most kCapacity), made on first use.
 template <typename R> class Plans {
 public:
   using Fn = FftwRoutines<R>;
   using C = typename Fn::C;
+  using Plan = std::shared_ptr<void>;
+  /// The number of plans kept (torch keeps 4096 cuFFT plans; FFTW's hold
+  /// only their tables, yet a long-running program meets few shapes).
+  static constexpr size_t kCapacity = 256;
 
-  void *get(const Fn &fn, const Config &c) {
+  /// `c`'s plan, now the most recently used; null without memory.
+  Plan get(const Fn &fn, const Config &c) {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = plans_.find(c);
-    if (it != plans_.end())
-      return it->second;
-    void *plan = make(fn, c);
-    if (plan)
-      plans_.emplace(c, plan);
+    auto it = index_.find(c);
+    if (it != index_.end()) {
+      order_.splice(order_.begin(), order_, it->second);
+      return it->second->second;
+    }
+    void *raw;
+    {
+      std::lock_guard<std::mutex> planning(plannerMutex());
+      raw = make(fn, c);
+    }
+    if (!raw)
+      return nullptr;
+    Plan plan(raw, [destroy = fn.destroy_plan](void *p) {
+      std::lock_guard<std::mutex> planning(plannerMutex());
+      destroy(p);
+    });
+    order_.emplace_front(c, plan);
+    index_[c] = order_.begin();
+    // A dropped plan that a call still runs lives until that call ends.
+    while (order_.size() > kCapacity) {
+      index_.erase(order_.back().first);
+      order_.pop_back();
+    }
     return plan;
   }
 
+  size_t size() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return order_.size();
+  }
+
 private:
+  /// FFTW's planner (making and destroying plans) is not thread-safe:
+  /// one lock for this precision's library, apart from mutex_ so that the
+  /// last call of a dropped plan can destroy it.
+  static std::mutex &plannerMutex() {
+    static std::mutex *mutex = new std::mutex(); // outlives every plan
+    return *mutex;
+  }
+
   static void *make(const Fn &fn, const Config &c) {
     // Row-major strides of the trailing dimensions, in the input's and the
     // output's element counts (the last dimension of a half spectrum is
@@ -126,7 +168,10 @@ private:
   }
 
   std::mutex mutex_;
-  std::map<Config, void *> plans_;
+  using Entry = std::pair<Config, Plan>;
+  /// Most recently used first.
+  std::list<Entry> order_;
+  std::map<Config, typename std::list<Entry>::iterator> index_;
 };
 
 template <typename R> Plans<R> &plans() {
@@ -149,7 +194,8 @@ Outcome run(intptr_t inAddress, intptr_t outAddress, Config c) noexcept {
   // number's, at least): other buffers get a plan that does not assume it.
   c.unaligned = inAddress % 16 != 0 || outAddress % 16 != 0;
   try {
-    void *plan = plans<R>().get(*fn, c);
+    typename Plans<R>::Plan held = plans<R>().get(*fn, c);
+    void *plan = held.get();
     if (!plan)
       return Outcome::NoMemory;
     switch (c.type) {
@@ -240,6 +286,12 @@ Status cpu::fourier(DType dtype, intptr_t in, intptr_t out,
   return Status::error(codeOf(outcome), f64 ? messageOf<double>(outcome)
                                             : messageOf<float>(outcome));
 }
+
+size_t cpu::fftwPlansKept(DType dtype) {
+  return dtype == DType::F64 ? plans<double>().size() : plans<float>().size();
+}
+
+size_t cpu::fftwPlanCapacity() { return Plans<double>::kCapacity; }
 
 bool cpu::fourierAvailable(DType dtype) {
   return dtype == DType::F64 ? cpu::fftw<double>() != nullptr

@@ -12,6 +12,7 @@
 #include "adjoint/Runtime/DType.h"
 #include "adjoint/Runtime/Status.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace adjoint::rt::cpu {
@@ -25,6 +26,11 @@ Status fourier(DType dtype, intptr_t in, intptr_t out,
 
 /// Whether FFTW loads for `dtype`.
 bool fourierAvailable(DType dtype);
+
+/// The number of FFTW plans kept for `dtype` (F32 or F64), and the most
+/// kept: the plans of the configurations used last.
+size_t fftwPlansKept(DType dtype);
+size_t fftwPlanCapacity();
 
 } // namespace adjoint::rt::cpu
 

@@ -5,7 +5,8 @@
 // rocFFT and rocBLAS's scal (FakeCufft.cpp, FakeRocfft.cpp: from the DFT's
 // definition): every transform, one to three axes, odd and even real
 // lengths, f32 and f64, against FFTW on the host (CPU/Fourier.h, the op's
-// definition on the CPU), with irfft's input left as it was.
+// definition on the CPU), with irfft's input left as it was; and the
+// bound on the FFTW plans the host keeps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 
 using namespace adjoint;
 using namespace adjoint::rt;
@@ -203,4 +205,43 @@ TEST_CASE("rocFFT computes every transform as FFTW does", "[gpu][hip-fft]") {
   FakeRocblasJournal *blas = findFakeRocblasJournal();
   REQUIRE(blas);
   CHECK(blas->scals.size() == 8);
+}
+
+TEST_CASE("FFTW keeps the plans of the configurations used last",
+          "[fft][fftw]") {
+  if (!cpu::fourierAvailable(DType::F64)) {
+    WARN("skipped, no FFTW");
+    return;
+  }
+  // ESTIMATE plans: a few hundred of them cost milliseconds.
+  const char *before = std::getenv("ADJOINT_FFTW_PLANNER");
+  std::string saved = before ? before : "";
+  setenv("ADJOINT_FFTW_PLANNER", "estimate", 1);
+  // The fft of the impulse at index 1 is exp(-2 pi i k / n).
+  auto check = [](int64_t n) {
+    std::vector<double> in(2 * n, 0.0), out(2 * n);
+    in[n > 1 ? 2 : 0] = 1.0;
+    int64_t scalars[] = {1, 0, 1, n, 1, 1};
+    REQUIRE(cpu::fourier(DType::F64, reinterpret_cast<intptr_t>(in.data()),
+                         reinterpret_cast<intptr_t>(out.data()), scalars)
+                .ok());
+    int64_t k = n - 1;
+    double angle = n > 1 ? -2 * M_PI * double(k) / double(n) : 0.0;
+    CHECK(out[2 * k] == Approx(std::cos(angle)).margin(1e-12));
+    CHECK(out[2 * k + 1] == Approx(std::sin(angle)).margin(1e-12));
+  };
+  size_t capacity = cpu::fftwPlanCapacity();
+  for (int64_t n = 1; n <= int64_t(capacity) + 20; ++n) {
+    INFO("n " << n);
+    check(n);
+  }
+  CHECK(cpu::fftwPlansKept(DType::F64) == capacity);
+  // Length 1's plan was dropped: it is made again.
+  check(1);
+  check(2);
+  CHECK(cpu::fftwPlansKept(DType::F64) == capacity);
+  if (before)
+    setenv("ADJOINT_FFTW_PLANNER", saved.c_str(), 1);
+  else
+    unsetenv("ADJOINT_FFTW_PLANNER");
 }
