@@ -1,6 +1,6 @@
 """numpy's index construction and selection functions in jitted code:
 indices, meshgrid, ix_, ravel_multi_index, unravel_index, choose, select,
-put, put_along_axis, and the index arrays of diagonals and triangles
+put, place, put_along_axis, and the index arrays of diagonals and triangles
 (diag_indices, tril_indices, triu_indices, their _from forms,
 mask_indices).
 
@@ -228,6 +228,29 @@ def _inplace(inplace, name):
     if inplace:
         raise ValueError("adjoint.numpy.%s: arrays are immutable values; "
                          "pass inplace=False and use the result" % name)
+
+
+def place(arr, mask, vals, *, inplace=True):
+    """arr with the positions where `mask` holds (both flattened) set to
+    vals in order, cycled (numpy's place): JAX's inplace=False form. An
+    empty vals is refused (numpy refuses it only where mask holds
+    somewhere, which is not known while building)."""
+    _inplace(inplace, "place")
+    from . import numpy as anp
+    x = as_value(arr, "place")
+    chosen = ravel(as_value(mask, "place", like=x)) != 0
+    if chosen.shape[0] != size(x.shape):
+        raise ValueError("adjoint.numpy.place: mask and data must be the "
+                         "same size, got %d and %d"
+                         % (chosen.shape[0], size(x.shape)))
+    vals = ravel(cast_to(as_value(vals, "place", like=x), x.dtype))
+    if vals.shape[0] == 0:
+        raise ValueError("adjoint.numpy.place: cannot place an empty array "
+                         "of values")
+    # The k-th chosen position takes vals[k mod len(vals)].
+    order = anp.cumsum(_adj.cast(chosen, DType.i32)) - 1
+    taken = anp.take(vals, order % vals.shape[0])
+    return _adj.reshape(anp.where(chosen, taken, ravel(x)), list(x.shape))
 
 
 def put(a, ind, v, mode=None, *, inplace=True):

@@ -171,6 +171,28 @@ def poly(seq_of_zeros):
     return c
 
 
+def polydiv(u, v, *, trim_leading_zeros=False):
+    """The quotient and remainder of u / v by long division. As JAX's, the
+    remainder keeps len(u) coefficients, the leading ones zero (to
+    rounding): numpy drops them, a length that depends on the data."""
+    if trim_leading_zeros:
+        raise ValueError("adjoint.numpy.polydiv: trim_leading_zeros gives "
+                         "a length that depends on the data, and shapes "
+                         "are fixed while building")
+    a, b = _pair(u, v, "polydiv")
+    a, b = _float(a), _float(b)
+    m, n = a.shape[0] - 1, b.shape[0] - 1
+    scale = 1.0 / _coefficient(b, 0)
+    quotient, r = [], a
+    for k in range(m - n + 1):
+        d = _coefficient(r, k) * scale
+        quotient.append(_adj.reshape(d, [1]))
+        r = r - _adj.pad(b * d, [k], [m - n - k], 0.0)
+    if not quotient:
+        quotient = [_adj.fill(a.module, 0.0, [1], a.dtype)]
+    return _adj.concat(quotient, 0), r
+
+
 def roots(p, *, strip_zeros=True):
     """The roots of the polynomial with coefficients p (highest power
     first): the eigenvalues of its companion matrix, complex, sorted by

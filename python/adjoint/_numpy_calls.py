@@ -33,10 +33,6 @@ _CREATION = ("zeros", "ones", "full", "empty", "eye", "identity", "arange",
              "fromfunction", "geomspace", "logspace", "bartlett", "blackman",
              "hamming", "hanning", "kaiser", "vectorize")
 
-#: numpy names under another name in adjoint.numpy.
-_ALIASES = {"asanyarray": "asarray", "ascontiguousarray": "asarray"}
-
-
 def _scalar_type(dtype):
     def convert(x):
         return cast_to(x, to_dtype(dtype, dtype.__name__)) \
@@ -59,9 +55,6 @@ def _build_map():
             fn = getattr(module, name, None)
             if fn is not None:
                 out[fn] = getattr(ours, name)
-    for name, target in _ALIASES.items():
-        if hasattr(_np, name):
-            out[getattr(_np, name)] = getattr(anp, target)
     for t in (_np.float64, _np.float32, _np.float16, _np.int64, _np.int32,
               _np.bool_):
         out[t] = _scalar_type(t)

@@ -8,6 +8,7 @@ naming it. The functions that take no array (zeros, eye, arange, ...) build
 into the program being jitted.
 """
 
+import functools as _functools
 import operator as _operator
 
 import numpy as _np
@@ -56,8 +57,8 @@ from ._np_reductions import (  # noqa: F401
     all, amax, amin, any, argmax, argmin, cumprod, cumsum, logsumexp, mean,
     prod, sum)
 from ._np_polynomials import (  # noqa: F401
-    poly, polyadd, polyder, polyfit, polyint, polymul, polysub, polyval,
-    roots, vander)
+    poly, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub,
+    polyval, roots, vander)
 from ._np_products import (  # noqa: F401
     convolve, correlate, cross, einsum_path, inner, matvec, tensordot,
     vdot, vecdot, vecmat)
@@ -74,7 +75,8 @@ from ._np_diagonals import (  # noqa: F401
     diag, diagflat, diagonal, fill_diagonal, kron, trace, tri)
 from ._np_index_functions import (  # noqa: F401
     choose, diag_indices, diag_indices_from, indices, ix_, mask_indices,
-    meshgrid, put, put_along_axis, ravel_multi_index, select, tril_indices,
+    meshgrid, place, put, put_along_axis, ravel_multi_index, select,
+    tril_indices,
     tril_indices_from, triu_indices, triu_indices_from, unravel_index)
 from ._np_nonzero import (  # noqa: F401
     argwhere, compress, extract, flatnonzero, nonzero)
@@ -192,6 +194,21 @@ def asarray(a, dtype=None):
 array = asarray
 
 
+def asanyarray(a, dtype=None, order=None, *, like=None):
+    """asarray: a Value has no subclasses, and no memory order to keep."""
+    return asarray(a, dtype)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """asarray: every Value is contiguous (its layout is the compiler's)."""
+    return asarray(a, dtype)
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    """asarray: the same values; memory order is not a Value's property."""
+    return asarray(a, dtype)
+
+
 def shape(a):
     return tuple(_np.shape(a) if _is_host(a) else _as_value(a, "shape").shape)
 
@@ -235,16 +252,22 @@ def _concrete(x):
     return not isinstance(x, _adj.Value)
 
 
-def roots(p, *, strip_zeros=True, _compiled=roots):
+def _stripping_concrete_zeros(compiled):
     """numpy's roots (see _np_polynomials.roots): concrete coefficients
     (outside jitted code, or constants in it) have their leading zeros
     dropped first, as numpy (and JAX outside jit) drop them."""
-    if strip_zeros and _concrete(p):
-        p = _np.atleast_1d(_np.asarray(p))
-        nonzero = _np.flatnonzero(p)
-        p = p[nonzero[0]:] if nonzero.size else p[:0]
-        strip_zeros = False
-    return _compiled(p, strip_zeros=strip_zeros)
+    @_functools.wraps(compiled)
+    def roots(p, *, strip_zeros=True):
+        if strip_zeros and _concrete(p):
+            p = _np.atleast_1d(_np.asarray(p))
+            nonzero = _np.flatnonzero(p)
+            p = p[nonzero[0]:] if nonzero.size else p[:0]
+            strip_zeros = False
+        return compiled(p, strip_zeros=strip_zeros)
+    return roots
+
+
+roots = _stripping_concrete_zeros(roots)
 
 
 # A contraction plan is Python data from shapes: nothing to compile.

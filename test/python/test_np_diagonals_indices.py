@@ -73,7 +73,9 @@ def test_selection_and_updates(data, opencl_device):
         m.put_along_axis(a, j[:1, :1] + 3, 7.0, 0, inplace=False),
         m.put(a, i[0], b[0, :4], inplace=False),
         m.put(a, j[:, 0], b[1, :3], mode="wrap", inplace=False),
-        m.put(a, j[:, 1] * 5, b[1, :3], mode="clip", inplace=False)),
+        m.put(a, j[:, 1] * 5, b[1, :3], mode="clip", inplace=False),
+        m.place(a, a > 0, b[0, :3], inplace=False),
+        m.place(a, b < a, b[1], inplace=False)),
         a, b, i, j, devices=[opencl_device])
 
 
@@ -144,6 +146,7 @@ def test_methods(data):
     (lambda a: np.compress(a[:, 0] > 0, a, axis=0), "size="),
     (lambda a: np.fill_diagonal(a, 0.0), "inplace=False"),
     (lambda a: np.put(a, [0], 1.0), "inplace=False"),
+    (lambda a: np.place(a, a > 0, 1.0), "inplace=False"),
     (lambda a: np.put_along_axis(a, np.argmax(a, 1, keepdims=True), 0.0,
                                  1), "inplace=False"),
     (lambda a: np.choose(np.argmax(a, 0), [a, a]), "mode='raise'"),

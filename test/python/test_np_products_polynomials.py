@@ -80,7 +80,8 @@ def test_polynomials(rng):
             np.polyder(p, 2), np.polyint(p), np.polyint(q, 2, k=0.5),
             np.polyint(q, 2, k=np.asarray([1.0, -2.0])),
             np.polyint(q, k=r[0]), np.vander(x[1]), np.vander(x[0], 5),
-            np.vander(x[1], 2, increasing=True), np.poly(r))
+            np.vander(x[1], 2, increasing=True), np.poly(r),
+            np.polydiv(p, q), np.polydiv(q, p), np.polydiv(p, r))
     check_built(polynomials, rng.standard_normal(4), rng.standard_normal(2),
                 rng.standard_normal((2, 3)), rng.standard_normal(3))
 
@@ -119,3 +120,27 @@ def test_on_opencl_under_vmap_and_eagerly(rng, opencl_device):
                                rtol=1e-12)
     np.testing.assert_allclose(anp.polyval(v[0], a), np.polyval(v[0], a),
                                rtol=1e-12)
+
+
+def test_polydiv_like_numpy_and_array_conversions(rng):
+    """numpy's quotient, and its remainder, which keeps len(u) coefficients
+    here (as JAX's) where numpy drops the leading zeros; the as*array
+    conversions are asarray (a Value has no subclass or memory order)."""
+    u, v = rng.standard_normal(6), rng.standard_normal(3)
+    q, r = adj.jit(lambda u, v: np.polydiv(u, v))(u, v)
+    want_q, want_r = np.polydiv(u, v)
+    np.testing.assert_allclose(q, want_q, rtol=1e-12)
+    # The quotient's len(u) - len(v) + 1 steps zero as many leading
+    # coefficients.
+    steps = len(u) - len(v) + 1
+    assert r.shape == u.shape
+    np.testing.assert_allclose(r[:steps], 0.0, atol=1e-12)
+    np.testing.assert_allclose(r[steps:], want_r, rtol=1e-12, atol=1e-12)
+    with pytest.raises(adj.FrontendError, match="trim_leading_zeros"):
+        adj.jit(lambda u: np.polydiv(u, v, trim_leading_zeros=True))(u)
+    a = rng.standard_normal((2, 3))
+    got = adj.jit(lambda a: (np.asanyarray(a), np.ascontiguousarray(
+        a, dtype=np.float32), np.asfortranarray(a.T)))(a)
+    np.testing.assert_array_equal(got[0], a)
+    assert got[1].dtype == np.float32
+    np.testing.assert_array_equal(got[2], a.T)
