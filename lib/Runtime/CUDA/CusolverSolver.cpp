@@ -55,16 +55,7 @@ Status CusolverSolver::withDevice(const std::function<Status()> &work) {
 }
 
 template <typename Call> Status CusolverSolver::typed(DType type, Call call) {
-  switch (type) {
-  case DType::F64:
-    return call(api_.d, double{});
-  case DType::C64:
-    return call(api_.c, std::complex<float>{});
-  case DType::C128:
-    return call(api_.z, std::complex<double>{});
-  default:
-    return call(api_.s, float{});
-  }
+  return gpu::byElementType(type, api_, call);
 }
 
 Status CusolverSolver::potrf(DType type, int n, void *a, int lda, int *info) {

@@ -16,6 +16,7 @@
 #include "adjoint/Runtime/DType.h"
 #include "adjoint/Runtime/Status.h"
 
+#include <complex>
 #include <functional>
 
 namespace adjoint::rt::gpu {
@@ -68,6 +69,22 @@ public:
                        int lda, void *s, void *u, int ldu, void *vt, int ldvt,
                        int *info) = 0;
 };
+
+/// `call(api.s, float{})`, or with d, c and z for F64, C64 and C128: a
+/// vendor's routine tables of each element type (its Api has s, d, c, z).
+template <typename Api, typename Call>
+Status byElementType(DType type, const Api &api, Call call) {
+  switch (type) {
+  case DType::F64:
+    return call(api.d, double{});
+  case DType::C64:
+    return call(api.c, std::complex<float>{});
+  case DType::C128:
+    return call(api.z, std::complex<double>{});
+  default:
+    return call(api.s, float{});
+  }
+}
 
 } // namespace adjoint::rt::gpu
 

@@ -335,8 +335,9 @@ template <typename T> struct Run {
 /// non-empty matrices whose sizes, squared, fit 32-bit integers.
 bool solverTakes(const LinearAlgebraProblem &problem,
                  const DenseSolver &solver) {
-  // Complex matrices go to LAPACK on the host where the vendor's complex
-  // routines are not bound (DenseSolver::takesComplex).
+  // A vendor whose complex routines are not bound
+  // (DenseSolver::takesComplex) leaves complex matrices to LAPACK on the
+  // host.
   if (isComplex(problem.dtype) ? !solver.takesComplex()
               : problem.dtype != DType::F32 && problem.dtype != DType::F64)
     return false;

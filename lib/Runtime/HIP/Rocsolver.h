@@ -1,7 +1,8 @@
 //===- Rocsolver.h - librocsolver through dlopen ----------------*- C++ -*-===//
 //
 // AMD's dense solvers: rocSOLVER's potrf, getrf, geqrf, orgqr, syevd and
-// gesvd, and rocBLAS's trsm, never linked: the enum values used are
+// gesvd (ungqr and heevd for complex matrices), and rocBLAS's trsm, for
+// f32, f64, c64 and c128, never linked: the enum values used are
 // declared here with those of rocblas-types.h and rocsolver-extra-types.h
 // (stable since ROCm 5), the entry points (Rocsolver.def) resolved on a hip
 // device's first decomposition from librocsolver.so.0 and the rocBLAS it
@@ -14,6 +15,8 @@
 #define ADJOINT_LIB_RUNTIME_HIP_ROCSOLVER_H
 
 #include "HIP/Rocblas.h"
+
+#include <complex>
 
 namespace adjoint::rt::hip {
 
@@ -43,8 +46,15 @@ enum rocblas_evect : int {
   rocblas_evect_none = 213,
 };
 
+/// R for std::complex<R>, else T: the type of eigen- and singular values.
+template <typename T> struct RocsolverReal { using type = T; };
+template <typename R> struct RocsolverReal<std::complex<R>> {
+  using type = R;
+};
+
 /// The routines of Rocsolver.def for one element type.
 template <typename T> struct RocsolverRoutines {
+  using R = typename RocsolverReal<T>::type;
 #define ADJ_ROCSOLVER_FN(prefix, name, params)                                 \
   rocblas_status(*name) params = nullptr;
 #include "HIP/Rocsolver.def"
@@ -58,6 +68,8 @@ struct RocsolverApi {
                                        hipStream_t stream) = nullptr;
   RocsolverRoutines<float> s;
   RocsolverRoutines<double> d;
+  RocsolverRoutines<std::complex<float>> c;
+  RocsolverRoutines<std::complex<double>> z;
 };
 
 /// The entry points, loaded once per process from librocsolver.so.0 (ROCm

@@ -31,9 +31,7 @@ Status RocsolverSolver::withDevice(const std::function<Status()> &work) {
 }
 
 template <typename Call> Status RocsolverSolver::typed(DType type, Call call) {
-  if (type == DType::F64)
-    return call(api_.d, double{});
-  return call(api_.s, float{});
+  return gpu::byElementType(type, api_, call);
 }
 
 Status RocsolverSolver::potrf(DType type, int n, void *a, int lda,
@@ -100,14 +98,15 @@ Status RocsolverSolver::syevd(DType type, bool vectors, bool upper, int n,
                               void *a, int lda, void *w, int *info) {
   return typed(type, [&](const auto &r, auto zero) -> Status {
     using T = decltype(zero);
+    using R = typename RocsolverReal<T>::type;
     gpu::DeviceScratch offDiagonal(device_);
-    if (Status status = offDiagonal.allocate(uint64_t(n) * sizeof(T));
+    if (Status status = offDiagonal.allocate(uint64_t(n) * sizeof(R));
         !status.ok())
       return status;
     return check(r.syevd(handle_,
                          vectors ? rocblas_evect_original : rocblas_evect_none,
                          fill(upper), n, static_cast<T *>(a), lda,
-                         static_cast<T *>(w), offDiagonal.as<T>(), info),
+                         static_cast<R *>(w), offDiagonal.as<R>(), info),
                  "rocsolver_Xsyevd");
   });
 }
@@ -117,18 +116,19 @@ Status RocsolverSolver::gesvd(DType type, gpu::SingularVectors job, int m,
                               int ldu, void *vt, int ldvt, int *info) {
   return typed(type, [&](const auto &r, auto zero) -> Status {
     using T = decltype(zero);
+    using R = typename RocsolverReal<T>::type;
     rocblas_svect svect = job == gpu::SingularVectors::None ? rocblas_svect_none
                           : job == gpu::SingularVectors::Reduced
                               ? rocblas_svect_singular
                               : rocblas_svect_all;
     gpu::DeviceScratch offDiagonal(device_);
     if (Status status = offDiagonal.allocate(
-            uint64_t(std::max(1, std::min(m, n) - 1)) * sizeof(T));
+            uint64_t(std::max(1, std::min(m, n) - 1)) * sizeof(R));
         !status.ok())
       return status;
     return check(r.gesvd(handle_, svect, svect, m, n, static_cast<T *>(a), lda,
-                         static_cast<T *>(s), static_cast<T *>(u), ldu,
-                         static_cast<T *>(vt), ldvt, offDiagonal.as<T>(),
+                         static_cast<R *>(s), static_cast<T *>(u), ldu,
+                         static_cast<T *>(vt), ldvt, offDiagonal.as<R>(),
                          rocblas_outofplace, info),
                  "rocsolver_Xgesvd");
   });

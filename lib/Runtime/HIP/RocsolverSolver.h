@@ -25,6 +25,7 @@ public:
   ~RocsolverSolver() override;
 
   const char *name() const override { return "rocSOLVER"; }
+  bool takesComplex() const override { return true; }
   Status withDevice(const std::function<Status()> &work) override;
   Status potrf(DType type, int n, void *a, int lda, int *info) override;
   Status trsm(DType type, gpu::TriangularSolveFlags flags, int m, int n,

@@ -41,7 +41,7 @@ FakeSolverJournal &journal() {
 template <typename T> const char *letter() { return fake::letterOf<T>(); }
 
 /// The type of T's eigen- and singular values.
-template <typename T> using Real = typename SolverReal<T>::type;
+template <typename T> using Real = fake::RealOf<T>;
 
 void record(std::string call) { journal().calls.push_back(std::move(call)); }
 
@@ -168,26 +168,7 @@ cusolverStatus_t syevd(cusolverDnHandle_t handle, cusolverEigMode_t jobz,
     return s;
   const char *job = jobz == CUSOLVER_EIG_MODE_VECTOR ? "V" : "N";
   record(describe<T>("syevd", {n, lda, jobz, uplo}));
-  T query = 1;
-  Real<T> rquery = 1;
-  int iquery = 1, minusOne = -1;
-  const auto &la = fake::lapack<T>();
-  auto call = [&](T *work, int *lw, Real<T> *rwork, int *lrw, int *iw,
-                  int *liw) {
-    if constexpr (std::is_floating_point_v<T>)
-      la.syevd(job, uploOf(uplo), &n, a, &lda, w, work, lw, iw, liw, info,
-               1, 1);
-    else
-      la.syevd(job, uploOf(uplo), &n, a, &lda, w, work, lw, rwork, lrw, iw,
-               liw, info, 1, 1);
-  };
-  call(&query, &minusOne, &rquery, &minusOne, &iquery, &minusOne);
-  std::vector<T> scratch(std::max(1, int(std::real(query))));
-  std::vector<Real<T>> rwork(std::max(1, int(rquery)));
-  std::vector<int> iwork(std::max(1, iquery));
-  int lw = int(scratch.size()), lrw = int(rwork.size()),
-      liw = int(iwork.size());
-  call(scratch.data(), &lw, rwork.data(), &lrw, iwork.data(), &liw);
+  fake::eigenSolve(job, uploOf(uplo), n, a, lda, w, info);
   return CUSOLVER_STATUS_SUCCESS;
 }
 
@@ -216,22 +197,7 @@ cusolverStatus_t gesvd(cusolverDnHandle_t handle, signed char jobu,
     return status;
   record(describe<T>("gesvd", {m, n, lda, ldu, ldvt, jobu}));
   char ju[2] = {char(jobu), 0}, jv[2] = {char(jobvt), 0};
-  T dummy[1];
-  int one = 1;
-  // The complex routine's real workspace: 5 min(m, n).
-  std::vector<Real<T>> rwork(std::max(1, 5 * k));
-  fake::withWork<T>([&](T *w, int lw) {
-    if constexpr (std::is_floating_point_v<T>)
-      fake::lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy,
-                              jobu == 'N' ? &one : &ldu, vt ? vt : dummy,
-                              jobvt == 'N' ? &one : &ldvt, w, &lw, info, 1,
-                              1);
-    else
-      fake::lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy,
-                              jobu == 'N' ? &one : &ldu, vt ? vt : dummy,
-                              jobvt == 'N' ? &one : &ldvt, w, &lw,
-                              rwork.data(), info, 1, 1);
-  });
+  fake::singularSolve(ju, jv, m, n, a, lda, s, u, ldu, vt, ldvt, info);
   return CUSOLVER_STATUS_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
 #ifndef ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKELAPACK_H
 #define ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKELAPACK_H
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstddef>
@@ -114,6 +115,56 @@ template <typename T, typename Call> void withWork(Call call) {
   call(&query, -1);
   std::vector<T> work(std::max(1, int(std::ceil(std::real(query)))));
   call(work.data(), int(work.size()));
+}
+
+/// The type of T's eigen- and singular values.
+template <typename T> using RealOf = decltype(std::real(T()));
+
+/// syevd (heevd for complex T, with its real workspace) of the n x n
+/// column-major `a`: eigenvalues into `w`, vectors over `a` for job "V".
+template <typename T>
+void eigenSolve(const char *job, const char *uplo, int n, T *a, int lda,
+                RealOf<T> *w, int *info) {
+  const Lapack<T> &la = lapack<T>();
+  auto call = [&](T *work, int lw, RealOf<T> *rwork, int lrw, int *iwork,
+                  int liw) {
+    if constexpr (std::is_floating_point_v<T>)
+      la.syevd(job, uplo, &n, a, &lda, w, work, &lw, iwork, &liw, info, 1,
+               1);
+    else
+      la.syevd(job, uplo, &n, a, &lda, w, work, &lw, rwork, &lrw, iwork,
+               &liw, info, 1, 1);
+  };
+  T query = 1;
+  RealOf<T> rquery = 1;
+  int iquery = 1;
+  call(&query, -1, &rquery, -1, &iquery, -1);
+  std::vector<T> work(std::max(1, int(std::real(query))));
+  std::vector<RealOf<T>> rwork(std::max(1, int(rquery)));
+  std::vector<int> iwork(std::max(1, iquery));
+  call(work.data(), int(work.size()), rwork.data(), int(rwork.size()),
+       iwork.data(), int(iwork.size()));
+}
+
+/// gesvd (with the real workspace of complex T) of the m x n column-major
+/// `a`, jobs "A", "S" or "N"; `u` and `vt` may be null for "N".
+template <typename T>
+void singularSolve(const char *ju, const char *jv, int m, int n, T *a,
+                   int lda, RealOf<T> *s, T *u, int ldu, T *vt, int ldvt,
+                   int *info) {
+  T dummy[1];
+  int one = 1;
+  std::vector<RealOf<T>> rwork(std::max(1, 5 * std::min(m, n)));
+  withWork<T>([&](T *w, int lw) {
+    int *lu = ju[0] == 'N' ? &one : &ldu, *lv = jv[0] == 'N' ? &one : &ldvt;
+    if constexpr (std::is_floating_point_v<T>)
+      lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy, lu,
+                        vt ? vt : dummy, lv, w, &lw, info, 1, 1);
+    else
+      lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy, lu,
+                        vt ? vt : dummy, lv, w, &lw, rwork.data(), info, 1,
+                        1);
+  });
 }
 
 } // namespace fake

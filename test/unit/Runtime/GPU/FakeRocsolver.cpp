@@ -35,10 +35,12 @@ FakeSolverJournal &journal() {
   return instance;
 }
 
+/// The type of T's eigen- and singular values.
+template <typename T> using Real = fake::RealOf<T>;
+
 template <typename T>
 void record(const char *routine, std::initializer_list<int> sizes) {
-  std::string call = std::string(routine) +
-                     (sizeof(T) == sizeof(float) ? " s" : " d");
+  std::string call = std::string(routine) + " " + fake::letterOf<T>();
   for (int size : sizes)
     call += " " + std::to_string(size);
   journal().calls.push_back(std::move(call));
@@ -112,9 +114,11 @@ rocblas_status orgqr(rocblas_handle h, int m, int n, int k, T *a, int lda,
   return rocblas_status_success;
 }
 
+/// syevd, or heevd for complex T.
 template <typename T>
 rocblas_status syevd(rocblas_handle h, rocblas_evect evect, rocblas_fill uplo,
-                     int n, T *a, int lda, T *d, T *e, int *info) {
+                     int n, T *a, int lda, Real<T> *d, Real<T> *e,
+                     int *info) {
   if (!knownFill(uplo) ||
       (evect != rocblas_evect_original && evect != rocblas_evect_none))
     return kInvalidValue;
@@ -123,22 +127,14 @@ rocblas_status syevd(rocblas_handle h, rocblas_evect evect, rocblas_fill uplo,
     return s;
   record<T>("syevd", {n, lda, evect, uplo});
   const char *job = evect == rocblas_evect_original ? "V" : "N";
-  T query = 1;
-  int iquery = 1, minusOne = -1;
-  fake::lapack<T>().syevd(job, uploOf(uplo), &n, a, &lda, d, &query, &minusOne,
-                          &iquery, &minusOne, info, 1, 1);
-  std::vector<T> work(std::max(1, int(query)));
-  std::vector<int> iwork(std::max(1, iquery));
-  int lw = int(work.size()), liw = int(iwork.size());
-  fake::lapack<T>().syevd(job, uploOf(uplo), &n, a, &lda, d, work.data(), &lw,
-                          iwork.data(), &liw, info, 1, 1);
+  fake::eigenSolve(job, uploOf(uplo), n, a, lda, d, info);
   return rocblas_status_success;
 }
 
 template <typename T>
 rocblas_status gesvd(rocblas_handle h, rocblas_svect left, rocblas_svect right,
-                     int m, int n, T *a, int lda, T *s, T *u, int ldu, T *v,
-                     int ldv, T *e, rocblas_workmode, int *info) {
+                     int m, int n, T *a, int lda, Real<T> *s, T *u, int ldu,
+                     T *v, int ldv, Real<T> *e, rocblas_workmode, int *info) {
   auto letter = [](rocblas_svect job) {
     return job == rocblas_svect_all        ? 'A'
            : job == rocblas_svect_singular ? 'S'
@@ -157,13 +153,7 @@ rocblas_status gesvd(rocblas_handle h, rocblas_svect left, rocblas_svect right,
   if (rocblas_status status = check(h, sizes, pointers))
     return status;
   record<T>("gesvd", {m, n, lda, ldu, ldv, ju[0]});
-  T dummy[1];
-  int one = 1;
-  fake::withWork<T>([&](T *w, int lw) {
-    fake::lapack<T>().gesvd(ju, jv, &m, &n, a, &lda, s, u ? u : dummy,
-                            ju[0] == 'N' ? &one : &ldu, v ? v : dummy,
-                            jv[0] == 'N' ? &one : &ldv, w, &lw, info, 1, 1);
-  });
+  fake::singularSolve(ju, jv, m, n, a, lda, s, u, ldu, v, ldv, info);
   return rocblas_status_success;
 }
 
@@ -189,8 +179,10 @@ rocblas_status trsm(rocblas_handle h, rocblas_side side, rocblas_fill uplo,
 
 } // namespace
 
-// The entry points, for T = float (s) and double (d).
-#define ADJ_FAKE_TYPED(letter, T)                                              \
+// The entry points, for T = float (s), double (d), std::complex<float> (c)
+// and std::complex<double> (z), whose orgqr and syevd are named `qr` and
+// `ev` (ungqr and heevd for complex T).
+#define ADJ_FAKE_TYPED(letter, T, qr, ev)                                      \
   rocblas_status rocsolver_##letter##potrf(rocblas_handle h, rocblas_fill uplo,\
                                            int n, T *a, int lda, int *info) {  \
     return potrf<T>(h, uplo, n, a, lda, info);                                 \
@@ -204,18 +196,18 @@ rocblas_status trsm(rocblas_handle h, rocblas_side side, rocblas_fill uplo,
                                            T *a, int lda, T *tau) {            \
     return geqrf<T>(h, m, n, a, lda, tau);                                     \
   }                                                                            \
-  rocblas_status rocsolver_##letter##orgqr(rocblas_handle h, int m, int n,     \
-                                           int k, T *a, int lda, T *tau) {     \
+  rocblas_status rocsolver_##letter##qr(rocblas_handle h, int m, int n, int k, \
+                                        T *a, int lda, T *tau) {               \
     return orgqr<T>(h, m, n, k, a, lda, tau);                                  \
   }                                                                            \
-  rocblas_status rocsolver_##letter##syevd(                                    \
+  rocblas_status rocsolver_##letter##ev(                                       \
       rocblas_handle h, rocblas_evect evect, rocblas_fill uplo, int n, T *a,   \
-      int lda, T *d, T *e, int *info) {                                        \
+      int lda, Real<T> *d, Real<T> *e, int *info) {                            \
     return syevd<T>(h, evect, uplo, n, a, lda, d, e, info);                    \
   }                                                                            \
   rocblas_status rocsolver_##letter##gesvd(                                    \
       rocblas_handle h, rocblas_svect left, rocblas_svect right, int m, int n, \
-      T *a, int lda, T *s, T *u, int ldu, T *v, int ldv, T *e,                 \
+      T *a, int lda, Real<T> *s, T *u, int ldu, T *v, int ldv, Real<T> *e,     \
       rocblas_workmode mode, int *info) {                                      \
     return gesvd<T>(h, left, right, m, n, a, lda, s, u, ldu, v, ldv, e, mode,  \
                     info);                                                     \
@@ -250,8 +242,10 @@ rocblas_status rocblas_set_stream(rocblas_handle handle, hipStream_t stream) {
   return rocblas_status_success;
 }
 
-ADJ_FAKE_TYPED(s, float)
-ADJ_FAKE_TYPED(d, double)
+ADJ_FAKE_TYPED(s, float, orgqr, syevd)
+ADJ_FAKE_TYPED(d, double, orgqr, syevd)
+ADJ_FAKE_TYPED(c, std::complex<float>, ungqr, heevd)
+ADJ_FAKE_TYPED(z, std::complex<double>, ungqr, heevd)
 
 } // extern "C"
 

@@ -3,8 +3,8 @@
 // adj_rt_gpu_linalg's library route on the fake cuda:0 with the fake
 // cuSOLVER and cuBLAS, and on the fake hip:0 with the fake rocSOLVER and
 // rocBLAS (ctest puts them on the library path; FakeCusolver.cpp,
-// FakeRocsolver.cpp): every op, both element types (and cuSOLVER's complex
-// ones), tall, wide and square matrices, every flag, checked against the
+// FakeRocsolver.cpp): every op, the four element types (real and
+// complex), tall, wide and square matrices, every flag, checked against the
 // CPU's LAPACK kernels
 // (CPU/LinearAlgebra.h) on the same inputs, which define the ops'
 // conventions, and against the fake's record of the routines it ran.
@@ -193,12 +193,7 @@ void everyOp(const Vendor &vendor) {
     return;
   auto &device = static_cast<GpuDevice &>(*found);
   std::mt19937 rng(7);
-  std::vector<DType> dtypes{DType::F32, DType::F64};
-  // cuSOLVER's complex routines (rocSOLVER's are not bound: those go to
-  // LAPACK on the host).
-  if (vendor.device == kCuda.device)
-    dtypes.insert(dtypes.end(), {DType::C64, DType::C128});
-  for (DType dtype : dtypes) {
+  for (DType dtype : {DType::F32, DType::F64, DType::C64, DType::C128}) {
     DYNAMIC_SECTION("cholesky " << dtypeName(dtype)) {
       compareWithHost(device, problem(ADJ_RT_GPU_CHOLESKY, dtype, {2, 5}),
                       rng);
@@ -283,18 +278,13 @@ TEST_CASE("a solver route runs one routine per matrix on the device's "
     CHECK(solver->stream == reinterpret_cast<const void *>(
                                 device.nativeStream()));
 
-    // cuSOLVER takes complex matrices too (its Z routines); rocSOLVER's
-    // complex ones are not bound: LAPACK on the host.
+    // Complex matrices take the vendor's z (and c) routines.
     size_t real = solverCalls(vendor).size();
     compareWithHost(device, problem(ADJ_RT_GPU_CHOLESKY, DType::C128, {2, 4}),
                     rng);
     calls = solverCalls(vendor);
-    if (vendor.device == kCuda.device) {
-      REQUIRE(calls.size() == real + 2);
-      CHECK(calls.back() == "potrf z 4 4");
-    } else {
-      CHECK(calls.size() == real);
-    }
+    REQUIRE(calls.size() == real + 2);
+    CHECK(calls.back() == "potrf z 4 4");
 
     // Triangular solves go to the vendor's BLAS, on the same stream.
     compareWithHost(device,
