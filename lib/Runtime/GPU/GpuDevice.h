@@ -1,7 +1,7 @@
 //===- GpuDevice.h - What every GPU driver shares ---------------*- C++ -*-===//
 //
-// A GPU device is a driver (OpenCL, Level Zero; later CUDA and HIP) behind
-// a few hooks, and this shared part: the caching pool of device memory, the
+// A GPU device is a driver (OpenCL, Level Zero, CUDA, HIP) behind a few
+// hooks, and this shared part: the caching pool of device memory, the
 // one in-order queue every copy, fill and launch goes to, the per-device
 // caches of loaded modules, kernels and constants (keyed by the addresses
 // of the GpuABI descriptors, loaded lazily on first use), the staging of
