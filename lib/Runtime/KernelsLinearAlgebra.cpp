@@ -300,8 +300,8 @@ void eigh(const LapackRoutines<T> &la, const T *a, RealOf<T> *w, T *v,
 
 /// geev's eigenvalues and right eigenvectors as complex numbers: for a
 /// real T from wr + i wi and, for a conjugate pair (wi > 0, then < 0), the
-/// vectors re + i im and re - i im of its two columns; for a complex T as
-/// geev gives them (with its real workspace).
+/// vectors re + i im and re - i im of its two columns (vr); a complex T's
+/// geev writes them as they are (with its real workspace).
 template <typename T> struct GeneralEigenSolver {
   using R = RealOf<T>;
   using Z = std::complex<R>;
@@ -309,25 +309,26 @@ template <typename T> struct GeneralEigenSolver {
   int n;
   const char *jobvr;
   std::vector<T> work{T(1)};
-  std::vector<R> wr, wi, rwork;
-  std::vector<T> vr;
+  std::vector<R> wr, wi, rwork, vr;
   std::vector<Z> w, v;
 
   GeneralEigenSolver(const LapackRoutines<T> &la, int64_t n, bool vectors)
-      : la(la), n(static_cast<int>(n)), jobvr(vectors ? "V" : "N"),
-        vr(vectors ? std::max<int64_t>(1, n * n) : 1), w(n),
+      : la(la), n(static_cast<int>(n)), jobvr(vectors ? "V" : "N"), w(n),
         v(vectors ? n * n : 0) {
-    if constexpr (cpu::kIsComplex<T>)
+    if constexpr (cpu::kIsComplex<T>) {
       rwork.resize(std::max<int64_t>(1, 2 * n));
-    else
+    } else {
       wr.resize(n), wi.resize(n);
+      vr.resize(vectors ? std::max<int64_t>(1, n * n) : 1);
+    }
   }
   int call(T *a, int lwork) {
     int lda = ld(n), ldvl = 1, ldvr = ld(n), info = 0;
     T dummy[1];
     if constexpr (cpu::kIsComplex<T>)
-      la.geev("N", jobvr, &n, a, &lda, w.data(), dummy, &ldvl, vr.data(),
-              &ldvr, work.data(), &lwork, rwork.data(), &info, 1, 1);
+      la.geev("N", jobvr, &n, a, &lda, w.data(), dummy, &ldvl,
+              v.empty() ? dummy : v.data(), &ldvr, work.data(), &lwork,
+              rwork.data(), &info, 1, 1);
     else
       la.geev("N", jobvr, &n, a, &lda, wr.data(), wi.data(), dummy, &ldvl,
               vr.data(), &ldvr, work.data(), &lwork, &info, 1, 1);
@@ -341,10 +342,7 @@ template <typename T> struct GeneralEigenSolver {
   int operator()(T *a) {
     if (int info = call(a, static_cast<int>(work.size())))
       return info;
-    if constexpr (cpu::kIsComplex<T>) {
-      if (!v.empty())
-        std::copy(vr.begin(), vr.begin() + v.size(), v.begin());
-    } else {
+    if constexpr (!cpu::kIsComplex<T>) {
       for (int j = 0; j < n; ++j) {
         w[j] = Z(wr[j], wi[j]);
         if (v.empty())

@@ -2,8 +2,8 @@
 //
 // f32 products of more than a few thousand flops run on oneDNN's sgemm when
 // libdnnl is installed (CPU/OneDnn.h: 1.0-2.7x Eigen's throughput here),
-// everything else (f64, complex<f32> and complex<f64>) on Eigen's GEMM, which packs and blocks for the host's
-// caches and vector units. Strided views are passed without copying
+// everything else (f64, complex<f32> and complex<f64>) on Eigen's GEMM,
+// which packs and blocks for the host's caches and vector units. Strided views are passed without copying
 // (row-major when the column stride is 1, column-major when the row stride
 // is 1, which covers transposed views), and large products are split into
 // row or column blocks of the output, one per thread of the global pool, as
@@ -343,53 +343,24 @@ template void adjoint::rt::gemm<std::complex<double>>(
     const MatrixView<const std::complex<double>> &,
     const MatrixView<std::complex<double>> &, bool, bool);
 
+// The entry points (Kernels.h) of each element type.
+#define ADJ_MATMUL_ENTRIES(T, suffix)                                          \
+  void _mlir_ciface_adj_kernel_matmul_##suffix(                                \
+      MemRefDescriptor<T, 2> *a, MemRefDescriptor<T, 2> *b,                    \
+      MemRefDescriptor<T, 2> *c, int64_t accumulate) {                         \
+    matmulEntry(a, b, c, accumulate);                                          \
+  }                                                                            \
+  void _mlir_ciface_adj_kernel_batch_matmul_##suffix(                          \
+      MemRefDescriptor<T, 3> *a, MemRefDescriptor<T, 3> *b,                    \
+      MemRefDescriptor<T, 3> *c, int64_t accumulate) {                         \
+    batchMatmulEntry(a, b, c, accumulate);                                     \
+  }
+
 extern "C" {
-void _mlir_ciface_adj_kernel_matmul_f32(MemRefDescriptor<float, 2> *a,
-                                        MemRefDescriptor<float, 2> *b,
-                                        MemRefDescriptor<float, 2> *c,
-                                        int64_t accumulate) {
-  matmulEntry(a, b, c, accumulate);
+ADJ_MATMUL_ENTRIES(float, f32)
+ADJ_MATMUL_ENTRIES(double, f64)
+ADJ_MATMUL_ENTRIES(std::complex<float>, c64)
+ADJ_MATMUL_ENTRIES(std::complex<double>, c128)
 }
-void _mlir_ciface_adj_kernel_matmul_f64(MemRefDescriptor<double, 2> *a,
-                                        MemRefDescriptor<double, 2> *b,
-                                        MemRefDescriptor<double, 2> *c,
-                                        int64_t accumulate) {
-  matmulEntry(a, b, c, accumulate);
-}
-void _mlir_ciface_adj_kernel_batch_matmul_f32(MemRefDescriptor<float, 3> *a,
-                                              MemRefDescriptor<float, 3> *b,
-                                              MemRefDescriptor<float, 3> *c,
-                                              int64_t accumulate) {
-  batchMatmulEntry(a, b, c, accumulate);
-}
-void _mlir_ciface_adj_kernel_batch_matmul_f64(MemRefDescriptor<double, 3> *a,
-                                              MemRefDescriptor<double, 3> *b,
-                                              MemRefDescriptor<double, 3> *c,
-                                              int64_t accumulate) {
-  batchMatmulEntry(a, b, c, accumulate);
-}
-void _mlir_ciface_adj_kernel_matmul_c64(
-    MemRefDescriptor<std::complex<float>, 2> *a,
-    MemRefDescriptor<std::complex<float>, 2> *b,
-    MemRefDescriptor<std::complex<float>, 2> *c, int64_t accumulate) {
-  matmulEntry(a, b, c, accumulate);
-}
-void _mlir_ciface_adj_kernel_matmul_c128(
-    MemRefDescriptor<std::complex<double>, 2> *a,
-    MemRefDescriptor<std::complex<double>, 2> *b,
-    MemRefDescriptor<std::complex<double>, 2> *c, int64_t accumulate) {
-  matmulEntry(a, b, c, accumulate);
-}
-void _mlir_ciface_adj_kernel_batch_matmul_c64(
-    MemRefDescriptor<std::complex<float>, 3> *a,
-    MemRefDescriptor<std::complex<float>, 3> *b,
-    MemRefDescriptor<std::complex<float>, 3> *c, int64_t accumulate) {
-  batchMatmulEntry(a, b, c, accumulate);
-}
-void _mlir_ciface_adj_kernel_batch_matmul_c128(
-    MemRefDescriptor<std::complex<double>, 3> *a,
-    MemRefDescriptor<std::complex<double>, 3> *b,
-    MemRefDescriptor<std::complex<double>, 3> *c, int64_t accumulate) {
-  batchMatmulEntry(a, b, c, accumulate);
-}
-}
+
+#undef ADJ_MATMUL_ENTRIES

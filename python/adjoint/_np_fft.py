@@ -25,8 +25,8 @@ from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._np_arithmetic import conjugate
 from ._np_shapes import roll
-from ._np_support import (as_value, cast_to, float_dtype, normalize_axes,
-                          to_dtype)
+from ._np_support import (as_value, cast_to, complex_dtype, float_dtype,
+                          normalize_axes, to_dtype)
 
 _NORMS = (None, "backward", "ortho", "forward")
 
@@ -127,7 +127,7 @@ def _core(name, fft_type, a, s, axes, norm):
                          "different lengths" % name)
     if not axes:
         return x if x.dtype.is_complex or fft_type == "irfft" else \
-            _adj.cast(x, DType.c128 if x.dtype == DType.f64 else DType.c64)
+            _adj.cast(x, complex_dtype(x.dtype))
     for ax, n in zip(axes, s):
         if n < 1:
             raise ValueError("adjoint.numpy.fft.%s: invalid number of data "

@@ -35,8 +35,8 @@ from ._np_movement import take_along_axis
 from ._np_products import cross as _cross, tensordot, vecdot  # noqa: F401
 from ._np_reductions import prod
 from ._np_rounding import floor
-from ._np_support import (as_value, float_dtype, normalize_axes,
-                          normalize_axis, size)
+from ._np_support import (as_value, cast_to, float_dtype, normalize_axes,
+                          normalize_axis, part_dtype, size)
 
 EigResult = collections.namedtuple("EigResult",
                                    ["eigenvalues", "eigenvectors"])
@@ -66,16 +66,6 @@ def _floats(x, name):
                         "unsupported in linalg (f32, f64, complex64 and "
                         "complex128 are)" % (name, x.dtype))
     return x
-
-
-def _real_dtype(dtype):
-    """The dtype of a (complex) dtype's parts."""
-    return {DType.c64: DType.f32, DType.c128: DType.f64}.get(dtype, dtype)
-
-
-def _like(x, like):
-    """`x` (real) in `like`'s dtype (complex or not)."""
-    return x if x.dtype == like.dtype else _adj.cast(x, like.dtype)
 
 
 def _matrices(x, name, square=False):
@@ -139,7 +129,7 @@ def _identity_like(a):
 
 
 def _eps(x):
-    return float(_np.finfo(_np.float64 if _real_dtype(x.dtype) == DType.f64
+    return float(_np.finfo(_np.float64 if part_dtype(x.dtype) == DType.f64
                            else _np.float32).eps)
 
 
@@ -221,8 +211,8 @@ def _svd_of_symmetric(a, compute_uv):
                                 list(v.shape))
     u = take_along_axis(v, columns, axis=-1)
     signs = take_along_axis(_adj.sign(w), order, axis=-1)
-    vh = _mH(u * _like(_adj.reshape(signs, list(signs.shape[:-1]) +
-                                    [1, signs.shape[-1]]), u))
+    vh = _mH(u * cast_to(_adj.reshape(signs, list(signs.shape[:-1]) +
+                                      [1, signs.shape[-1]]), u.dtype))
     return SVDResult(u, s, vh)
 
 
@@ -286,7 +276,7 @@ def _lu_diagonal_and_parity(a):
         _adj.constant(a.module, _np.arange(pivots.shape[-1]), dtype=DType.i32),
         list(pivots.shape))
     swaps = _adj.sum(_adj.cast(_adj.cmp(_adj.Cmp.NE, pivots, steps),
-                               _real_dtype(a.dtype)), [pivots.rank - 1])
+                               part_dtype(a.dtype)), [pivots.rank - 1])
     # (-1)^swaps = 1 - 2 (swaps mod 2), swaps a whole number.
     odd = swaps - floor(swaps * 0.5) * 2.0
     return d, 1.0 - odd * 2.0
@@ -295,7 +285,7 @@ def _lu_diagonal_and_parity(a):
 def det(a):
     a = _matrices(a, "det", square=True)
     d, parity = _lu_diagonal_and_parity(a)
-    return _like(parity, d) * _product(d)
+    return cast_to(parity, d.dtype) * _product(d)
 
 
 def _product(d):
@@ -314,10 +304,11 @@ def slogdet(a, *, method=None):
     if d.dtype.is_complex:
         zero = _adj.cmp(_adj.Cmp.EQ, size, _scalar(size, 0.0))
         phases = where(zero, _scalar(d, 0.0),
-                       d / _like(where(zero, _scalar(size, 1.0), size), d))
+                       d / cast_to(where(zero, _scalar(size, 1.0), size),
+                                   d.dtype))
     else:
         phases = _adj.sign(d)
-    sign = _like(parity, d) * _product(phases)
+    sign = cast_to(parity, d.dtype) * _product(phases)
     logabsdet = _adj.sum(_adj.log(size), [d.rank - 1])
     return SlogdetResult(sign, logabsdet)
 
@@ -374,7 +365,8 @@ def pinv(a, rtol=None, hermitian=False, *, rcond=None):
     keep = _adj.cmp(_adj.Cmp.GT, s, cutoff)
     safe = where(keep, s, _scalar(s, 1.0))
     s_inv = where(keep, 1.0 / safe, _scalar(s, 0.0))
-    scaled = _mH(u) * _like(_adj.reshape(s_inv, list(s_inv.shape) + [1]), u)
+    scaled = _mH(u) * cast_to(_adj.reshape(s_inv, list(s_inv.shape) + [1]),
+                              u.dtype)
     return _adj.matmul(_mH(vh), scaled)
 
 
@@ -438,8 +430,8 @@ def lstsq(a, b, rcond=None, *, numpy_resid=False):
     rank = _adj.sum(_adj.cast(keep, DType.i32), [0])
     safe = where(keep, s, _scalar(s, 1.0))
     s_inv = where(keep, 1.0 / safe, _scalar(s, 0.0))
-    utb = _adj.matmul(_mH(u), b) * _like(_adj.reshape(s_inv, [s.shape[0], 1]),
-                                         b)
+    utb = _adj.matmul(_mH(u), b) * cast_to(
+        _adj.reshape(s_inv, [s.shape[0], 1]), b.dtype)
     x = _adj.matmul(_mH(vh), utb)
     r = b - _adj.matmul(a, x)
     resid = _adj.sum(_abs2(r), [0])

@@ -14,7 +14,7 @@ from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._indexing import _empty
 from ._np_products import convolve
-from ._np_support import as_value, binop, float_dtype
+from ._np_support import as_value, binop, complex_dtype, float_dtype
 
 
 def _coefficients(p, name, like=None):
@@ -215,10 +215,9 @@ def roots(p, *, strip_zeros=True):
         p = _adj.cast(p, float_dtype() if not p.dtype.is_float
                       else DType.f32)
     n = p.shape[0]
-    complex_dtype = p.dtype if p.dtype.is_complex else (
-        DType.c128 if p.dtype == DType.f64 else DType.c64)
     if n < 2:
-        return anp.zeros(0, dtype=complex_dtype)
+        return anp.zeros(0, dtype=p.dtype if p.dtype.is_complex
+                         else complex_dtype(p.dtype))
     # k = the number of leading zeros (0 when every coefficient is zero,
     # which leaves a NaN companion), and the coefficients rolled left by k:
     # the companion of q has k zero roots for them.

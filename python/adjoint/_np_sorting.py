@@ -25,8 +25,9 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import DType
 from ._np_movement import take_along_axis
-from ._np_support import (as_value, float_dtype, iota, move_axis_last,
-                          move_back, normalize_axis, ravel)
+from ._np_support import (as_value, complex_dtype, float_dtype, iota,
+                          move_axis_last, move_back, normalize_axis,
+                          part_dtype, ravel)
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
@@ -135,8 +136,8 @@ def _network_argsort(x):
     if n > m:
         if x.dtype.is_complex:
             # nan + nanj: after every complex number.
-            part = DType.f64 if x.dtype == DType.c128 else DType.f32
-            nan = _adj.fill(x.module, float("nan"), batch + [n - m], part)
+            nan = _adj.fill(x.module, float("nan"), batch + [n - m],
+                            part_dtype(x.dtype))
             pad = _adj.complex(nan, nan)
         elif x.dtype.is_float:
             pad = _adj.fill(x.module, float("nan"), batch + [n - m], x.dtype)
@@ -186,5 +187,5 @@ def sort_complex(a):
             float_dtype()
         if x.dtype != real:
             x = _adj.cast(x, real)
-        x = _adj.cast(x, DType.c128 if real == DType.f64 else DType.c64)
+        x = _adj.cast(x, complex_dtype(real))
     return sort(x)

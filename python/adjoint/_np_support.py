@@ -173,6 +173,17 @@ def ravel(x):
     return _adj.reshape(x, [size(x.shape)])
 
 
+def part_dtype(dtype):
+    """The dtype of a complex dtype's parts (c64 -> f32, c128 -> f64); any
+    other dtype itself."""
+    return {DType.c64: DType.f32, DType.c128: DType.f64}.get(dtype, dtype)
+
+
+def complex_dtype(real):
+    """The complex dtype of parts of `real`: c128 for f64, else c64."""
+    return DType.c128 if real == DType.f64 else DType.c64
+
+
 def to_dtype(dtype, name):
     """A numpy dtype (or DType) as a DType; Python's float is the program's
     float dtype, as Python float values are (and complex its complex
@@ -183,7 +194,7 @@ def to_dtype(dtype, name):
     if dtype is float:
         return float_dtype()
     if dtype is complex:
-        return DType.c128 if float_dtype() == DType.f64 else DType.c64
+        return complex_dtype(float_dtype())
     found = adj_dtype(dtype)
     if found is None:
         raise TypeError("adjoint.numpy.%s: unsupported dtype %r"

@@ -122,43 +122,22 @@ extern template void conv2dNchwFchw<double>(
 
 extern "C" {
 // The symbols generated code calls (listed in Symbols.def for the JIT).
-void _mlir_ciface_adj_kernel_matmul_f32(
-    adjoint::rt::MemRefDescriptor<float, 2> *a,
-    adjoint::rt::MemRefDescriptor<float, 2> *b,
-    adjoint::rt::MemRefDescriptor<float, 2> *c, int64_t accumulate);
-void _mlir_ciface_adj_kernel_matmul_f64(
-    adjoint::rt::MemRefDescriptor<double, 2> *a,
-    adjoint::rt::MemRefDescriptor<double, 2> *b,
-    adjoint::rt::MemRefDescriptor<double, 2> *c, int64_t accumulate);
-void _mlir_ciface_adj_kernel_batch_matmul_f32(
-    adjoint::rt::MemRefDescriptor<float, 3> *a,
-    adjoint::rt::MemRefDescriptor<float, 3> *b,
-    adjoint::rt::MemRefDescriptor<float, 3> *c, int64_t accumulate);
-void _mlir_ciface_adj_kernel_batch_matmul_f64(
-    adjoint::rt::MemRefDescriptor<double, 3> *a,
-    adjoint::rt::MemRefDescriptor<double, 3> *b,
-    adjoint::rt::MemRefDescriptor<double, 3> *c, int64_t accumulate);
-// complex<f32> and complex<f64> products (c64, c128): Eigen's complex GEMM.
-void _mlir_ciface_adj_kernel_matmul_c64(
-    adjoint::rt::MemRefDescriptor<std::complex<float>, 2> *a,
-    adjoint::rt::MemRefDescriptor<std::complex<float>, 2> *b,
-    adjoint::rt::MemRefDescriptor<std::complex<float>, 2> *c,
-    int64_t accumulate);
-void _mlir_ciface_adj_kernel_matmul_c128(
-    adjoint::rt::MemRefDescriptor<std::complex<double>, 2> *a,
-    adjoint::rt::MemRefDescriptor<std::complex<double>, 2> *b,
-    adjoint::rt::MemRefDescriptor<std::complex<double>, 2> *c,
-    int64_t accumulate);
-void _mlir_ciface_adj_kernel_batch_matmul_c64(
-    adjoint::rt::MemRefDescriptor<std::complex<float>, 3> *a,
-    adjoint::rt::MemRefDescriptor<std::complex<float>, 3> *b,
-    adjoint::rt::MemRefDescriptor<std::complex<float>, 3> *c,
-    int64_t accumulate);
-void _mlir_ciface_adj_kernel_batch_matmul_c128(
-    adjoint::rt::MemRefDescriptor<std::complex<double>, 3> *a,
-    adjoint::rt::MemRefDescriptor<std::complex<double>, 3> *b,
-    adjoint::rt::MemRefDescriptor<std::complex<double>, 3> *c,
-    int64_t accumulate);
+// Products (batched: over the leading dimension) for f32, f64, c64 and
+// c128 (complex<f32> and complex<f64>: Eigen's complex GEMM).
+#define ADJ_MATMUL_ENTRIES(T, suffix)                                          \
+  void _mlir_ciface_adj_kernel_matmul_##suffix(                                \
+      adjoint::rt::MemRefDescriptor<T, 2> *a,                                  \
+      adjoint::rt::MemRefDescriptor<T, 2> *b,                                  \
+      adjoint::rt::MemRefDescriptor<T, 2> *c, int64_t accumulate);             \
+  void _mlir_ciface_adj_kernel_batch_matmul_##suffix(                          \
+      adjoint::rt::MemRefDescriptor<T, 3> *a,                                  \
+      adjoint::rt::MemRefDescriptor<T, 3> *b,                                  \
+      adjoint::rt::MemRefDescriptor<T, 3> *c, int64_t accumulate);
+ADJ_MATMUL_ENTRIES(float, f32)
+ADJ_MATMUL_ENTRIES(double, f64)
+ADJ_MATMUL_ENTRIES(std::complex<float>, c64)
+ADJ_MATMUL_ENTRIES(std::complex<double>, c128)
+#undef ADJ_MATMUL_ENTRIES
 void _mlir_ciface_adj_kernel_conv2d_nchw_fchw_f32(
     adjoint::rt::MemRefDescriptor<float, 4> *input,
     adjoint::rt::MemRefDescriptor<float, 4> *filter,

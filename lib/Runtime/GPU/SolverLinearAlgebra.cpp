@@ -338,8 +338,10 @@ bool solverTakes(const LinearAlgebraProblem &problem,
   // A vendor whose complex routines are not bound
   // (DenseSolver::takesComplex) leaves complex matrices to LAPACK on the
   // host.
-  if (isComplex(problem.dtype) ? !solver.takesComplex()
-              : problem.dtype != DType::F32 && problem.dtype != DType::F64)
+  bool typed = isComplex(problem.dtype)
+                   ? solver.takesComplex()
+                   : problem.dtype == DType::F32 || problem.dtype == DType::F64;
+  if (!typed)
     return false;
   const int64_t *s = problem.scalars.data();
   std::vector<int64_t> sizes;

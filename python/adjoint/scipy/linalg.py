@@ -13,6 +13,7 @@ import numpy as _np
 from .. import _adjoint as _adj
 from .._adjoint import DType
 from .. import _np_linalg as _la
+from .._np_support import cast_to, part_dtype
 
 __all__ = ["cho_factor", "cho_solve", "cholesky", "det", "eigh", "inv", "lu",
            "qr", "solve", "solve_triangular", "svd"]
@@ -170,8 +171,9 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True):
     rows = _adj.constant(a.module, _np.arange(m), dtype=DType.i32)
     # p[perm[i], i] = 1: row i of p^T a is row perm[i] of a.
     perm = _adj.reshape(permutation, list(permutation.shape[:-1]) + [1, m])
-    p = _la._like(_adj.cast(_adj.cmp(_adj.Cmp.EQ, _adj.reshape(rows, [m, 1]),
-                                     perm), _la._real_dtype(a.dtype)), a)
+    # In the real dtype first: a boolean does not cast to complex.
+    p = cast_to(_adj.cast(_adj.cmp(_adj.Cmp.EQ, _adj.reshape(rows, [m, 1]),
+                                   perm), part_dtype(a.dtype)), a.dtype)
     lower = _np.tril(_np.ones((m, k)), -1)
     unit = _np.eye(m, k)
     l = _adj.slice(packed, *_last_two(packed, m, k)) \
