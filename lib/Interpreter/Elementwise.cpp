@@ -255,54 +255,38 @@ std::optional<Tensor> adjoint::interp::detail::evalElementwise(Operation *op,
                                               ArrayRef<Tensor> operands) {
   if (std::optional<Tensor> out = evalComplex(op, operands))
     return out;
-  auto binary = [&](BinaryKind kind) { return evalBinary(op, kind, operands); };
-  auto unary = [&](UnaryKind kind) { return evalUnary(op, kind, operands[0]); };
-  if (isa<adj::AddOp>(op))
-    return binary(BinaryKind::Add);
-  if (isa<adj::SubOp>(op))
-    return binary(BinaryKind::Sub);
-  if (isa<adj::MulOp>(op))
-    return binary(BinaryKind::Mul);
-  if (isa<adj::DivOp>(op))
-    return binary(BinaryKind::Div);
-  if (isa<adj::PowOp>(op))
-    return binary(BinaryKind::Pow);
-  if (isa<adj::MaximumOp>(op))
-    return binary(BinaryKind::Max);
-  if (isa<adj::MinimumOp>(op))
-    return binary(BinaryKind::Min);
-  if (isa<adj::Atan2Op>(op))
-    return binary(BinaryKind::Atan2);
-  if (isa<adj::NegOp>(op))
-    return unary(UnaryKind::Neg);
-  if (isa<adj::ExpOp>(op))
-    return unary(UnaryKind::Exp);
-  if (isa<adj::LogOp>(op))
-    return unary(UnaryKind::Log);
-  if (isa<adj::Log1pOp>(op))
-    return unary(UnaryKind::Log1p);
-  if (isa<adj::Expm1Op>(op))
-    return unary(UnaryKind::Expm1);
-  if (isa<adj::TanhOp>(op))
-    return unary(UnaryKind::Tanh);
-  if (isa<adj::SigmoidOp>(op))
-    return unary(UnaryKind::Sigmoid);
-  if (isa<adj::ReluOp>(op))
-    return unary(UnaryKind::Relu);
-  if (isa<adj::SqrtOp>(op))
-    return unary(UnaryKind::Sqrt);
-  if (isa<adj::RsqrtOp>(op))
-    return unary(UnaryKind::Rsqrt);
-  if (isa<adj::AbsOp>(op))
-    return unary(UnaryKind::Abs);
-  if (isa<adj::SignOp>(op))
-    return unary(UnaryKind::Sign);
-  if (isa<adj::SinOp>(op))
-    return unary(UnaryKind::Sin);
-  if (isa<adj::CosOp>(op))
-    return unary(UnaryKind::Cos);
-  if (isa<adj::ErfOp>(op))
-    return unary(UnaryKind::Erf);
+  // One row per op: its kernel is the kind's case in floatBinary/intBinary
+  // or floatUnary/intUnary (and its complex one in Complex.cpp).
+  static const llvm::DenseMap<TypeID, BinaryKind> binaryKinds = {
+      {TypeID::get<adj::AddOp>(), BinaryKind::Add},
+      {TypeID::get<adj::SubOp>(), BinaryKind::Sub},
+      {TypeID::get<adj::MulOp>(), BinaryKind::Mul},
+      {TypeID::get<adj::DivOp>(), BinaryKind::Div},
+      {TypeID::get<adj::PowOp>(), BinaryKind::Pow},
+      {TypeID::get<adj::MaximumOp>(), BinaryKind::Max},
+      {TypeID::get<adj::MinimumOp>(), BinaryKind::Min},
+      {TypeID::get<adj::Atan2Op>(), BinaryKind::Atan2}};
+  static const llvm::DenseMap<TypeID, UnaryKind> unaryKinds = {
+      {TypeID::get<adj::NegOp>(), UnaryKind::Neg},
+      {TypeID::get<adj::ExpOp>(), UnaryKind::Exp},
+      {TypeID::get<adj::LogOp>(), UnaryKind::Log},
+      {TypeID::get<adj::Log1pOp>(), UnaryKind::Log1p},
+      {TypeID::get<adj::Expm1Op>(), UnaryKind::Expm1},
+      {TypeID::get<adj::TanhOp>(), UnaryKind::Tanh},
+      {TypeID::get<adj::SigmoidOp>(), UnaryKind::Sigmoid},
+      {TypeID::get<adj::ReluOp>(), UnaryKind::Relu},
+      {TypeID::get<adj::SqrtOp>(), UnaryKind::Sqrt},
+      {TypeID::get<adj::RsqrtOp>(), UnaryKind::Rsqrt},
+      {TypeID::get<adj::AbsOp>(), UnaryKind::Abs},
+      {TypeID::get<adj::SignOp>(), UnaryKind::Sign},
+      {TypeID::get<adj::SinOp>(), UnaryKind::Sin},
+      {TypeID::get<adj::CosOp>(), UnaryKind::Cos},
+      {TypeID::get<adj::ErfOp>(), UnaryKind::Erf}};
+  TypeID id = op->getName().getTypeID();
+  if (auto it = binaryKinds.find(id); it != binaryKinds.end())
+    return evalBinary(op, it->second, operands);
+  if (auto it = unaryKinds.find(id); it != unaryKinds.end())
+    return evalUnary(op, it->second, operands[0]);
   if (auto cmp = dyn_cast<adj::CmpOp>(op))
     return evalCmp(cmp, operands);
   if (isa<adj::SelectOp>(op))

@@ -212,21 +212,24 @@ Tensor Interpreter::Impl::evalPrimitive(Operation *op, Frame &frame) {
   std::vector<Tensor> operands = tensorOperands(op, frame);
   std::optional<Tensor> result;
   try {
-    result = evalElementwise(op, operands);
-    if (!result)
+    // The two families of BroadcastingElementwise ops.
+    if (op->hasTrait<adj::trait::BroadcastingElementwise>()) {
+      result = evalElementwise(op, operands);
+      if (!result)
+        result = evalBits(op, operands);
+    } else {
       result = evalReductions(op, operands);
-    if (!result)
-      result = evalContraction(op, operands);
-    if (!result)
-      result = evalMovement(op, operands);
-    if (!result)
-      result = evalConvolution(op, operands);
-    if (!result)
-      result = evalCreation(op, operands);
-    if (!result)
-      result = evalBits(op, operands);
-    if (!result)
-      result = evalFourier(op, operands);
+      if (!result)
+        result = evalContraction(op, operands);
+      if (!result)
+        result = evalMovement(op, operands);
+      if (!result)
+        result = evalConvolution(op, operands);
+      if (!result)
+        result = evalCreation(op, operands);
+      if (!result)
+        result = evalFourier(op, operands);
+    }
   } catch (const AllocationError &e) {
     // The kernels allocate without knowing the op: name it here.
     fail(op, e.what());

@@ -59,22 +59,24 @@ llvm::SmallVector<Batched> batchedResult(mlir::Operation *op);
 /// Axes of the per-example program shifted past the batch dimension.
 llvm::SmallVector<int64_t> shiftAxes(llvm::ArrayRef<int64_t> axes);
 
-/// The rule of an op that broadcasts its operands elementwise (NumPy's
-/// right-aligned broadcasting): batched operands get their per-example rank
-/// raised to the result's, unbatched ones broadcast against the batch.
+/// The rule of every BroadcastingElementwise op (the Elementwise and Bits
+/// families): batched operands get their per-example rank raised to the
+/// result's, unbatched ones broadcast against the batch.
 mlir::FailureOr<llvm::SmallVector<Batched>>
 batchElementwise(rules::Emitter &e, mlir::Operation *op,
                  llvm::ArrayRef<Batched> operands, int64_t size);
+/// The rule of every Reduction op: the same axes, one further right.
+mlir::FailureOr<llvm::SmallVector<Batched>>
+batchReduction(rules::Emitter &e, mlir::Operation *op,
+               llvm::ArrayRef<Batched> operands, int64_t size);
 
-// One table per op family, named as the family is in every layer.
-void addElementwiseBatchRules(BatchRuleMap &map);
-void addReductionsBatchRules(BatchRuleMap &map);
+// One table per op family without a trait, named as the family is in every
+// layer.
 void addContractionBatchRules(BatchRuleMap &map);
 void addLinearAlgebraBatchRules(BatchRuleMap &map);
 void addFourierBatchRules(BatchRuleMap &map);
 void addMovementBatchRules(BatchRuleMap &map);
 void addConvolutionBatchRules(BatchRuleMap &map);
-void addBitsBatchRules(BatchRuleMap &map);
 void addDerivativesBatchRules(BatchRuleMap &map);
 
 } // namespace adjoint::ad::batching

@@ -1,9 +1,12 @@
-//===- Elementwise.cpp - Batching rules of the elementwise ops ------------===//
+//===- Elementwise.cpp - The batching rule of the elementwise ops ---------===//
 //
-// An elementwise op broadcasts its operands, so an unbatched operand stays
-// as it is (it broadcasts against the batch dimension) and a batched one
-// only needs its per-example rank raised to the result's, so that NumPy's
-// right-aligned broadcasting pairs the same dimensions as per example.
+// A BroadcastingElementwise op (the Elementwise family and the Bits one:
+// bitwise ops, shifts, bitcast, threefry2x32) broadcasts its operands, so
+// an unbatched operand stays as it is (it broadcasts against the batch
+// dimension) and a batched one only needs its per-example rank raised to
+// the result's, so that NumPy's right-aligned broadcasting pairs the same
+// dimensions as per example. A batch of keys therefore hashes each
+// example's counters under its own key, in one op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,18 +26,4 @@ adjoint::ad::batching::batchElementwise(Emitter &e, Operation *op,
   for (Batched v : operands)
     aligned.push_back(alignRank(e, v, rank));
   return batchedResult(rebuild(e, op, aligned, size));
-}
-
-template <typename... OpTs> static void addAll(BatchRuleMap &map) {
-  (map.try_emplace(TypeID::get<OpTs>(), batchElementwise), ...);
-}
-
-void adjoint::ad::batching::addElementwiseBatchRules(BatchRuleMap &map) {
-  addAll<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
-         adj::MaximumOp, adj::MinimumOp, adj::Atan2Op, adj::NegOp, adj::ExpOp,
-         adj::LogOp, adj::Log1pOp, adj::Expm1Op,
-         adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp, adj::RsqrtOp,
-         adj::AbsOp, adj::SignOp, adj::SinOp, adj::CosOp, adj::ErfOp,
-         adj::ComplexOp, adj::RealOp, adj::ImagOp, adj::CmpOp, adj::SelectOp,
-         adj::CastOp>(map);
 }

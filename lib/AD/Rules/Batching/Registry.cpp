@@ -7,20 +7,18 @@ using namespace adjoint;
 using namespace adjoint::ad::rules;
 using namespace adjoint::ad::batching;
 
-/// Built once, on first use; read-only afterwards. The creation ops
-/// (constant, fill, iota) have no operands, so the transform leaves them
-/// unbatched and they need no rules.
+/// The rules of the families without a trait (AdjTraits.h), built once, on
+/// first use; read-only afterwards. The creation ops (constant, fill, iota)
+/// have no operands, so the transform leaves them unbatched and they need
+/// no rules.
 static const BatchRuleMap &batchTable() {
   static const BatchRuleMap table = [] {
     BatchRuleMap map;
-    addElementwiseBatchRules(map);
-    addReductionsBatchRules(map);
     addContractionBatchRules(map);
     addLinearAlgebraBatchRules(map);
     addFourierBatchRules(map);
     addMovementBatchRules(map);
     addConvolutionBatchRules(map);
-    addBitsBatchRules(map);
     addDerivativesBatchRules(map);
     return map;
   }();
@@ -28,6 +26,13 @@ static const BatchRuleMap &batchTable() {
 }
 
 const BatchRule *adjoint::ad::batching::lookupBatchRule(Operation *op) {
+  // Families whose ops all batch alike say so by a trait.
+  static const BatchRule broadcasting = batchElementwise;
+  static const BatchRule reduction = batchReduction;
+  if (op->hasTrait<adj::trait::BroadcastingElementwise>())
+    return &broadcasting;
+  if (op->hasTrait<adj::trait::Reduction>())
+    return &reduction;
   const BatchRuleMap &table = batchTable();
   auto it = table.find(op->getName().getTypeID());
   return it == table.end() ? nullptr : &it->second;

@@ -131,8 +131,10 @@ LogicalResult checkForeign(Operation *op) {
   return success();
 }
 
-/// Reports why `op` cannot be lowered for `target` yet, or succeeds.
-LogicalResult checkSupported(Operation *op, StringRef target) {
+/// Reports why `op` cannot be lowered for `target` yet, or succeeds. The
+/// tensor primitives that can are those with a pattern in `primitives`.
+LogicalResult checkSupported(Operation *op, StringRef target,
+                             const llvm::DenseSet<OperationName> &primitives) {
   if (!isa<adj::AdjDialect>(op->getDialect()))
     return checkForeign(op);
   auto unsupported = [&]() {
@@ -141,9 +143,6 @@ LogicalResult checkSupported(Operation *op, StringRef target) {
   };
   if (std::optional<LogicalResult> structural = checkStructure(op))
     return *structural;
-  bool linearAlgebra = isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp,
-                           adj::QrOp, adj::EighOp, adj::EigOp,
-                           adj::SvdOp>(op);
   // The CPU calls FFTW; GPU targets call a library or the generated FFT,
   // which -adj-expand-fft{outline} names on the op.
   if (isa<adj::FftOp>(op) && target != "cpu" &&
@@ -152,23 +151,7 @@ LogicalResult checkSupported(Operation *op, StringRef target) {
                            << " reaches -adj-to-linalg for target '" << target
                            << "' without its generated FFT: run "
                               "-adj-expand-fft{outline} first";
-  linearAlgebra |= isa<adj::FftOp>(op);
-  if (!linearAlgebra && !isa<adj::AddOp, adj::SubOp, adj::MulOp, adj::DivOp, adj::PowOp,
-           adj::MaximumOp, adj::MinimumOp, adj::Atan2Op, adj::NegOp,
-           adj::ExpOp, adj::LogOp, adj::Log1pOp, adj::Expm1Op, adj::TanhOp, adj::SigmoidOp, adj::ReluOp, adj::SqrtOp,
-           adj::RsqrtOp, adj::AbsOp, adj::SignOp, adj::SinOp, adj::CosOp,
-           adj::ErfOp, adj::ComplexOp, adj::RealOp, adj::ImagOp,
-           adj::CmpOp, adj::SelectOp, adj::CastOp, adj::MatmulOp,
-           adj::ReduceSumOp, adj::ReduceMaxOp, adj::ReduceMeanOp,
-           adj::BroadcastToOp, adj::ReshapeOp, adj::TransposeOp,
-           adj::ConstantOp, adj::FillOp, adj::ZerosLikeOp, adj::GradAddOp,
-           adj::Conv2DOp, adj::MaxPool2DOp, adj::AvgPool2DOp, adj::SliceOp,
-           adj::ConcatOp, adj::PadOp, adj::GatherOp, adj::ScatterAddOp,
-           adj::ScatterOp, adj::IotaOp, adj::StopGradientOp,
-           adj::OptimizationBarrierOp,
-           adj::BitwiseAndOp, adj::BitwiseOrOp, adj::BitwiseXorOp,
-           adj::ShiftLeftOp, adj::ShiftRightLogicalOp, adj::BitcastOp,
-           adj::Threefry2x32Op>(op))
+  if (!primitives.contains(op->getName()))
     return unsupported();
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
@@ -184,15 +167,40 @@ LogicalResult checkSupported(Operation *op, StringRef target) {
   return success();
 }
 
+} // namespace
+
+void lowering::populatePrimitivePatterns(RewritePatternSet &patterns,
+                                         bool gpu) {
+  populateElementwisePatterns(patterns);
+  populateContractionPatterns(patterns);
+  populateReductionsPatterns(patterns);
+  populateConvolutionPatterns(patterns);
+  populateMovementPatterns(patterns);
+  populateCreationPatterns(patterns);
+  populateDerivativesPatterns(patterns);
+  populateBitsPatterns(patterns);
+  populateLinearAlgebraPatterns(patterns, gpu);
+}
+
+namespace {
+
 struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
   using AdjToLinalgBase::AdjToLinalgBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    populatePrimitivePatterns(patterns, target != "cpu");
+    llvm::DenseSet<OperationName> primitives;
+    for (const std::unique_ptr<RewritePattern> &pattern :
+         patterns.getNativePatterns())
+      if (std::optional<OperationName> root = pattern->getRootKind())
+        primitives.insert(*root);
     bool failed = false;
     // Pre-order, skipping the regions of a rejected op: one error for an
     // unsupported adj.for, not one more for its adj.yield.
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (succeeded(checkSupported(op, target)))
+      if (succeeded(checkSupported(op, target, primitives)))
         return WalkResult::advance();
       failed = true;
       return WalkResult::skip();
@@ -205,7 +213,6 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
       return signalPassFailure();
     declareRuntime(module, plan);
 
-    MLIRContext *ctx = &getContext();
     HostTypeConverter converter;
     ConversionTarget legal(*ctx);
     legal.addIllegalDialect<adj::AdjDialect>();
@@ -217,21 +224,11 @@ struct AdjToLinalg : adjoint::impl::AdjToLinalgBase<AdjToLinalg> {
                           LLVM::LLVMDialect, memref::MemRefDialect>();
     legal.addLegalOp<ModuleOp>();
 
-    RewritePatternSet patterns(ctx);
     populateFunctionPatterns(converter, plan, patterns);
     populateControlFlowPatterns(converter, patterns);
     populateTuplePatterns(converter, patterns);
     populateFunctionValuePatterns(converter, plan, patterns);
     populateEnvironmentPatterns(converter, patterns);
-    populateElementwisePatterns(patterns);
-    populateContractionPatterns(patterns);
-    populateReductionsPatterns(patterns);
-    populateConvolutionPatterns(patterns);
-    populateMovementPatterns(patterns);
-    populateCreationPatterns(patterns);
-    populateDerivativesPatterns(patterns);
-    populateBitsPatterns(patterns);
-    populateLinearAlgebraPatterns(patterns, target != "cpu");
     if (mlir::failed(applyFullConversion(module, legal, std::move(patterns))))
       signalPassFailure();
   }

@@ -85,6 +85,9 @@ void populateLinearAlgebraPatterns(mlir::RewritePatternSet &patterns,
 /// bitwise_and/or/xor, shift_left, shift_right_logical, bitcast,
 /// threefry2x32.
 void populateBitsPatterns(mlir::RewritePatternSet &patterns);
+/// Every family above: the tensor primitives. The pass lowers exactly the
+/// adj ops these patterns have as roots (and the host-side structure).
+void populatePrimitivePatterns(mlir::RewritePatternSet &patterns, bool gpu);
 
 } // namespace adjoint::lowering
 

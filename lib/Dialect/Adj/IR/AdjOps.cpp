@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
+#include "ShapeRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

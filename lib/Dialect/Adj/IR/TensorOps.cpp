@@ -1,11 +1,15 @@
 //===- TensorOps.cpp - Shape rules of the adj tensor primitives -----------===//
 //
-// Result-type inference of the tensor primitives and AD ops. Inference is
-// also their verifier: a failure is a diagnostic that names the op and the
-// shapes involved. An !adj.any operand makes the result !adj.any; the type
-// inference pass refines it later.
+// Result-type inference of the tensor primitives and AD ops: the shape
+// rules that op families share (ShapeRules.h; the families' ODS classes
+// call them) and the ops' own. Inference is also their verifier: a failure
+// is a diagnostic that names the op and the shapes involved. An !adj.any
+// operand makes the result !adj.any; the type inference pass refines it
+// later.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ShapeRules.h"
 
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 #include "adjoint/Dialect/Adj/IR/Shapes.h"
@@ -17,9 +21,7 @@
 
 using namespace mlir;
 using namespace adjoint::adj;
-
-using Loc = std::optional<Location>;
-using Results = SmallVectorImpl<Type>;
+using namespace adjoint::adj::shape_rules;
 
 static constexpr int64_t kDyn = ShapedType::kDynamic;
 
@@ -109,6 +111,16 @@ static LogicalResult requireNotBool(Loc loc, StringRef op, Type tensor) {
   return emitOptionalError(loc, "adj.", op, ": i1 tensors are not supported");
 }
 
+/// Checks that `tensor` holds i32 or i64 words (i1 is a truth value, not a
+/// word, and floats have no bitwise operators).
+static LogicalResult requireWords(Loc loc, StringRef op, Type tensor) {
+  Type element = cast<RankedTensorType>(tensor).getElementType();
+  if (element.isInteger(32) || element.isInteger(64))
+    return success();
+  return emitOptionalError(loc, "adj.", op,
+                           ": expected an i32 or i64 tensor, got ", tensor);
+}
+
 /// NumPy broadcasting of several tensor shapes.
 static FailureOr<Shape> broadcastAll(Loc loc, StringRef op, TypeRange types) {
   Shape shape(cast<RankedTensorType>(types.front()).getShape());
@@ -137,29 +149,33 @@ static LogicalResult checkAxis(Loc loc, StringRef op, int64_t axis,
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-/// Binary arithmetic: one element type, broadcast shapes.
-template <typename OpTy>
-static LogicalResult inferBinary(MLIRContext *ctx, Loc loc,
-                                 typename OpTy::Adaptor adaptor,
-                                 Results &results) {
-  StringRef name = OpTy::getOperationName().drop_front(4);
-  TypeRange types = adaptor.getOperands().getTypes();
+/// Checks that `tensor`'s elements are in `domain`.
+static LogicalResult checkDomain(Loc loc, StringRef op, Domain domain,
+                                 Type tensor) {
+  switch (domain) {
+  case Domain::Numeric:
+    return requireNotBool(loc, op, tensor);
+  case Domain::Inexact:
+    return requireInexact(loc, op, tensor);
+  case Domain::Float:
+    return requireFloat(loc, op, tensor);
+  case Domain::Ordered:
+    return requireReal(loc, op, tensor);
+  case Domain::Words:
+    return requireWords(loc, op, tensor);
+  }
+  llvm_unreachable("unknown element domain");
+}
+
+LogicalResult shape_rules::inferBinary(MLIRContext *ctx, Loc loc,
+                                       StringRef opName, TypeRange types,
+                                       Domain domain, Results &results) {
+  StringRef name = opName.drop_front(4);
   if (auto done = inferAnyIfUntyped(ctx, loc, name, types, results))
     return *done;
   FailureOr<Type> element = commonElementType(loc, name, types);
-  if (failed(element))
-    return failure();
-  bool pow = std::is_same_v<OpTy, PowOp>;
-  bool atan2 = std::is_same_v<OpTy, Atan2Op>;
-  bool minMax = std::is_same_v<OpTy, MaximumOp> ||
-                std::is_same_v<OpTy, MinimumOp>;
-  if (pow && failed(requireInexact(loc, name, types.front())))
-    return failure();
-  if (atan2 && failed(requireFloat(loc, name, types.front())))
-    return failure();
-  if (minMax && failed(requireReal(loc, name, types.front())))
-    return failure();
-  if (!minMax && failed(requireNotBool(loc, name, types.front())))
+  if (failed(element) ||
+      failed(checkDomain(loc, name, domain, types.front())))
     return failure();
   FailureOr<Shape> shape = broadcastAll(loc, name, types);
   if (failed(shape))
@@ -168,66 +184,25 @@ static LogicalResult inferBinary(MLIRContext *ctx, Loc loc,
   return success();
 }
 
-#define ADJ_BINARY_INFER(OpTy)                                                 \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
-                                       Adaptor adaptor, Results &results) {    \
-    return inferBinary<OpTy>(ctx, loc, adaptor, results);                      \
-  }
-ADJ_BINARY_INFER(AddOp)
-ADJ_BINARY_INFER(SubOp)
-ADJ_BINARY_INFER(MulOp)
-ADJ_BINARY_INFER(DivOp)
-ADJ_BINARY_INFER(PowOp)
-ADJ_BINARY_INFER(MaximumOp)
-ADJ_BINARY_INFER(MinimumOp)
-ADJ_BINARY_INFER(Atan2Op)
-#undef ADJ_BINARY_INFER
-
-/// Unary elementwise: the result has the operand's type.
-template <typename OpTy>
-static LogicalResult inferUnary(MLIRContext *ctx, Loc loc,
-                                typename OpTy::Adaptor adaptor,
-                                Results &results) {
-  StringRef name = OpTy::getOperationName().drop_front(4);
-  Type type = adaptor.getInput().getType();
+LogicalResult shape_rules::inferUnary(MLIRContext *ctx, Loc loc,
+                                      StringRef opName, Type type,
+                                      UnaryRule rule, Results &results) {
+  StringRef name = opName.drop_front(4);
   if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
     return *done;
-  if (!OpTy::kComplex && failed(requireReal(loc, name, type)))
+  if (!rule.complex && failed(requireReal(loc, name, type)))
     return failure();
-  if (OpTy::kFloatOnly && failed(requireInexact(loc, name, type)))
+  if (rule.floatOnly && failed(requireInexact(loc, name, type)))
     return failure();
   if (failed(requireNotBool(loc, name, type)))
     return failure();
   auto tensor = cast<RankedTensorType>(type);
   auto complex = dyn_cast<ComplexType>(tensor.getElementType());
-  // The modulus of a complex number is real.
-  if (std::is_same_v<OpTy, AbsOp> && complex)
+  if (rule.modulus && complex)
     type = tensor.clone(complex.getElementType());
   results.push_back(type);
   return success();
 }
-
-#define ADJ_UNARY_INFER(OpTy)                                                  \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
-                                       Adaptor adaptor, Results &results) {    \
-    return inferUnary<OpTy>(ctx, loc, adaptor, results);                       \
-  }
-ADJ_UNARY_INFER(NegOp)
-ADJ_UNARY_INFER(ExpOp)
-ADJ_UNARY_INFER(LogOp)
-ADJ_UNARY_INFER(Log1pOp)
-ADJ_UNARY_INFER(Expm1Op)
-ADJ_UNARY_INFER(TanhOp)
-ADJ_UNARY_INFER(SigmoidOp)
-ADJ_UNARY_INFER(ReluOp)
-ADJ_UNARY_INFER(SqrtOp)
-ADJ_UNARY_INFER(RsqrtOp)
-ADJ_UNARY_INFER(AbsOp)
-ADJ_UNARY_INFER(SignOp)
-ADJ_UNARY_INFER(SinOp)
-ADJ_UNARY_INFER(CosOp)
-ADJ_UNARY_INFER(ErfOp)
-#undef ADJ_UNARY_INFER
 
 LogicalResult ComplexOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                           Adaptor adaptor, Results &results) {
@@ -249,9 +224,10 @@ LogicalResult ComplexOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   return success();
 }
 
-/// real and imag: the part type of a complex tensor.
-static LogicalResult inferPart(MLIRContext *ctx, Loc loc, StringRef name,
-                               Type type, Results &results) {
+LogicalResult shape_rules::inferPart(MLIRContext *ctx, Loc loc,
+                                     StringRef opName, Type type,
+                                     Results &results) {
+  StringRef name = opName.drop_front(4);
   if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
     return *done;
   auto tensor = cast<RankedTensorType>(type);
@@ -261,16 +237,6 @@ static LogicalResult inferPart(MLIRContext *ctx, Loc loc, StringRef name,
                              ": expected a complex tensor, got ", type);
   results.push_back(tensor.clone(complex.getElementType()));
   return success();
-}
-
-LogicalResult RealOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
-                                       Adaptor adaptor, Results &results) {
-  return inferPart(ctx, loc, "real", adaptor.getInput().getType(), results);
-}
-
-LogicalResult ImagOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
-                                       Adaptor adaptor, Results &results) {
-  return inferPart(ctx, loc, "imag", adaptor.getInput().getType(), results);
 }
 
 LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
@@ -330,47 +296,6 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 // Bits
 //===----------------------------------------------------------------------===//
-
-/// Checks that `tensor` holds i32 or i64 words (i1 is a truth value, not a
-/// word, and floats have no bitwise operators).
-static LogicalResult requireWords(Loc loc, StringRef op, Type tensor) {
-  Type element = cast<RankedTensorType>(tensor).getElementType();
-  if (element.isInteger(32) || element.isInteger(64))
-    return success();
-  return emitOptionalError(loc, "adj.", op,
-                           ": expected an i32 or i64 tensor, got ", tensor);
-}
-
-/// Bitwise operators and shifts: one word type, broadcast shapes.
-template <typename OpTy>
-static LogicalResult inferBits(MLIRContext *ctx, Loc loc,
-                               typename OpTy::Adaptor adaptor,
-                               Results &results) {
-  StringRef name = OpTy::getOperationName().drop_front(4);
-  TypeRange types = adaptor.getOperands().getTypes();
-  if (auto done = inferAnyIfUntyped(ctx, loc, name, types, results))
-    return *done;
-  FailureOr<Type> element = commonElementType(loc, name, types);
-  if (failed(element) || failed(requireWords(loc, name, types.front())))
-    return failure();
-  FailureOr<Shape> shape = broadcastAll(loc, name, types);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, *element));
-  return success();
-}
-
-#define ADJ_BITS_INFER(OpTy)                                                   \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
-                                       Adaptor adaptor, Results &results) {    \
-    return inferBits<OpTy>(ctx, loc, adaptor, results);                        \
-  }
-ADJ_BITS_INFER(BitwiseAndOp)
-ADJ_BITS_INFER(BitwiseOrOp)
-ADJ_BITS_INFER(BitwiseXorOp)
-ADJ_BITS_INFER(ShiftLeftOp)
-ADJ_BITS_INFER(ShiftRightLogicalOp)
-#undef ADJ_BITS_INFER
 
 LogicalResult BitcastOp::verify() {
   auto in = dyn_cast<RankedTensorType>(getInput().getType());
@@ -442,27 +367,18 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   return success();
 }
 
-/// Reductions drop (or keep as 1) the dimensions in `axes`.
-template <typename OpTy>
-static LogicalResult inferReduce(MLIRContext *ctx, Loc loc,
-                                 typename OpTy::Adaptor adaptor,
-                                 Results &results) {
-  StringRef name = OpTy::getOperationName().drop_front(4);
-  Type type = adaptor.getInput().getType();
+LogicalResult shape_rules::inferReduce(MLIRContext *ctx, Loc loc,
+                                       StringRef opName, Type type,
+                                       ArrayRef<int64_t> axes, bool keepdims,
+                                       Domain domain, Results &results) {
+  StringRef name = opName.drop_front(4);
   if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
     return *done;
   auto tensor = cast<RankedTensorType>(type);
-  if (std::is_same_v<OpTy, ReduceMeanOp> &&
-      failed(requireInexact(loc, name, type)))
-    return failure();
-  if (std::is_same_v<OpTy, ReduceMaxOp> &&
-      failed(requireReal(loc, name, type)))
-    return failure();
-  if (std::is_same_v<OpTy, ReduceSumOp> &&
-      failed(requireNotBool(loc, name, type)))
+  if (failed(checkDomain(loc, name, domain, type)))
     return failure();
   llvm::SmallSet<int64_t, 4> seen;
-  for (int64_t axis : adaptor.getAxes()) {
+  for (int64_t axis : axes) {
     if (failed(checkAxis(loc, name, axis, tensor.getRank())))
       return failure();
     if (!seen.insert(axis).second)
@@ -473,22 +389,12 @@ static LogicalResult inferReduce(MLIRContext *ctx, Loc loc,
   for (int64_t d = 0; d < tensor.getRank(); ++d) {
     if (!seen.contains(d))
       shape.push_back(tensor.getDimSize(d));
-    else if (adaptor.getKeepdims())
+    else if (keepdims)
       shape.push_back(1);
   }
   results.push_back(RankedTensorType::get(shape, tensor.getElementType()));
   return success();
 }
-
-#define ADJ_REDUCE_INFER(OpTy)                                                 \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
-                                       Adaptor adaptor, Results &results) {    \
-    return inferReduce<OpTy>(ctx, loc, adaptor, results);                      \
-  }
-ADJ_REDUCE_INFER(ReduceSumOp)
-ADJ_REDUCE_INFER(ReduceMaxOp)
-ADJ_REDUCE_INFER(ReduceMeanOp)
-#undef ADJ_REDUCE_INFER
 
 //===----------------------------------------------------------------------===//
 // Shape and data movement
@@ -841,12 +747,13 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   return success();
 }
 
-template <typename OpTy>
-static LogicalResult inferPool(MLIRContext *ctx, Loc loc,
-                               typename OpTy::Adaptor adaptor,
-                               Results &results) {
-  StringRef name = OpTy::getOperationName().drop_front(4);
-  Type type = adaptor.getInput().getType();
+LogicalResult shape_rules::inferPool(MLIRContext *ctx, Loc loc,
+                                     StringRef opName, Type type,
+                                     ArrayRef<int64_t> kernel,
+                                     ArrayRef<int64_t> stride,
+                                     ArrayRef<int64_t> padding,
+                                     Results &results) {
+  StringRef name = opName.drop_front(4);
   if (auto done = inferAnyIfUntyped(ctx, loc, name, type, results))
     return *done;
   auto input = cast<RankedTensorType>(type);
@@ -856,34 +763,20 @@ static LogicalResult inferPool(MLIRContext *ctx, Loc loc,
     return emitOptionalError(loc, "adj.", name,
                              ": input must be [N, C, H, W], got ",
                              formatShape(input.getShape()));
-  ArrayRef<int64_t> kernel = adaptor.getKernel();
   int64_t ones[] = {1, 1};
   if (kernel.size() != 2 || kernel[0] < 1 || kernel[1] < 1)
     return emitOptionalError(loc, "adj.", name,
                              ": kernel needs 2 positive entries");
-  if (failed(checkWindow(loc, name, adaptor.getStride(), adaptor.getPadding(),
-                         ones)))
+  if (failed(checkWindow(loc, name, stride, padding, ones)))
     return failure();
-  auto out = windowOutput(loc, name, input, kernel[0], kernel[1],
-                          adaptor.getStride(), adaptor.getPadding(), ones);
+  auto out = windowOutput(loc, name, input, kernel[0], kernel[1], stride,
+                          padding, ones);
   if (failed(out))
     return failure();
   results.push_back(RankedTensorType::get(
       {input.getDimSize(0), input.getDimSize(1), out->first, out->second},
       input.getElementType()));
   return success();
-}
-
-LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
-                                            Adaptor adaptor,
-                                            Results &results) {
-  return inferPool<MaxPool2DOp>(ctx, loc, adaptor, results);
-}
-
-LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
-                                            Adaptor adaptor,
-                                            Results &results) {
-  return inferPool<AvgPool2DOp>(ctx, loc, adaptor, results);
 }
 
 //===----------------------------------------------------------------------===//
@@ -922,17 +815,16 @@ static SmallVector<Type> sensitivities(TypeRange types) {
   return result;
 }
 
-/// The type of the function that an AD request returns.
-template <typename OpTy>
-static LogicalResult inferADRequest(MLIRContext *ctx, Loc loc,
-                                    typename OpTy::Adaptor adaptor,
-                                    Results &results) {
-  StringRef name = OpTy::getOperationName().drop_front(4);
-  Type type = adaptor.getFn().getType();
+LogicalResult shape_rules::inferADRequest(MLIRContext *ctx, Loc loc,
+                                          StringRef opName, ADRequest kind,
+                                          Type type,
+                                          std::optional<ArrayRef<int64_t>> wrt,
+                                          bool customSens, Results &results) {
+  StringRef name = opName.drop_front(4);
   if (auto done = inferAnyOrCheck<FnType>(ctx, loc, name, type, results))
     return *done;
   auto fn = cast<FnType>(type);
-  auto chosen = selectWrt(loc, name, fn, adaptor.getWrt());
+  auto chosen = selectWrt(loc, name, fn, wrt);
   if (failed(chosen))
     return failure();
   SmallVector<Type> chosenInputs, inputs(fn.getInputs()), outputs;
@@ -940,40 +832,33 @@ static LogicalResult inferADRequest(MLIRContext *ctx, Loc loc,
     chosenInputs.push_back(fn.getInputs()[i]);
   SmallVector<Type> argSens = sensitivities(chosenInputs);
   SmallVector<Type> resultSens = sensitivities(fn.getResults());
-  constexpr bool scalarLoss =
-      std::is_same_v<OpTy, GradOp> || std::is_same_v<OpTy, ValueAndGradOp>;
-  if constexpr (scalarLoss) {
+  switch (kind) {
+  case ADRequest::Grad:
+  case ADRequest::ValueAndGrad:
+    // A scalar loss.
     if (fn.getResults().size() != 1)
       return emitOptionalError(loc, "adj.", name,
                                ": the function must have one result, it has ",
                                fn.getResults().size());
-    if (adaptor.getCustomSens())
+    if (customSens)
       inputs.push_back(resultSens.front());
-    if (std::is_same_v<OpTy, ValueAndGradOp>)
+    if (kind == ADRequest::ValueAndGrad)
       outputs.push_back(fn.getResults().front());
     llvm::append_range(outputs, argSens);
-  } else if constexpr (std::is_same_v<OpTy, VjpOp>) {
+    break;
+  case ADRequest::Vjp:
     llvm::append_range(outputs, fn.getResults());
     outputs.push_back(FnType::get(ctx, resultSens, argSens));
-  } else {
+    break;
+  case ADRequest::Jvp:
     llvm::append_range(inputs, argSens);
     llvm::append_range(outputs, fn.getResults());
     llvm::append_range(outputs, resultSens);
+    break;
   }
   results.push_back(FnType::get(ctx, inputs, outputs));
   return success();
 }
-
-#define ADJ_AD_INFER(OpTy)                                                     \
-  LogicalResult OpTy::inferReturnTypes(MLIRContext *ctx, Loc loc,              \
-                                       Adaptor adaptor, Results &results) {    \
-    return inferADRequest<OpTy>(ctx, loc, adaptor, results);                   \
-  }
-ADJ_AD_INFER(GradOp)
-ADJ_AD_INFER(ValueAndGradOp)
-ADJ_AD_INFER(VjpOp)
-ADJ_AD_INFER(JvpOp)
-#undef ADJ_AD_INFER
 
 LogicalResult ZerosLikeOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                             Adaptor adaptor,

@@ -215,24 +215,18 @@ struct FlopCounter::Impl {
   }
 
   Cost operation(Operation *op) {
+    // Elementwise, including transcendentals, comparisons, conversions and
+    // bit manipulation: one per output element.
+    if (op->hasTrait<trait::BroadcastingElementwise>())
+      return product({numel(op->getResult(0).getType())});
+    // One per input element.
+    if (op->hasTrait<trait::Reduction>())
+      return product({numel(op->getOperand(0).getType())});
     return llvm::TypeSwitch<Operation *, Cost>(op)
         .Case([&](CallOp c) { return call(c); })
         .Case([&](IfOp c) { return ifOp(c); })
         .Case([&](ForOp c) { return forOp(c); })
         .Case([&](WhileOp c) { return whileOp(c); })
-        // Elementwise, including transcendentals, comparisons and
-        // conversions: one per output element.
-        .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp,
-              Atan2Op, NegOp, ExpOp, LogOp, Log1pOp, Expm1Op, TanhOp, SigmoidOp, ReluOp, SqrtOp, RsqrtOp, AbsOp,
-              SignOp, SinOp, CosOp, ErfOp, ComplexOp, RealOp, ImagOp, CmpOp,
-              SelectOp, CastOp, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, ShiftLeftOp,
-              ShiftRightLogicalOp, BitcastOp,
-              Threefry2x32Op>([&](Operation *e) {
-          return product({numel(e->getResult(0).getType())});
-        })
-        .Case<ReduceSumOp, ReduceMaxOp, ReduceMeanOp>([&](Operation *r) {
-          return product({numel(r->getOperand(0).getType())});
-        })
         .Case([&](MatmulOp m) {
           return product(
               {2, numel(m.getType()), dim(m.getLhs().getType(), -1)});

@@ -8,6 +8,7 @@
 #define ADJOINT_DIALECT_ADJ_IR_ADJOPS_H
 
 #include "adjoint/Dialect/Adj/IR/AdjDialect.h"
+#include "adjoint/Dialect/Adj/IR/AdjTraits.h"
 #include "adjoint/Dialect/Adj/IR/TensorSizes.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -21,13 +21,28 @@ include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+/// What the ops of a family are (AdjTraits.h): the layers that treat a
+/// family alike ask these instead of listing its ops.
+def Adj_BroadcastingElementwise : NativeOpTrait<"BroadcastingElementwise"> {
+  let cppNamespace = "::adjoint::adj::trait";
+}
+def Adj_Reduction : NativeOpTrait<"Reduction"> {
+  let cppNamespace = "::adjoint::adj::trait";
+}
+
 /// An op whose result types are inferred from its operands and attributes.
 /// Inference is also its verifier. The result types must be exactly the
 /// inferred ones, not merely compatible (`!adj.any` or a dynamic size where
 /// inference knows better, or the reverse): the custom form does not print
 /// them, so any other type would silently change when the op is printed and
 /// parsed back.
-class Adj_InferOp<string mnemonic, list<Trait> traits = []>
+///
+/// `inference`, when given, is the C++ expression that infers: a call of a
+/// family's shape rule (lib/Dialect/Adj/IR/ShapeRules.h) that sees
+/// `context`, `location`, `adaptor` and `inferredReturnTypes`. Ops without
+/// one define `inferReturnTypes` by hand.
+class Adj_InferOp<string mnemonic, list<Trait> traits = [],
+                  string inference = "">
     : Adj_Op<mnemonic, !listconcat(traits,
                                    [Pure, InferTypeOpAdaptorWithIsCompatible])> {
   let extraClassDefinition = [{
@@ -35,7 +50,14 @@ class Adj_InferOp<string mnemonic, list<Trait> traits = []>
                                             ::mlir::TypeRange r) {
       return l == r;
     }
-  }];
+  }] # !if(!empty(inference), "", [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context,
+        ::std::optional<::mlir::Location> location, Adaptor adaptor,
+        ::llvm::SmallVectorImpl<::mlir::Type> &inferredReturnTypes) {
+      return ::adjoint::adj::shape_rules::}] # inference # [{;
+    }
+  }]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -321,7 +343,12 @@ def Adj_YieldOp : Adj_Op<"yield", [
 //===----------------------------------------------------------------------===//
 
 /// f(lhs, rhs) with NumPy broadcasting; both operands have one element type.
-class Adj_BinaryOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+/// `domain` names the element types the op takes (shape_rules::Domain).
+class Adj_BinaryOp<string mnemonic, string doc, string domain = "Numeric">
+    : Adj_InferOp<mnemonic, [Adj_BroadcastingElementwise],
+                  "inferBinary(context, location, getOperationName(), "
+                  "adaptor.getOperands().getTypes(), shape_rules::Domain::" # domain #
+                  ", inferredReturnTypes)"> {
   let summary = doc;
   let arguments = (ins Adj_TensorLike:$lhs, Adj_TensorLike:$rhs);
   let results = (outs Adj_TensorLike:$result);
@@ -332,26 +359,31 @@ def Adj_AddOp : Adj_BinaryOp<"add", "Elementwise lhs + rhs">;
 def Adj_SubOp : Adj_BinaryOp<"sub", "Elementwise lhs - rhs">;
 def Adj_MulOp : Adj_BinaryOp<"mul", "Elementwise lhs * rhs">;
 def Adj_DivOp : Adj_BinaryOp<"div", "Elementwise lhs / rhs (truncating for integers)">;
-def Adj_PowOp : Adj_BinaryOp<"pow", "Elementwise lhs ** rhs (floating point)">;
-def Adj_MaximumOp : Adj_BinaryOp<"maximum", "Elementwise max(lhs, rhs)">;
-def Adj_MinimumOp : Adj_BinaryOp<"minimum", "Elementwise min(lhs, rhs)">;
+def Adj_PowOp : Adj_BinaryOp<"pow", "Elementwise lhs ** rhs (floating point)",
+                             "Inexact">;
+def Adj_MaximumOp : Adj_BinaryOp<"maximum", "Elementwise max(lhs, rhs)",
+                                 "Ordered">;
+def Adj_MinimumOp : Adj_BinaryOp<"minimum", "Elementwise min(lhs, rhs)",
+                                 "Ordered">;
 def Adj_Atan2Op : Adj_BinaryOp<"atan2",
-    "Elementwise angle of the point (rhs, lhs): atan(lhs / rhs) in the right quadrant">;
+    "Elementwise angle of the point (rhs, lhs): atan(lhs / rhs) in the right "
+    "quadrant", "Float">;
 
-/// f(x) elementwise; the result has the operand's type (abs of a complex
-/// tensor is real). `floatOnly` refuses integers; `complex` admits complex
-/// elements.
+/// f(x) elementwise; the result has the operand's type. `floatOnly` refuses
+/// integers; `complex` admits complex elements; `modulus` makes the result
+/// of a complex operand real (the parts' type).
 class Adj_UnaryOp<string mnemonic, string doc, bit floatOnly = 1,
-                  bit complex = 1>
-    : Adj_InferOp<mnemonic> {
+                  bit complex = 1, bit modulus = 0>
+    : Adj_InferOp<mnemonic, [Adj_BroadcastingElementwise],
+                  "inferUnary(context, location, getOperationName(), "
+                  "adaptor.getInput().getType(), shape_rules::UnaryRule{" #
+                  !if(floatOnly, "true", "false") # ", " #
+                  !if(complex, "true", "false") # ", " #
+                  !if(modulus, "true", "false") # "}, inferredReturnTypes)"> {
   let summary = doc;
   let arguments = (ins Adj_TensorLike:$input);
   let results = (outs Adj_TensorLike:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
-  let extraClassDeclaration = "static constexpr bool kFloatOnly = " #
-                              !if(floatOnly, "true", "false") # ";" #
-                              "static constexpr bool kComplex = " #
-                              !if(complex, "true", "false") # ";";
 }
 
 def Adj_NegOp : Adj_UnaryOp<"neg", "Elementwise -x", 0>;
@@ -364,13 +396,14 @@ def Adj_SigmoidOp : Adj_UnaryOp<"sigmoid", "Elementwise 1 / (1 + e**-x)", 1, 0>;
 def Adj_ReluOp : Adj_UnaryOp<"relu", "Elementwise max(x, 0)", 0, 0>;
 def Adj_SqrtOp : Adj_UnaryOp<"sqrt", "Elementwise square root">;
 def Adj_RsqrtOp : Adj_UnaryOp<"rsqrt", "Elementwise 1 / sqrt(x)">;
-def Adj_AbsOp : Adj_UnaryOp<"abs", "Elementwise |x| (the modulus, real, for complex x)", 0>;
+def Adj_AbsOp : Adj_UnaryOp<"abs", "Elementwise |x| (the modulus, real, for complex x)",
+                            0, 1, 1>;
 def Adj_SignOp : Adj_UnaryOp<"sign", "Elementwise -1, 0 or 1 (x / |x| or 0 for complex x)", 0>;
 def Adj_SinOp : Adj_UnaryOp<"sin", "Elementwise sine">;
 def Adj_CosOp : Adj_UnaryOp<"cos", "Elementwise cosine">;
 def Adj_ErfOp : Adj_UnaryOp<"erf", "Elementwise error function", 1, 0>;
 
-def Adj_ComplexOp : Adj_InferOp<"complex"> {
+def Adj_ComplexOp : Adj_InferOp<"complex", [Adj_BroadcastingElementwise]> {
   let summary = "Elementwise re + i * im, with broadcasting";
   let description = [{
     The parts are f32 or f64 tensors of one element type; the result is
@@ -386,7 +419,10 @@ def Adj_ComplexOp : Adj_InferOp<"complex"> {
 }
 
 /// A part of a complex tensor, as a real tensor of the part's type.
-class Adj_ComplexPartOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+class Adj_ComplexPartOp<string mnemonic, string doc>
+    : Adj_InferOp<mnemonic, [Adj_BroadcastingElementwise],
+                  "inferPart(context, location, getOperationName(), "
+                  "adaptor.getInput().getType(), inferredReturnTypes)"> {
   let summary = doc;
   let arguments = (ins Adj_TensorLike:$input);
   let results = (outs Adj_TensorLike:$result);
@@ -403,7 +439,7 @@ def Adj_CmpPredicate : I32EnumAttr<"CmpPredicate", "comparison predicate", [
   let cppNamespace = "::adjoint::adj";
 }
 
-def Adj_CmpOp : Adj_InferOp<"cmp"> {
+def Adj_CmpOp : Adj_InferOp<"cmp", [Adj_BroadcastingElementwise]> {
   let summary = "Elementwise comparison, giving i1";
   let description = [{
     ```mlir
@@ -418,7 +454,7 @@ def Adj_CmpOp : Adj_InferOp<"cmp"> {
   }];
 }
 
-def Adj_SelectOp : Adj_InferOp<"select"> {
+def Adj_SelectOp : Adj_InferOp<"select", [Adj_BroadcastingElementwise]> {
   let summary = "Elementwise cond ? a : b, with broadcasting";
   let arguments = (ins Adj_TensorLike:$condition, Adj_TensorLike:$lhs,
                        Adj_TensorLike:$rhs);
@@ -429,7 +465,7 @@ def Adj_SelectOp : Adj_InferOp<"select"> {
   }];
 }
 
-def Adj_CastOp : Adj_Op<"cast", [Pure]> {
+def Adj_CastOp : Adj_Op<"cast", [Pure, Adj_BroadcastingElementwise]> {
   let summary = "Converts the element type";
   let description = [{
     Float to integer truncates toward zero; to i1 tests for non-zero.
@@ -453,7 +489,11 @@ def Adj_CastOp : Adj_Op<"cast", [Pure]> {
 
 /// f(lhs, rhs) on i32 or i64 words with NumPy broadcasting; both operands
 /// have one element type. The words are read as unsigned bit patterns.
-class Adj_BitsBinaryOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+class Adj_BitsBinaryOp<string mnemonic, string doc>
+    : Adj_InferOp<mnemonic, [Adj_BroadcastingElementwise],
+                  "inferBinary(context, location, getOperationName(), "
+                  "adaptor.getOperands().getTypes(), shape_rules::Domain::Words, "
+                  "inferredReturnTypes)"> {
   let summary = doc;
   let arguments = (ins Adj_TensorLike:$lhs, Adj_TensorLike:$rhs);
   let results = (outs Adj_TensorLike:$result);
@@ -469,7 +509,7 @@ def Adj_ShiftRightLogicalOp : Adj_BitsBinaryOp<"shift_right_logical",
     "Elementwise lhs >> rhs shifting in zeros; 0 when rhs, read unsigned, is "
     "at least the width">;
 
-def Adj_BitcastOp : Adj_Op<"bitcast", [Pure]> {
+def Adj_BitcastOp : Adj_Op<"bitcast", [Pure, Adj_BroadcastingElementwise]> {
   let summary = "Reinterprets the bits of each element as another type";
   let description = [{
     The element types have one width (i32 and f32, i64 and f64); the shape
@@ -485,7 +525,7 @@ def Adj_BitcastOp : Adj_Op<"bitcast", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Adj_Threefry2x32Op : Adj_InferOp<"threefry2x32"> {
+def Adj_Threefry2x32Op : Adj_InferOp<"threefry2x32", [Adj_BroadcastingElementwise]> {
   let summary = "The Threefry-2x32 block hash (20 rounds), elementwise";
   let description = [{
     Hashes the counter words `(x0, x1)` under the key words `(k0, k1)`, all
@@ -750,7 +790,13 @@ def Adj_FftOp : Adj_InferOp<"fft"> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class Adj_ReduceOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+/// `domain` names the element types the op takes (shape_rules::Domain).
+class Adj_ReduceOp<string mnemonic, string doc, string domain>
+    : Adj_InferOp<mnemonic, [Adj_Reduction],
+                  "inferReduce(context, location, getOperationName(), "
+                  "adaptor.getInput().getType(), adaptor.getAxes(), "
+                  "adaptor.getKeepdims(), shape_rules::Domain::" # domain #
+                  ", inferredReturnTypes)"> {
   let summary = doc;
   let description = [{
     Reduces over `axes` (distinct, in range); `keepdims` keeps them as
@@ -768,9 +814,9 @@ class Adj_ReduceOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
   }];
 }
 
-def Adj_ReduceSumOp : Adj_ReduceOp<"reduce_sum", "Sum over axes">;
-def Adj_ReduceMaxOp : Adj_ReduceOp<"reduce_max", "Maximum over axes">;
-def Adj_ReduceMeanOp : Adj_ReduceOp<"reduce_mean", "Mean over axes">;
+def Adj_ReduceSumOp : Adj_ReduceOp<"reduce_sum", "Sum over axes", "Numeric">;
+def Adj_ReduceMaxOp : Adj_ReduceOp<"reduce_max", "Maximum over axes", "Ordered">;
+def Adj_ReduceMeanOp : Adj_ReduceOp<"reduce_mean", "Mean over axes", "Inexact">;
 
 //===----------------------------------------------------------------------===//
 // Movement: shapes and data movement
@@ -931,7 +977,12 @@ def Adj_Conv2DOp : Adj_InferOp<"conv2d"> {
   }];
 }
 
-class Adj_PoolOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+class Adj_PoolOp<string mnemonic, string doc>
+    : Adj_InferOp<mnemonic, [],
+                  "inferPool(context, location, getOperationName(), "
+                  "adaptor.getInput().getType(), adaptor.getKernel(), "
+                  "adaptor.getStride(), adaptor.getPadding(), "
+                  "inferredReturnTypes)"> {
   let summary = doc;
   let description = [{
     Windows of `kernel` size moved by `stride` over an NCHW input padded by
@@ -993,14 +1044,22 @@ def Adj_IotaOp : Adj_Op<"iota", [Pure]> {
 // Automatic differentiation: requests (expanded by -adj-grad)
 //===----------------------------------------------------------------------===//
 
-class Adj_ADRequestOp<string mnemonic, string doc> : Adj_InferOp<mnemonic> {
+/// `kind` is the request's shape_rules::ADRequest; `customSens` the C++
+/// expression that says whether it has the `custom_sens` flag.
+class Adj_ADRequestOp<string mnemonic, string doc, string kind,
+                      string customSens = "false">
+    : Adj_InferOp<mnemonic, [],
+                  "inferADRequest(context, location, getOperationName(), "
+                  "shape_rules::ADRequest::" # kind # ", adaptor.getFn().getType(), "
+                  "adaptor.getWrt(), " # customSens # ", inferredReturnTypes)"> {
   let summary = doc;
   let arguments = (ins Adj_FnLike:$fn, OptionalAttr<DenseI64ArrayAttr>:$wrt);
   let results = (outs Adj_FnLike:$result);
   let assemblyFormat = "$fn (`wrt` `=` $wrt^)? attr-dict `:` type($fn)";
 }
 
-def Adj_GradOp : Adj_ADRequestOp<"grad", "The gradient of a function"> {
+def Adj_GradOp : Adj_ADRequestOp<"grad", "The gradient of a function", "Grad",
+                                 "adaptor.getCustomSens()"> {
   let description = [{
     For `f: (A...) -> R` with one result, `grad(f): (A...) -> (sens(A_i)...)`
     for each `i` in `wrt` (all arguments when absent). The output
@@ -1019,7 +1078,8 @@ def Adj_GradOp : Adj_ADRequestOp<"grad", "The gradient of a function"> {
 }
 
 def Adj_ValueAndGradOp : Adj_ADRequestOp<"value_and_grad",
-    "A function's value and its gradient"> {
+    "A function's value and its gradient", "ValueAndGrad",
+    "adaptor.getCustomSens()"> {
   let description = [{
     Like `adj.grad`, but the resulting function returns `(R, sens(A_i)...)`.
   }];
@@ -1031,7 +1091,7 @@ def Adj_ValueAndGradOp : Adj_ADRequestOp<"value_and_grad",
 }
 
 def Adj_VjpOp : Adj_ADRequestOp<"vjp",
-    "A function's value and its pullback (reverse mode)"> {
+    "A function's value and its pullback (reverse mode)", "Vjp"> {
   let description = [{
     For `f: (A...) -> (R...)`, `vjp(f): (A...) -> (R..., pullback)` where
     `pullback: (sens(R)...) -> (sens(A_i)...)` for each `i` in `wrt`.
@@ -1039,7 +1099,7 @@ def Adj_VjpOp : Adj_ADRequestOp<"vjp",
 }
 
 def Adj_JvpOp : Adj_ADRequestOp<"jvp",
-    "A function's value and its directional derivative (forward mode)"> {
+    "A function's value and its directional derivative (forward mode)", "Jvp"> {
   let description = [{
     For `f: (A...) -> (R...)`, `jvp(f): (A..., sens(A_i)...) -> (R...,
     sens(R)...)`: tangents for each `i` in `wrt` (all when absent) follow the
