@@ -1,7 +1,7 @@
 //===- Fftw.cpp - FFTW through dlopen -------------------------------------===//
 
 #include "CPU/Fftw.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -26,7 +26,7 @@ template <> struct Precision<float> {
 };
 
 template <typename R>
-Status resolveRoutines(const gpu::DynamicLibrary &library,
+Status resolveRoutines(const DynamicLibrary &library,
                        cpu::FftwRoutines<R> &table) {
   using C = typename cpu::FftwRoutines<R>::C;
   using Plan = typename cpu::FftwRoutines<R>::Plan;
@@ -34,7 +34,7 @@ Status resolveRoutines(const gpu::DynamicLibrary &library,
   Status status;
 #define ADJ_FFTW_FN(name, result, params)                                      \
   if (status.ok())                                                             \
-    status = gpu::resolve(                                                     \
+    status = resolve(                                                     \
         library, (std::string(Precision<R>::prefix) + #name).c_str(),          \
         &table.name);
 #include "CPU/Fftw.def"
@@ -56,7 +56,7 @@ template <typename R> const Loaded<R> &loaded() noexcept {
       // build against another, or to run without one), else Debian's.
       const char *path = std::getenv(Precision<R>::variable);
       const char *soname = path && *path ? path : Precision<R>::soname;
-      static gpu::DynamicLibrary library;
+      static DynamicLibrary library;
       static cpu::FftwRoutines<R> table;
       Status status = library.open(soname);
       if (status.ok())

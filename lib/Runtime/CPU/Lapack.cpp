@@ -1,7 +1,7 @@
 //===- Lapack.cpp - LAPACK through dlopen ---------------------------------===//
 
 #include "CPU/Lapack.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <cstdlib>
 #include <mutex>
@@ -13,12 +13,12 @@ namespace {
 
 #define ADJ_RESOLVE_LAPACK_FN(name, params)                                    \
   if (status.ok())                                                             \
-    status = gpu::resolve(library,                                             \
+    status = resolve(library,                                             \
                           (std::string(1, letter) + #name "_").c_str(),        \
                           &table.name);
 
 template <typename T>
-Status resolveRoutines(const gpu::DynamicLibrary &library, char letter,
+Status resolveRoutines(const DynamicLibrary &library, char letter,
                        cpu::LapackRoutines<T> &table) {
   Status status;
 #define ADJ_LAPACK_FN ADJ_RESOLVE_LAPACK_FN
@@ -43,7 +43,7 @@ const Loaded &loaded() noexcept {
   static std::once_flag once;
   try {
     std::call_once(once, [] {
-      auto resolveAll = [](const gpu::DynamicLibrary &library,
+      auto resolveAll = [](const DynamicLibrary &library,
                            cpu::Lapack &table) {
         Status s = resolveRoutines(library, 's', table.s);
         if (s.ok())
@@ -59,7 +59,7 @@ const Loaded &loaded() noexcept {
       // OpenBLAS, else whatever provides Debian's liblapack.so.3.
       const char *path = std::getenv("ADJOINT_LAPACK");
       if (path && *path) {
-        static gpu::DynamicLibrary chosen;
+        static DynamicLibrary chosen;
         static cpu::Lapack table;
         Status status = chosen.open(path);
         if (status.ok())
@@ -73,7 +73,7 @@ const Loaded &loaded() noexcept {
         return;
       }
       const cpu::Lapack *table = nullptr;
-      Status status = gpu::loadDriver({"libopenblas.so.0", "liblapack.so.3"},
+      Status status = loadDriver({"libopenblas.so.0", "liblapack.so.3"},
                                       resolveAll, &table);
       if (status.ok())
         result.table = table;

@@ -1,7 +1,7 @@
 //===- OneDnn.cpp - oneDNN's f32 GEMM through dlopen ----------------------===//
 
 #include "CPU/OneDnn.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <algorithm>
 #include <utility>
@@ -22,21 +22,21 @@ struct OneDnnApi {
 
 const OneDnnApi *api() noexcept {
   try {
-    auto resolveAll = [](const gpu::DynamicLibrary &library,
+    auto resolveAll = [](const DynamicLibrary &library,
                          OneDnnApi &table) {
-      gpu::resolveOptional(library, "omp_get_max_threads",
+      resolveOptional(library, "omp_get_max_threads",
                            &table.omp_get_max_threads);
-      gpu::resolveOptional(library, "omp_set_num_threads",
+      resolveOptional(library, "omp_set_num_threads",
                            &table.omp_set_num_threads);
       Status status;
 #define ADJ_ONEDNN_FN(name, params)                                            \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, #name, &table.name);
+    status = resolve(library, #name, &table.name);
 #include "CPU/OneDnn.def"
       return status;
     };
     const OneDnnApi *table = nullptr;
-    if (gpu::loadDriver({"libdnnl.so.3", "libdnnl.so.2"}, resolveAll, &table)
+    if (loadDriver({"libdnnl.so.3", "libdnnl.so.2"}, resolveAll, &table)
             .ok())
       return table;
   } catch (...) {

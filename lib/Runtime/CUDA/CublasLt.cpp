@@ -1,7 +1,7 @@
 //===- CublasLt.cpp - libcublasLt through dlopen --------------------------===//
 
 #include "CUDA/CublasLt.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <mutex>
 #include <string>
@@ -11,11 +11,11 @@ using namespace adjoint::rt::cuda;
 
 namespace {
 
-Status resolveAll(const gpu::DynamicLibrary &library, CublasLtApi &table) {
+Status resolveAll(const DynamicLibrary &library, CublasLtApi &table) {
   Status status;
 #define ADJ_CUBLASLT_FN(name, params)                                          \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, #name, &table.name);
+    status = resolve(library, #name, &table.name);
 #include "CUDA/CublasLt.def"
 #undef ADJ_CUBLASLT_FN
   return status;
@@ -32,7 +32,7 @@ Status adjoint::rt::cuda::loadCublasLt(const CublasLtApi **api) {
   static Status status;
   static std::once_flag once;
   std::call_once(once, [] {
-    static gpu::DynamicLibrary library;
+    static DynamicLibrary library;
     status = library.openOverridable("cuBLASLt", "ADJOINT_CUBLASLT",
                                      {"libcublasLt.so.13", "libcublasLt.so"});
     if (status.ok())

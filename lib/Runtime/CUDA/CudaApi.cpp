@@ -1,19 +1,19 @@
 //===- CudaApi.cpp - libcuda.so.1 through dlopen --------------------------===//
 
 #include "CUDA/CudaApi.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::cuda;
 
 Status adjoint::rt::cuda::loadCuda(const CudaApi **api) {
-  auto resolveAll = [](const gpu::DynamicLibrary &library, CudaApi &table) {
+  auto resolveAll = [](const DynamicLibrary &library, CudaApi &table) {
     Status status;
 #define ADJ_CUDA_FN(name, params)                                              \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, #name, &table.name);
+    status = resolve(library, #name, &table.name);
 #define ADJ_CUDA_OPTIONAL_FN(name, params)                                     \
-  gpu::resolveOptional(library, #name, &table.name);
+  resolveOptional(library, #name, &table.name);
 #include "CUDA/CudaApi.def"
     if (!status.ok())
       return status;
@@ -25,7 +25,7 @@ Status adjoint::rt::cuda::loadCuda(const CudaApi **api) {
                                init.message());
     return Status::success();
   };
-  return gpu::loadDriver({"libcuda.so.1"}, resolveAll, api);
+  return loadDriver({"libcuda.so.1"}, resolveAll, api);
 }
 
 Status adjoint::rt::cuda::check(const CudaApi &api, CUresult result,

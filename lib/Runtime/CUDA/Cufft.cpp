@@ -1,7 +1,7 @@
 //===- Cufft.cpp - libcufft through dlopen --------------------------------===//
 
 #include "CUDA/Cufft.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <mutex>
 #include <string>
@@ -11,23 +11,23 @@ using namespace adjoint::rt::cuda;
 
 namespace {
 
-Status resolveAll(const gpu::DynamicLibrary &cufft,
-                  const gpu::DynamicLibrary &cublas, CufftApi &t) {
+Status resolveAll(const DynamicLibrary &cufft,
+                  const DynamicLibrary &cublas, CufftApi &t) {
   for (Status status :
-       {gpu::resolve(cufft, "cufftPlanMany", &t.cufftPlanMany),
-        gpu::resolve(cufft, "cufftSetStream", &t.cufftSetStream),
-        gpu::resolve(cufft, "cufftDestroy", &t.cufftDestroy),
-        gpu::resolve(cufft, "cufftExecC2C", &t.cufftExecC2C),
-        gpu::resolve(cufft, "cufftExecZ2Z", &t.cufftExecZ2Z),
-        gpu::resolve(cufft, "cufftExecR2C", &t.cufftExecR2C),
-        gpu::resolve(cufft, "cufftExecD2Z", &t.cufftExecD2Z),
-        gpu::resolve(cufft, "cufftExecC2R", &t.cufftExecC2R),
-        gpu::resolve(cufft, "cufftExecZ2D", &t.cufftExecZ2D),
-        gpu::resolve(cublas, "cublasCreate_v2", &t.cublasCreate_v2),
-        gpu::resolve(cublas, "cublasDestroy_v2", &t.cublasDestroy_v2),
-        gpu::resolve(cublas, "cublasSetStream_v2", &t.cublasSetStream_v2),
-        gpu::resolve(cublas, "cublasSscal_v2", &t.cublasSscal_v2),
-        gpu::resolve(cublas, "cublasDscal_v2", &t.cublasDscal_v2)})
+       {resolve(cufft, "cufftPlanMany", &t.cufftPlanMany),
+        resolve(cufft, "cufftSetStream", &t.cufftSetStream),
+        resolve(cufft, "cufftDestroy", &t.cufftDestroy),
+        resolve(cufft, "cufftExecC2C", &t.cufftExecC2C),
+        resolve(cufft, "cufftExecZ2Z", &t.cufftExecZ2Z),
+        resolve(cufft, "cufftExecR2C", &t.cufftExecR2C),
+        resolve(cufft, "cufftExecD2Z", &t.cufftExecD2Z),
+        resolve(cufft, "cufftExecC2R", &t.cufftExecC2R),
+        resolve(cufft, "cufftExecZ2D", &t.cufftExecZ2D),
+        resolve(cublas, "cublasCreate_v2", &t.cublasCreate_v2),
+        resolve(cublas, "cublasDestroy_v2", &t.cublasDestroy_v2),
+        resolve(cublas, "cublasSetStream_v2", &t.cublasSetStream_v2),
+        resolve(cublas, "cublasSscal_v2", &t.cublasSscal_v2),
+        resolve(cublas, "cublasDscal_v2", &t.cublasDscal_v2)})
     if (!status.ok())
       return status;
   return Status::success();
@@ -40,7 +40,7 @@ Status adjoint::rt::cuda::loadCufft(const CufftApi **api) {
   static Status status;
   static std::once_flag once;
   std::call_once(once, [] {
-    static gpu::DynamicLibrary cufft, cublas;
+    static DynamicLibrary cufft, cublas;
     status = cublas.openOverridable("cuBLAS", "ADJOINT_CUBLAS",
                                     {"libcublas.so.13", "libcublas.so.12"});
     if (status.ok())

@@ -1,7 +1,7 @@
 //===- Cusolver.cpp - libcusolver and libcublas through dlopen ------------===//
 
 #include "CUDA/Cusolver.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <iterator>
 #include <mutex>
@@ -33,31 +33,31 @@ std::string typed(const char *prefix, const char *name) {
 }
 
 template <typename T>
-Status resolveRoutines(const gpu::DynamicLibrary &cusolver,
-                       const gpu::DynamicLibrary &cublas,
+Status resolveRoutines(const DynamicLibrary &cusolver,
+                       const DynamicLibrary &cublas,
                        CusolverRoutines<T> &table) {
   Status status;
 #define ADJ_CUSOLVER_FN(name, params)                                          \
   if (status.ok())                                                             \
-    status = gpu::resolve(cusolver, typed<T>("cusolverDn", #name).c_str(),    \
+    status = resolve(cusolver, typed<T>("cusolverDn", #name).c_str(),    \
                           &table.name);
 #include "CUDA/Cusolver.def"
   if (status.ok())
-    status = gpu::resolve(cublas, typed<T>("cublas", "trsm_v2").c_str(),
+    status = resolve(cublas, typed<T>("cublas", "trsm_v2").c_str(),
                           &table.trsm);
   return status;
 }
 
-Status resolveAll(const gpu::DynamicLibrary &cusolver,
-                  const gpu::DynamicLibrary &cublas, CusolverApi &table) {
+Status resolveAll(const DynamicLibrary &cusolver,
+                  const DynamicLibrary &cublas, CusolverApi &table) {
   for (Status status :
-       {gpu::resolve(cusolver, "cusolverDnCreate", &table.cusolverDnCreate),
-        gpu::resolve(cusolver, "cusolverDnDestroy", &table.cusolverDnDestroy),
-        gpu::resolve(cusolver, "cusolverDnSetStream",
+       {resolve(cusolver, "cusolverDnCreate", &table.cusolverDnCreate),
+        resolve(cusolver, "cusolverDnDestroy", &table.cusolverDnDestroy),
+        resolve(cusolver, "cusolverDnSetStream",
                      &table.cusolverDnSetStream),
-        gpu::resolve(cublas, "cublasCreate_v2", &table.cublasCreate_v2),
-        gpu::resolve(cublas, "cublasDestroy_v2", &table.cublasDestroy_v2),
-        gpu::resolve(cublas, "cublasSetStream_v2", &table.cublasSetStream_v2),
+        resolve(cublas, "cublasCreate_v2", &table.cublasCreate_v2),
+        resolve(cublas, "cublasDestroy_v2", &table.cublasDestroy_v2),
+        resolve(cublas, "cublasSetStream_v2", &table.cublasSetStream_v2),
         resolveRoutines(cusolver, cublas, table.s),
         resolveRoutines(cusolver, cublas, table.d),
         resolveRoutines(cusolver, cublas, table.c),
@@ -77,7 +77,7 @@ Status adjoint::rt::cuda::loadCusolver(const CusolverApi **api) {
   static Status status;
   static std::once_flag once;
   std::call_once(once, [] {
-    static gpu::DynamicLibrary cusolver, cublas;
+    static DynamicLibrary cusolver, cublas;
     status = cublas.openOverridable("cuBLAS", "ADJOINT_CUBLAS",
                                     {"libcublas.so.13", "libcublas.so.12"});
     if (status.ok())

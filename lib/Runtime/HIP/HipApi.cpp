@@ -1,23 +1,23 @@
 //===- HipApi.cpp - libamdhip64 through dlopen ----------------------------===//
 
 #include "HIP/HipApi.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::hip;
 
 Status adjoint::rt::hip::loadHip(const HipApi **api) {
-  auto resolveAll = [](const gpu::DynamicLibrary &library, HipApi &table) {
-    Status status = gpu::resolve(library, "hipGetErrorName",
+  auto resolveAll = [](const DynamicLibrary &library, HipApi &table) {
+    Status status = resolve(library, "hipGetErrorName",
                                  &table.hipGetErrorName);
     if (status.ok())
-      status = gpu::resolve(library, "hipGetErrorString",
+      status = resolve(library, "hipGetErrorString",
                             &table.hipGetErrorString);
 #define ADJ_HIP_FN(name, params)                                               \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, #name, &table.name);
+    status = resolve(library, #name, &table.name);
 #define ADJ_HIP_OPTIONAL_FN(name, params)                                      \
-  gpu::resolveOptional(library, #name, &table.name);
+  resolveOptional(library, #name, &table.name);
 #include "HIP/HipApi.def"
     if (!status.ok())
       return status;
@@ -30,7 +30,7 @@ Status adjoint::rt::hip::loadHip(const HipApi **api) {
     return Status::success();
   };
   // The ROCm 6 soname first, then ROCm 5's, then a development link.
-  return gpu::loadDriver(
+  return loadDriver(
       {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"}, resolveAll,
       api);
 }

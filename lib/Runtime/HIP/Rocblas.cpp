@@ -1,7 +1,7 @@
 //===- Rocblas.cpp - librocblas through dlopen ----------------------------===//
 
 #include "HIP/Rocblas.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <dlfcn.h>
 #include <string>
@@ -24,15 +24,15 @@ bool twoHipRuntimes() {
 } // namespace
 
 Status adjoint::rt::hip::loadRocblas(const RocblasApi **api) {
-  auto resolveAll = [](const gpu::DynamicLibrary &library, RocblasApi &table) {
-    gpu::resolveOptional(library, "rocblas_status_to_string",
+  auto resolveAll = [](const DynamicLibrary &library, RocblasApi &table) {
+    resolveOptional(library, "rocblas_status_to_string",
                          &table.rocblas_status_to_string);
-    gpu::resolveOptional(library, "rocblas_set_atomics_mode",
+    resolveOptional(library, "rocblas_set_atomics_mode",
                          &table.rocblas_set_atomics_mode);
     Status status;
 #define ADJ_ROCBLAS_FN(name, params)                                           \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, #name, &table.name);
+    status = resolve(library, #name, &table.name);
 #include "HIP/Rocblas.def"
     if (status.ok() && twoHipRuntimes())
       status = Status::error(
@@ -42,7 +42,7 @@ Status adjoint::rt::hip::loadRocblas(const RocblasApi **api) {
               "libamdhip64.so.5 and libamdhip64.so.6 are loaded");
     return status;
   };
-  return gpu::loadDriver({"librocblas.so.4", "librocblas.so.3",
+  return loadDriver({"librocblas.so.4", "librocblas.so.3",
                           "librocblas.so.0", "librocblas.so"},
                          resolveAll, api);
 }

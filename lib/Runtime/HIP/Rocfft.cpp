@@ -1,7 +1,7 @@
 //===- Rocfft.cpp - librocfft through dlopen ------------------------------===//
 
 #include "HIP/Rocfft.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <mutex>
 #include <string>
@@ -11,31 +11,31 @@ using namespace adjoint::rt::hip;
 
 namespace {
 
-Status resolveAll(const gpu::DynamicLibrary &fft,
-                  const gpu::DynamicLibrary &blas, RocfftApi &t) {
-  gpu::resolveOptional(blas, "rocblas_status_to_string",
+Status resolveAll(const DynamicLibrary &fft,
+                  const DynamicLibrary &blas, RocfftApi &t) {
+  resolveOptional(blas, "rocblas_status_to_string",
                        &t.rocblas_status_to_string);
   for (Status status :
-       {gpu::resolve(fft, "rocfft_setup", &t.rocfft_setup),
-        gpu::resolve(fft, "rocfft_plan_create", &t.rocfft_plan_create),
-        gpu::resolve(fft, "rocfft_plan_get_work_buffer_size",
+       {resolve(fft, "rocfft_setup", &t.rocfft_setup),
+        resolve(fft, "rocfft_plan_create", &t.rocfft_plan_create),
+        resolve(fft, "rocfft_plan_get_work_buffer_size",
                      &t.rocfft_plan_get_work_buffer_size),
-        gpu::resolve(fft, "rocfft_plan_destroy", &t.rocfft_plan_destroy),
-        gpu::resolve(fft, "rocfft_execution_info_create",
+        resolve(fft, "rocfft_plan_destroy", &t.rocfft_plan_destroy),
+        resolve(fft, "rocfft_execution_info_create",
                      &t.rocfft_execution_info_create),
-        gpu::resolve(fft, "rocfft_execution_info_destroy",
+        resolve(fft, "rocfft_execution_info_destroy",
                      &t.rocfft_execution_info_destroy),
-        gpu::resolve(fft, "rocfft_execution_info_set_stream",
+        resolve(fft, "rocfft_execution_info_set_stream",
                      &t.rocfft_execution_info_set_stream),
-        gpu::resolve(fft, "rocfft_execution_info_set_work_buffer",
+        resolve(fft, "rocfft_execution_info_set_work_buffer",
                      &t.rocfft_execution_info_set_work_buffer),
-        gpu::resolve(fft, "rocfft_execute", &t.rocfft_execute),
-        gpu::resolve(blas, "rocblas_create_handle", &t.rocblas_create_handle),
-        gpu::resolve(blas, "rocblas_destroy_handle",
+        resolve(fft, "rocfft_execute", &t.rocfft_execute),
+        resolve(blas, "rocblas_create_handle", &t.rocblas_create_handle),
+        resolve(blas, "rocblas_destroy_handle",
                      &t.rocblas_destroy_handle),
-        gpu::resolve(blas, "rocblas_set_stream", &t.rocblas_set_stream),
-        gpu::resolve(blas, "rocblas_sscal", &t.rocblas_sscal),
-        gpu::resolve(blas, "rocblas_dscal", &t.rocblas_dscal)})
+        resolve(blas, "rocblas_set_stream", &t.rocblas_set_stream),
+        resolve(blas, "rocblas_sscal", &t.rocblas_sscal),
+        resolve(blas, "rocblas_dscal", &t.rocblas_dscal)})
     if (!status.ok())
       return status;
   return checkRocfft(t.rocfft_setup(), "rocfft_setup");
@@ -48,7 +48,7 @@ Status adjoint::rt::hip::loadRocfft(const RocfftApi **api) {
   static Status status;
   static std::once_flag once;
   std::call_once(once, [] {
-    static gpu::DynamicLibrary fft, blas;
+    static DynamicLibrary fft, blas;
     // rocBLAS as the GEMMs find it (Rocblas.cpp), newest first.
     status = blas.openFirst({"librocblas.so.4", "librocblas.so.3",
                              "librocblas.so.0", "librocblas.so"});

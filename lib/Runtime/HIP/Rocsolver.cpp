@@ -1,7 +1,7 @@
 //===- Rocsolver.cpp - librocsolver through dlopen ------------------------===//
 
 #include "HIP/Rocsolver.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <string>
 #include <type_traits>
@@ -29,26 +29,26 @@ template <typename T> std::string typed(const char *prefix, const char *name) {
 }
 
 template <typename T>
-Status resolveRoutines(const gpu::DynamicLibrary &library,
+Status resolveRoutines(const DynamicLibrary &library,
                        RocsolverRoutines<T> &table) {
   Status status;
 #define ADJ_ROCSOLVER_FN(prefix, name, params)                                 \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, typed<T>(#prefix, #name).c_str(),          \
+    status = resolve(library, typed<T>(#prefix, #name).c_str(),          \
                           &table.name);
 #include "HIP/Rocsolver.def"
   return status;
 }
 
-Status resolveAll(const gpu::DynamicLibrary &library, RocsolverApi &table) {
-  gpu::resolveOptional(library, "rocblas_status_to_string",
+Status resolveAll(const DynamicLibrary &library, RocsolverApi &table) {
+  resolveOptional(library, "rocblas_status_to_string",
                        &table.rocblas_status_to_string);
   for (Status status :
-       {gpu::resolve(library, "rocblas_create_handle",
+       {resolve(library, "rocblas_create_handle",
                      &table.rocblas_create_handle),
-        gpu::resolve(library, "rocblas_destroy_handle",
+        resolve(library, "rocblas_destroy_handle",
                      &table.rocblas_destroy_handle),
-        gpu::resolve(library, "rocblas_set_stream", &table.rocblas_set_stream),
+        resolve(library, "rocblas_set_stream", &table.rocblas_set_stream),
         resolveRoutines(library, table.s), resolveRoutines(library, table.d),
         resolveRoutines(library, table.c), resolveRoutines(library, table.z)})
     if (!status.ok())
@@ -59,6 +59,6 @@ Status resolveAll(const gpu::DynamicLibrary &library, RocsolverApi &table) {
 } // namespace
 
 Status adjoint::rt::hip::loadRocsolver(const RocsolverApi **api) {
-  return gpu::loadDriver({"librocsolver.so.0", "librocsolver.so"}, resolveAll,
+  return loadDriver({"librocsolver.so.0", "librocsolver.so"}, resolveAll,
                          api);
 }

@@ -1,7 +1,7 @@
 //===- LevelZeroApi.cpp - libze_loader.so.1 through dlopen ----------------===//
 
 #include "LevelZero/LevelZeroApi.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <cstdio>
 
@@ -9,12 +9,12 @@ using namespace adjoint::rt;
 using namespace adjoint::rt::levelzero;
 
 Status adjoint::rt::levelzero::loadLevelZero(const LevelZeroApi **api) {
-  auto resolveAll = [](const gpu::DynamicLibrary &library,
+  auto resolveAll = [](const DynamicLibrary &library,
                        LevelZeroApi &table) {
     Status status;
 #define ADJ_ZE_FN(name, params)                                                \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, #name, &table.name);
+    status = resolve(library, #name, &table.name);
 #include "LevelZero/LevelZeroApi.def"
     if (status.ok())
       status = check(table.zeInit(ZE_INIT_FLAG_GPU_ONLY), "zeInit");
@@ -23,7 +23,7 @@ Status adjoint::rt::levelzero::loadLevelZero(const LevelZeroApi **api) {
       status = Status::error(StatusCode::Unavailable, status.message());
     return status;
   };
-  return gpu::loadDriver({"libze_loader.so.1"}, resolveAll, api);
+  return loadDriver({"libze_loader.so.1"}, resolveAll, api);
 }
 
 namespace {

@@ -1,22 +1,22 @@
 //===- OpenCLApi.cpp - libOpenCL.so.1 through dlopen ----------------------===//
 
 #include "OpenCL/OpenCLApi.h"
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 
 using namespace adjoint::rt;
 using namespace adjoint::rt::opencl;
 
 Status adjoint::rt::opencl::loadOpenCL(const OpenCLApi **api) {
-  auto resolveAll = [](const gpu::DynamicLibrary &library, OpenCLApi &table) {
+  auto resolveAll = [](const DynamicLibrary &library, OpenCLApi &table) {
     Status status;
 #define ADJ_OPENCL_FN(name)                                                    \
   if (status.ok())                                                             \
-    status = gpu::resolve(library, #name, &table.name);
+    status = resolve(library, #name, &table.name);
 #include "OpenCL/OpenCLApi.def"
     return status;
   };
-  return gpu::loadDriver({"libOpenCL.so.1"}, resolveAll, api);
+  return loadDriver({"libOpenCL.so.1"}, resolveAll, api);
 }
 
 bool adjoint::rt::opencl::loadUsm(const OpenCLApi &api,

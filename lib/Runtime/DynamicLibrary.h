@@ -1,13 +1,15 @@
 //===- DynamicLibrary.h - Drivers loaded with dlopen ------------*- C++ -*-===//
 //
-// Vendor drivers are never linked: each driver folder lists its entry points
-// in an X-macro table and resolves them from the library at run time, so the
-// runtime builds and runs everywhere and a missing driver is a Status.
+// Vendor libraries are never linked: GPU drivers and their libraries, and
+// the CPU's LAPACK, FFTW and oneDNN alike. Each folder lists its entry
+// points in an X-macro table and resolves them from the library at run
+// time, so the runtime builds and runs everywhere and a missing library is
+// a Status.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ADJOINT_LIB_RUNTIME_GPU_DYNAMICLIBRARY_H
-#define ADJOINT_LIB_RUNTIME_GPU_DYNAMICLIBRARY_H
+#ifndef ADJOINT_LIB_RUNTIME_DYNAMICLIBRARY_H
+#define ADJOINT_LIB_RUNTIME_DYNAMICLIBRARY_H
 
 #include "adjoint/Runtime/Status.h"
 
@@ -15,7 +17,7 @@
 #include <mutex>
 #include <string>
 
-namespace adjoint::rt::gpu {
+namespace adjoint::rt {
 
 /// A shared library opened for the life of the process (drivers start
 /// threads and register handlers that must not be unloaded under them).
@@ -81,6 +83,6 @@ Status loadDriver(std::initializer_list<const char *> sonames,
   return status;
 }
 
-} // namespace adjoint::rt::gpu
+} // namespace adjoint::rt
 
-#endif // ADJOINT_LIB_RUNTIME_GPU_DYNAMICLIBRARY_H
+#endif // ADJOINT_LIB_RUNTIME_DYNAMICLIBRARY_H

@@ -1,12 +1,11 @@
 //===- DynamicLibrary.cpp - Drivers loaded with dlopen --------------------===//
 
-#include "GPU/DynamicLibrary.h"
+#include "DynamicLibrary.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
 
 using namespace adjoint::rt;
-using namespace adjoint::rt::gpu;
 
 Status DynamicLibrary::open(const char *soname) {
   soname_ = soname;
