@@ -2,12 +2,15 @@
 
 #include "adjoint/Pipelines/Pipelines.h"
 #include "adjoint/Codegen/AMD/Passes.h"
+#include "adjoint/Codegen/AMD/Pipeline.h"
 #include "adjoint/Codegen/CPU/Passes.h"
 #include "adjoint/Codegen/Common/Passes.h"
+#include "adjoint/Codegen/Common/PipelineText.h"
 #include "adjoint/Codegen/GPU/Passes.h"
-#include "adjoint/Codegen/Intel/Passes.h"
+#include "adjoint/Codegen/Intel/Pipeline.h"
 #include "adjoint/Codegen/NVIDIA/Passes.h"
-#include "adjoint/Compile/Target.h"
+#include "adjoint/Codegen/NVIDIA/Pipeline.h"
+#include "adjoint/Target/Target.h"
 #include "adjoint/Dialect/Adj/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -21,6 +24,7 @@
 #include <mutex>
 
 using namespace mlir;
+using adjoint::addPipelineText;
 
 void adjoint::buildOptimizePipeline(OpPassManager &pm) {
   pm.addPass(adj::createStripDerivativeRules());
@@ -56,15 +60,6 @@ void adjoint::buildOptimizePipeline(OpPassManager &pm) {
   pm.addPass(adj::createRemoveDeadValues());
   pm.addPass(createSymbolDCEPass());
 }
-
-namespace {
-/// Appends upstream passes written as ir-opt would take them. The texts are
-/// fixed, so a parse failure is a bug here, not a user error.
-void addPipelineText(OpPassManager &pm, llvm::StringRef text) {
-  if (failed(parsePassPipeline(text, pm)))
-    llvm::report_fatal_error(llvm::Twine("bad built-in pipeline: ") + text);
-}
-} // namespace
 
 void adjoint::buildTensorPipeline(OpPassManager &pm, StringRef target) {
   // The CPU calls FFTW for adj.fft; the GPUs call a library or run the
@@ -160,18 +155,6 @@ void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
   buildCPULLVMPipeline(pm);
 }
 
-namespace {
-/// The subgroup size kernels are written for when the options leave it to
-/// the kind (0). Intel GPUs run subgroups of 8 to 32; 16 suits them all,
-/// and Intel's CPU OpenCL runtime miscompiles the reductions' shuffle
-/// butterfly at 32 and 64 (docs/gpu-kernels.md). The NVIDIA pipeline
-/// passes its warp size (32) explicitly, the AMD one its chip's wavefront
-/// size (64 or 32).
-int64_t subgroupSizeOf(const adjoint::LowerToTargetOptions &options) {
-  return options.subgroupSize ? options.subgroupSize : int64_t(16);
-}
-} // namespace
-
 void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
                                       const LowerToTargetOptions &options) {
   // Decompositions (calls -adj-to-linalg made) as matrix kernels.
@@ -187,7 +170,9 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createMatmul(matmul));
   pm.addNestedPass<func::FuncOp>(createConv());
   ReductionsOptions reductions;
-  reductions.subgroupSize = subgroupSizeOf(options);
+  // Only the SPIR-V pipelines leave the subgroup size to the kind (0); the
+  // NVIDIA and AMD ones pass their warp and wavefront sizes.
+  reductions.subgroupSize = intelSubgroupSize(options);
   reductions.workgroupSize = options.workgroupSize;
   pm.addNestedPass<func::FuncOp>(createReductions(reductions));
   pm.addPass(createMapToKernels(MapToKernelsOptions{options.workgroupSize}));
@@ -204,156 +189,6 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   // on the host; each vendor converts what remains (create, re, im) with
   // its own types.
   addPipelineText(pm, "convert-complex-to-standard");
-}
-
-void adjoint::buildIntelSPIRVPipeline(OpPassManager &pm,
-                                      const LowerToTargetOptions &options) {
-  pm.addPass(createAttachTarget(AttachTargetOptions{
-      options.chip, options.features, subgroupSizeOf(options)}));
-  // Workgroup buffers of the tiled kernels as SPIR-V Workgroup variables.
-  pm.addNestedPass<gpu::GPUModuleOp>(createWorkgroupAllocs());
-  // Views sunk into the kernels fold into their loads and stores; affine
-  // index arithmetic and math become what the SPIR-V conversion knows
-  // (math as OpenCL extended instructions; log1p and expm1, which it
-  // would write as log(1 + x) and exp(x) - 1, through log and exp first).
-  pm.addNestedPass<gpu::GPUModuleOp>(createPreciseMath());
-  // Barriers of kernels that share global memory order it too.
-  pm.addNestedPass<gpu::GPUModuleOp>(createGlobalBarriers());
-  addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
-                      "canonicalize,convert-math-to-spirv)");
-  pm.addNestedPass<gpu::GPUModuleOp>(createLegalizeArith());
-  // Rank-0 views at an offset (a scalar element of a vector) as rank-1
-  // buffers: the conversion below would read them at offset 0.
-  pm.addPass(createScalarViewArgs());
-  // Upstream's convert-gpu-to-spirv with the complex patterns in the same
-  // conversion.
-  pm.addPass(createKernelsToSPIRV());
-  addPipelineText(pm, "gpu.module(spirv.module(spirv-lower-abi-attrs,"
-                      "spirv-update-vce))");
-}
-
-void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
-                                      const LowerToTargetOptions &options) {
-  // Views fold into their loads and stores, affine index arithmetic and
-  // structured control flow become what the LLVM dialect has; then the
-  // NVVM conversion with bare pointers, the runtime's kernel ABI
-  // (include/adjoint/Runtime/GpuABI.h): one device address per memref,
-  // which the kernels' static layouts (-adj-gpu-kernel-layouts) make
-  // enough. Math ops become libdevice calls there; the target checks that
-  // libdevice is at hand for them.
-  // Flat buffers of dynamic extent (-adj-gpu-kernel-layouts) as pointers
-  // first: bare pointers carry only static shapes.
-  pm.addNestedPass<gpu::GPUModuleOp>(createFlatKernelArgs());
-  // Without libdevice, math must not stay __nv_* calls: transcendentals
-  // as polynomials first (powf through exp and log; f64 exp, expm1, log,
-  // log1p, tanh and erf too), and after the NVVM conversion the calls of
-  // what PTX has instructions for (sqrt, floor) as LLVM intrinsics. What
-  // remains (other f64 transcendentals: sin, cos, ...) is a libdevice call
-  // that the target then reports.
-  bool libdevice = options.libdevice &&
-                   nvidia::hasLibdevice(nvidia::resolveCudaToolkit(
-                       options.toolkit));
-  if (!libdevice) {
-    addPipelineText(pm, "gpu.module(math-expand-ops{ops=powf,fpowi,tan,"
-                        "sinh,cosh,asinh,acosh,atanh,exp2})");
-    pm.addNestedPass<gpu::GPUModuleOp>(createApproximateMath());
-  }
-  addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
-                      "convert-scf-to-cf,canonicalize,"
-                      "convert-complex-to-llvm,"
-                      "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
-                      // What has no libdevice function (math.absi, ...):
-                      // LLVM intrinsics, which NVPTX selects.
-                      "convert-math-to-llvm,reconcile-unrealized-casts)");
-  if (!libdevice)
-    pm.addNestedPass<gpu::GPUModuleOp>(nvidia::createNativeMath());
-  nvidia::AttachTargetOptions target;
-  if (!options.chip.empty())
-    target.chip = options.chip;
-  // Adjoint's own features (+tf32) are read by the GPU codegen, not LLVM.
-  target.features = llvmTargetFeatures(options.features);
-  target.toolkit = options.toolkit;
-  // The target tells a missing libdevice from one not to be linked.
-  target.libdevice = options.libdevice;
-  pm.addPass(nvidia::createAttachTarget(target));
-}
-
-namespace adjoint {
-namespace {
-/// What the hip pipeline makes of `options`: the default chip (gfx942)
-/// where none is named, the ROCm folder resolved, the chip's wavefront
-/// size where no subgroup size is asked for.
-struct HipOptions {
-  std::string chip;
-  std::string rocm;
-  int64_t wavefrontSize;
-};
-HipOptions hipOptionsOf(const LowerToTargetOptions &options) {
-  HipOptions hip;
-  hip.chip = options.chip.empty() ? std::string(amd::kDefaultChip)
-                                  : options.chip.getValue();
-  hip.rocm = amd::resolveRocmPath(options.toolkit);
-  hip.wavefrontSize = options.subgroupSize
-                          ? int64_t(options.subgroupSize)
-                          : amd::defaultWavefrontSize(hip.chip);
-  return hip;
-}
-
-void addAMDROCDL(OpPassManager &pm, const LowerToTargetOptions &options,
-                 bool checkLinker) {
-  HipOptions hip = hipOptionsOf(options);
-  // Bare pointers as on NVIDIA: one device address per memref
-  // (GpuABI.h), flat buffers of dynamic extent as pointers first.
-  pm.addNestedPass<gpu::GPUModuleOp>(createFlatKernelArgs());
-  // The device libraries where they were built for the chip; elsewhere
-  // (absent, or Debian's 5.2 on gfx942 and gfx1100) f32 and f16
-  // transcendentals as polynomials, and after the conversion the ocml
-  // calls of what AMDGPU has instructions for (floor, rsqrt) as LLVM
-  // intrinsics. f64 transcendentals are ocml calls linked from the device
-  // libraries when present (whatever the chip: their f64 code does not
-  // depend on it); without them exp, expm1, log, log1p, tanh and erf are
-  // our approximations too, and the other f64 functions an error at the op.
-  bool native = !(options.libdevice &&
-                  amd::deviceLibsSupport(hip.rocm, hip.chip));
-  if (native) {
-    addPipelineText(pm, "gpu.module(math-expand-ops{ops=powf,fpowi,tan,"
-                        "sinh,cosh,asinh,acosh,atanh,exp2})");
-    ApproximateMathOptions approximate;
-    approximate.f64 = !(options.libdevice && amd::hasDeviceLibs(hip.rocm));
-    pm.addNestedPass<gpu::GPUModuleOp>(createApproximateMath(approximate));
-  }
-  // The conversion takes the processor alone (gfx942, not its target ID).
-  std::string processor = StringRef(hip.chip).split(':').first.str();
-  addPipelineText(pm, "gpu.module(fold-memref-alias-ops,lower-affine,"
-                      "convert-scf-to-cf,canonicalize,"
-                      "convert-complex-to-llvm,"
-                      "convert-gpu-to-rocdl{chipset=" +
-                          processor +
-                          " use-bare-ptr-memref-call-conv=true runtime=HIP "
-                          // Not math's generic patterns, which compete with
-                          // the ocml ones (math.tanh -> llvm.intr.tanh, which
-                          // AMDGPU cannot select) where every dialect is
-                          // loaded (compile(), ir-run).
-                          "allowed-dialects=arith,cf,func,index,memref,ub,"
-                          "vector},"
-                          "convert-math-to-llvm,reconcile-unrealized-casts)");
-  if (native)
-    pm.addNestedPass<gpu::GPUModuleOp>(amd::createNativeMath());
-  amd::AttachTargetOptions target;
-  target.chip = hip.chip;
-  target.features = llvmTargetFeatures(options.features);
-  target.wavefrontSize = hip.wavefrontSize;
-  target.rocm = hip.rocm;
-  target.deviceLibs = options.libdevice;
-  target.checkLinker = checkLinker;
-  pm.addPass(amd::createAttachTarget(target));
-}
-} // namespace
-} // namespace adjoint
-
-void adjoint::buildAMDROCDLPipeline(OpPassManager &pm,
-                                    const LowerToTargetOptions &options) {
-  addAMDROCDL(pm, options, /*checkLinker=*/false);
 }
 
 void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
@@ -408,12 +243,12 @@ void adjoint::buildLowerToHIPPipeline(OpPassManager &pm,
   // RDNA) unless told otherwise.
   LowerToTargetOptions hip;
   hip.copyOptionValuesFrom(options);
-  HipOptions resolved = hipOptionsOf(options);
+  amd::ResolvedOptions resolved = amd::resolveOptions(options);
   hip.subgroupSize = resolved.wavefrontSize;
   buildTensorPipeline(pm, "hip");
   buildBufferizePipeline(pm);
   buildGPUKernelsPipeline(pm, hip);
-  addAMDROCDL(pm, hip, /*checkLinker=*/true);
+  buildAMDROCDLPipeline(pm, hip, /*checkLinker=*/true);
   // One HSACO code object per kernel module, linked by the ROCm folder's
   // ld.lld with the device libraries the target checked.
   buildGPUHostLLVMPipeline(pm, "bin", resolved.rocm);

@@ -38,7 +38,7 @@
 #ifndef ADJOINT_API_COMPILE_H
 #define ADJOINT_API_COMPILE_H
 
-#include "adjoint/Compile/Target.h"
+#include "adjoint/Target/Target.h"
 #include "adjoint/Runtime/Invoke.h"
 #include "adjoint/Runtime/Signature.h"
 #include "adjoint/Runtime/Tensor.h"

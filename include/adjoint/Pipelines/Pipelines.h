@@ -8,6 +8,8 @@
 #ifndef ADJOINT_PIPELINES_PIPELINES_H
 #define ADJOINT_PIPELINES_PIPELINES_H
 
+#include "adjoint/Codegen/Common/LowerToTargetOptions.h"
+
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -55,58 +57,9 @@ void buildCPULLVMPipeline(mlir::OpPassManager &pm);
 /// stages do not depend on them (LLVM's code generation does).
 void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
 
-/// The options every -adj-lower-to-<kind> pipeline takes, so that a Target
-/// turns into the same option string whatever its kind
-/// (`-adj-lower-to-opencl{subgroup-size=16}`); a kind ignores those that do
-/// not concern it (the CPU's MLIR stages read none: its chip and features
-/// matter to LLVM's code generation after the pipeline).
-struct LowerToTargetOptions
-    : mlir::PassPipelineOptions<LowerToTargetOptions> {
-  Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("The chip (CPU: LLVM's CPU name; opencl/level_zero: "
-                     "cpu, integrated, discrete; CUDA: sm_90, or several "
-                     "comma-separated; HIP: an AMD target ID, gfx90a, "
-                     "gfx942:xnack-, gfx1100); empty for the default (CUDA: "
-                     "sm_80,sm_90; HIP: gfx942)"),
-      llvm::cl::init("")};
-  Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("Comma-separated +/- features (CPU: LLVM's, "
-                     "\"+avx2,+fma\"; opencl/level_zero: fp16, fp64; CUDA: "
-                     "+ptx80, and +tf32: f32 matmuls may use TensorFloat-32); "
-                     "empty for the chip's defaults"),
-      llvm::cl::init("")};
-  Option<int64_t> subgroupSize{
-      *this, "subgroup-size",
-      llvm::cl::desc("GPU: the subgroup (warp) size kernels are written "
-                     "for and pin (0: the kind's default, 16 on Intel, 32 "
-                     "on NVIDIA, the chip's wavefront size on AMD: 64 on "
-                     "CDNA, 32 on RDNA)"),
-      llvm::cl::init(0)};
-  Option<int64_t> workgroupSize{
-      *this, "workgroup-size",
-      llvm::cl::desc("Work items per workgroup of the generated kernels"),
-      llvm::cl::init(256)};
-  Option<bool> libdevice{
-      *this, "libdevice",
-      llvm::cl::desc("CUDA: link libdevice for math functions when the "
-                     "toolkit has it; HIP: the ROCm device libraries (ocml) "
-                     "when built for the chip; false (or no library there): "
-                     "f32 and f16 math as polynomial approximations, the "
-                     "rest as native instructions"),
-      llvm::cl::init(true)};
-  Option<std::string> toolkit{
-      *this, "toolkit",
-      llvm::cl::desc("CUDA: the toolkit folder with bin/ptxas and "
-                     "nvvm/libdevice (empty: $ADJOINT_CUDA_TOOLKIT, else "
-                     "the build's default); HIP: the ROCm folder with "
-                     "llvm/bin/ld.lld and amdgcn/bitcode (empty: "
-                     "$ADJOINT_ROCM_PATH, else the build's default)"),
-      llvm::cl::init("")};
-};
-
-/// The GPU lowering, stage by stage, each a named pipeline too.
+/// The GPU lowering, stage by stage, each a named pipeline too; each
+/// vendor's own stage is built in its Codegen folder
+/// (`adjoint/Codegen/{Intel,NVIDIA,AMD}/Pipeline.h`).
 ///
 /// `-adj-gpu-kernels`: linalg ops on buffers -> gpu.launch (contractions,
 /// convolutions and reductions as tiled kernels: -adj-gpu-matmul,
@@ -116,24 +69,6 @@ struct LowerToTargetOptions
 /// gpu.launch_func (gpu-kernel-outlining).
 void buildGPUKernelsPipeline(mlir::OpPassManager &pm,
                              const LowerToTargetOptions &options);
-/// `-adj-intel-spirv`: kernels -> the SPIR-V dialect (OpenCL kernel
-/// flavour) in each gpu.module.
-void buildIntelSPIRVPipeline(mlir::OpPassManager &pm,
-                             const LowerToTargetOptions &options);
-/// `-adj-nvidia-nvvm`: kernels -> the NVVM/LLVM dialects in each
-/// gpu.module, one bare device pointer per memref argument, with an NVVM
-/// target per chip (-adj-nvidia-attach-target; sm_80 and sm_90 with
-/// +ptx80 by default).
-void buildNVIDIANVVMPipeline(mlir::OpPassManager &pm,
-                             const LowerToTargetOptions &options);
-/// `-adj-amd-rocdl`: kernels -> the ROCDL/LLVM dialects in each
-/// gpu.module, one bare device pointer per memref argument, with the ROCDL
-/// target of one chip (-adj-amd-attach-target; gfx942 by default, code
-/// object v5, the chip's wavefront size). Math from the ROCm device
-/// libraries where they were built for the chip, else f32/f16
-/// approximations and native instructions (-adj-amd-native-math).
-void buildAMDROCDLPipeline(mlir::OpPassManager &pm,
-                           const LowerToTargetOptions &options);
 /// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
 /// format gpu-module-to-binary names `binaryFormat`, with the CUDA toolkit
 /// `toolkit` where the target needs one; fatbins, CUDA's, merged into one

@@ -18,7 +18,7 @@
 #include "FakeCuda.h"
 #include "Helpers.h"
 
-#include "adjoint/Compile/Target.h"
+#include "adjoint/Target/Target.h"
 #include "adjoint/Runtime/DeviceRegistry.h"
 
 #include <cstdlib>

@@ -2,7 +2,7 @@
 
 #include "Helpers.h"
 
-#include "adjoint/Compile/Target.h"
+#include "adjoint/Target/Target.h"
 
 using namespace adjoint;
 using namespace adjoint::test;

@@ -14,7 +14,7 @@
 #include "FakeHip.h"
 #include "Helpers.h"
 
-#include "adjoint/Compile/Target.h"
+#include "adjoint/Target/Target.h"
 #include "adjoint/Runtime/DeviceRegistry.h"
 
 #include <cstdlib>

@@ -2,7 +2,7 @@
 
 #include "Helpers.h"
 
-#include "adjoint/Compile/Target.h"
+#include "adjoint/Target/Target.h"
 #include "adjoint/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassRegistry.h"

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ADJOINT_COMPILE_TARGET_H
-#define ADJOINT_COMPILE_TARGET_H
+#ifndef ADJOINT_TARGET_TARGET_H
+#define ADJOINT_TARGET_TARGET_H
 
 #include <cstdint>
 #include <optional>
@@ -102,4 +102,4 @@ struct Target {
 
 } // namespace adjoint
 
-#endif // ADJOINT_COMPILE_TARGET_H
+#endif // ADJOINT_TARGET_TARGET_H

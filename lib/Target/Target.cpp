@@ -1,6 +1,6 @@
 //===- Target.cpp - Target kinds, parsing and the host CPU ----------------===//
 
-#include "adjoint/Compile/Target.h"
+#include "adjoint/Target/Target.h"
 #include "adjoint/Support/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
