@@ -33,15 +33,9 @@ set_target_properties(ir-opt ir-run adj-aot adjoint_runtime PROPERTIES
 # install(EXPORT) fails at configure time naming the missing one.
 set(ADJOINT_INSTALLED_LIBRARIES
   AdjointAD AdjointADRules AdjointAPI AdjointAdjDialect AdjointAdjTransforms
-  AdjointAdjToLinalg AdjointApproximateMath AdjointCompile
-  AdjointFuseElementwise AdjointGPUCodegen AdjointInitAll
-  AdjointIntelCodegen AdjointNVIDIACodegen AdjointAMDCodegen AdjointInterpreter
-  AdjointLinalgToKernels AdjointMergeFunctions AdjointOutlineLoops
-  AdjointHoistInvariantLoads
-  AdjointParallelToRuntime AdjointPipelines AdjointReadonlyArguments
-  AdjointReuseDonated
-  AdjointAccumulateMatmul
-  AdjointExpandFft
+  AdjointCompile AdjointInitAll AdjointInterpreter AdjointPipelines
+  AdjointCommonCodegen AdjointCPUCodegen AdjointGPUCodegen AdjointIntelCodegen
+  AdjointNVIDIACodegen AdjointAMDCodegen
   AdjointRuntime AdjointSupport AdjointTarget)
 foreach(lib ${ADJOINT_INSTALLED_LIBRARIES})
   # Adjoint::Compile, Adjoint::Runtime, ... rather than Adjoint::AdjointX.
