@@ -136,6 +136,17 @@ static FailureOr<Shape> broadcastAll(Loc loc, StringRef op, TypeRange types) {
   return shape;
 }
 
+/// Pushes the tensor of `element`s over the NumPy broadcast of the shapes
+/// of `types`, or fails with a diagnostic.
+static LogicalResult pushBroadcast(Loc loc, StringRef op, TypeRange types,
+                                   Type element, Results &results) {
+  FailureOr<Shape> shape = broadcastAll(loc, op, types);
+  if (failed(shape))
+    return failure();
+  results.push_back(RankedTensorType::get(*shape, element));
+  return success();
+}
+
 /// Checks that `axis` indexes a dimension of a rank-`rank` tensor.
 static LogicalResult checkAxis(Loc loc, StringRef op, int64_t axis,
                                int64_t rank) {
@@ -177,11 +188,7 @@ LogicalResult shape_rules::inferBinary(MLIRContext *ctx, Loc loc,
   if (failed(element) ||
       failed(checkDomain(loc, name, domain, types.front())))
     return failure();
-  FailureOr<Shape> shape = broadcastAll(loc, name, types);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, *element));
-  return success();
+  return pushBroadcast(loc, name, types, *element, results);
 }
 
 LogicalResult shape_rules::inferUnary(MLIRContext *ctx, Loc loc,
@@ -217,11 +224,7 @@ LogicalResult ComplexOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
     return emitOptionalError(loc, "adj.complex: expected f32 or f64 parts, "
                                   "got ",
                              types[0]);
-  FailureOr<Shape> shape = broadcastAll(loc, "complex", types);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, ComplexType::get(*element)));
-  return success();
+  return pushBroadcast(loc, "complex", types, ComplexType::get(*element), results);
 }
 
 LogicalResult shape_rules::inferPart(MLIRContext *ctx, Loc loc,
@@ -252,11 +255,7 @@ LogicalResult CmpOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   if (pred != CmpPredicate::eq && pred != CmpPredicate::ne &&
       failed(requireReal(loc, "cmp", types[0])))
     return failure();
-  FailureOr<Shape> shape = broadcastAll(loc, "cmp", types);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, IntegerType::get(ctx, 1)));
-  return success();
+  return pushBroadcast(loc, "cmp", types, IntegerType::get(ctx, 1), results);
 }
 
 LogicalResult SelectOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
@@ -270,21 +269,36 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   FailureOr<Type> element = commonElementType(loc, "select", types.drop_front());
   if (failed(element))
     return failure();
-  FailureOr<Shape> shape = broadcastAll(loc, "select", types);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, *element));
-  return success();
+  return pushBroadcast(loc, "select", types, *element, results);
+}
+
+/// Fails `op`, which converts its elements, when its result `out` does not
+/// keep the shape of its operand `in`.
+static LogicalResult verifyShapeKept(Operation *op, RankedTensorType in,
+                                     RankedTensorType out) {
+  if (areCompatible(in.clone(out.getElementType()), out))
+    return success();
+  return op->emitOpError("changes the shape: ")
+         << formatShape(in.getShape()) << " to "
+         << formatShape(out.getShape());
+}
+
+/// Fails `op`, which reshapes its operand, when its result `out` does not
+/// keep the element type of its operand `in`.
+static LogicalResult verifyElementKept(Operation *op, RankedTensorType in,
+                                       RankedTensorType out) {
+  if (in.getElementType() == out.getElementType())
+    return success();
+  return op->emitOpError("changes the element type from ")
+         << in.getElementType() << " to " << out.getElementType();
 }
 
 LogicalResult CastOp::verify() {
   auto in = dyn_cast<RankedTensorType>(getInput().getType());
   auto out = dyn_cast<RankedTensorType>(getType());
-  if (in && out && !areCompatible(in.clone(out.getElementType()), out))
-    return emitOpError("changes the shape: ")
-           << formatShape(in.getShape()) << " to "
-           << formatShape(out.getShape());
-  return success();
+  if (!in || !out)
+    return success();
+  return verifyShapeKept(*this, in, out);
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor) {
@@ -302,10 +316,8 @@ LogicalResult BitcastOp::verify() {
   auto out = dyn_cast<RankedTensorType>(getType());
   if (!in || !out)
     return success();
-  if (!areCompatible(in.clone(out.getElementType()), out))
-    return emitOpError("changes the shape: ")
-           << formatShape(in.getShape()) << " to "
-           << formatShape(out.getShape());
+  if (failed(verifyShapeKept(*this, in, out)))
+    return failure();
   Type from = in.getElementType(), to = out.getElementType();
   if (!from.isIntOrFloat() || !to.isIntOrFloat())
     return emitOpError("needs integer or float element types, got ")
@@ -327,11 +339,7 @@ LogicalResult Threefry2x32Op::inferReturnTypes(MLIRContext *ctx, Loc loc,
     if (!cast<RankedTensorType>(t).getElementType().isInteger(32))
       return emitOptionalError(loc, "adj.threefry2x32: expected i32 words, got ",
                                t);
-  FailureOr<Shape> shape = broadcastAll(loc, "threefry2x32", types);
-  if (failed(shape))
-    return failure();
-  results.push_back(RankedTensorType::get(*shape, IntegerType::get(ctx, 64)));
-  return success();
+  return pushBroadcast(loc, "threefry2x32", types, IntegerType::get(ctx, 64), results);
 }
 
 //===----------------------------------------------------------------------===//
@@ -405,9 +413,8 @@ LogicalResult BroadcastToOp::verify() {
   auto out = dyn_cast<RankedTensorType>(getType());
   if (!in || !out)
     return success();
-  if (in.getElementType() != out.getElementType())
-    return emitOpError("changes the element type from ")
-           << in.getElementType() << " to " << out.getElementType();
+  if (failed(verifyElementKept(*this, in, out)))
+    return failure();
   if (!broadcastsTo(in.getShape(), out.getShape()))
     return emitOpError("cannot broadcast ")
            << formatShape(in.getShape()) << " to "
@@ -427,9 +434,8 @@ LogicalResult ReshapeOp::verify() {
   auto out = dyn_cast<RankedTensorType>(getType());
   if (!in || !out)
     return success();
-  if (in.getElementType() != out.getElementType())
-    return emitOpError("changes the element type from ")
-           << in.getElementType() << " to " << out.getElementType();
+  if (failed(verifyElementKept(*this, in, out)))
+    return failure();
   if (!in.hasStaticShape() || !out.hasStaticShape())
     return success();
   // A type whose count overflows is reported by RepresentableTensors.
