@@ -267,7 +267,8 @@ std::optional<Tensor> evalConvolution(mlir::Operation *op,
 /// constant, fill, iota.
 std::optional<Tensor> evalCreation(mlir::Operation *op,
                                    llvm::ArrayRef<Tensor> operands);
-/// cholesky, triangular_solve, lu, qr, eigh, svd: one tensor per result.
+/// Every MatrixDecomposition op (cholesky, triangular_solve, lu, qr, eigh,
+/// eig, svd): one tensor per result.
 std::optional<std::vector<Tensor>>
 evalLinearAlgebra(mlir::Operation *op, llvm::ArrayRef<Tensor> operands);
 /// fft (Fourier.cpp).

@@ -366,8 +366,7 @@ std::vector<Tensor> byFloatType(Operation *op, DType dtype, F fn) {
 std::optional<std::vector<Tensor>>
 adjoint::interp::detail::evalLinearAlgebra(Operation *op,
                                            ArrayRef<Tensor> operands) {
-  if (!isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp, adj::QrOp,
-           adj::EighOp, adj::EigOp, adj::SvdOp>(op))
+  if (!op->hasTrait<adj::trait::MatrixDecomposition>())
     return std::nullopt;
   const Tensor &a = operands[0];
   if (a.rank() < 2)

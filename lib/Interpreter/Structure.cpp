@@ -185,9 +185,8 @@ std::vector<Tensor> Interpreter::Impl::tensorOperands(Operation *op,
 }
 
 bool Interpreter::Impl::evalMultiResult(Operation *op, Frame &frame) {
-  // The whole LinearAlgebra family, cholesky's one result included.
-  if (!isa<adj::CholeskyOp, adj::TriangularSolveOp, adj::LuOp, adj::QrOp,
-           adj::EighOp, adj::EigOp, adj::SvdOp>(op))
+  // Every decomposition, cholesky's one result included.
+  if (!op->hasTrait<adj::trait::MatrixDecomposition>())
     return false;
   std::optional<std::vector<Tensor>> results;
   try {

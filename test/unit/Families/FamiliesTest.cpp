@@ -6,7 +6,8 @@
 // interpreter kernel, its lowering's scalar body). These tests instantiate
 // every registered op with a trait on sample operands, found from the op's
 // own type inference, and run it through each layer: the interpreter, the
-// lowering to linalg, the FLOP count and vmap's batching rules. An op that
+// lowering to linalg, the FLOP count (not yet for decompositions) and
+// vmap's batching rules. An op that
 // misses a layer fails the layer's test case under its own name. The AD
 // rules have the same check in RulesTestSensitivities.cpp.
 //
@@ -34,8 +35,9 @@ using namespace adjoint;
 
 namespace {
 
-/// The shape of every sample operand.
+/// The shape of every sample operand: a matrix for a decomposition.
 const std::vector<int64_t> kShape = {2, 3};
+const std::vector<int64_t> kMatrix = {3, 3};
 
 /// One instance of an op: `adj.func @f` applying it to its arguments.
 struct Sample {
@@ -43,7 +45,8 @@ struct Sample {
   std::string module;     ///< the text of the module holding @f
   std::string fnType;     ///< @f's type, `!adj.fn<(...) -> ...>`
   SmallVector<Type> args; ///< @f's argument types
-  RankedTensorType result;
+  RankedTensorType result; ///< @f's first result
+  bool matrices = false;   ///< takes identity matrices rather than ones
 };
 
 MLIRContext &context() {
@@ -71,6 +74,17 @@ int64_t fixedArity(RegisteredOperationName name) {
   return 0;
 }
 
+/// The number of results of an op with a fixed number of them.
+int64_t fixedResults(RegisteredOperationName name) {
+  if (name.hasTrait<OpTrait::OneResult>())
+    return 1;
+  if (name.hasTrait<OpTrait::NResults<2>::Impl>())
+    return 2;
+  if (name.hasTrait<OpTrait::NResults<3>::Impl>())
+    return 3;
+  return 0;
+}
+
 std::string print(Type type) {
   std::string out;
   llvm::raw_string_ostream(out) << type;
@@ -80,7 +94,8 @@ std::string print(Type type) {
 /// @f around `name` applied to operands of the first element type (f32,
 /// i32, complex<f32>, i1) that the op's own inference and verifier accept.
 /// A reduction reduces axis 1; a comparison is `lt`.
-std::optional<Sample> instantiate(RegisteredOperationName name) {
+std::optional<Sample> instantiate(RegisteredOperationName name,
+                                  ArrayRef<int64_t> shape) {
   MLIRContext &ctx = context();
   int64_t arity = fixedArity(name);
   if (arity == 0)
@@ -91,7 +106,7 @@ std::optional<Sample> instantiate(RegisteredOperationName name) {
                      ComplexType::get(b.getF32Type()), b.getI1Type()};
   for (Type element : elements) {
     OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-    auto tensor = RankedTensorType::get(kShape, element);
+    auto tensor = RankedTensorType::get(shape, element);
     SmallVector<Type> args(arity, tensor);
     b.setInsertionPointToEnd(module->getBody());
     auto func =
@@ -100,7 +115,7 @@ std::optional<Sample> instantiate(RegisteredOperationName name) {
     b.setInsertionPointToEnd(body);
     OperationState state(loc, name);
     state.addOperands(body->getArguments());
-    state.addTypes(tensor);
+    state.addTypes(SmallVector<Type>(fixedResults(name), tensor));
     Operation *op = b.create(state);
     // The attributes that the families' ops require, by name (a new
     // required attribute needs a sample value here).
@@ -118,16 +133,21 @@ std::optional<Sample> instantiate(RegisteredOperationName name) {
               &ctx, std::nullopt, op->getOperands(), op->getAttrDictionary(),
               op->getPropertiesStorage(), op->getRegions(), inferred)))
         continue;
-      op->getResult(0).setType(inferred.front());
+      if (inferred.size() != op->getNumResults())
+        continue;
+      for (auto [r, t] : llvm::zip(op->getResults(), inferred))
+        r.setType(t);
     }
     auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    // The first result: every result of a decomposition is batched alike.
     adj::ReturnOp::create(b, loc, op->getResult(0));
     func.setFunctionTypeAttr(
         TypeAttr::get(b.getFunctionType(args, TypeRange{result})));
     ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
     if (failed(verify(*module)))
       continue;
-    Sample s{name.getStringRef().str(), "", "", args, result};
+    Sample s{name.getStringRef().str(), "", "", args, result,
+             name.hasTrait<adj::trait::MatrixDecomposition>()};
     llvm::raw_string_ostream(s.module) << *module;
     s.fnType = print(adj::FnType::get(&ctx, args, TypeRange{result}));
     return s;
@@ -135,28 +155,38 @@ std::optional<Sample> instantiate(RegisteredOperationName name) {
   return std::nullopt;
 }
 
-/// A sample of every registered adj op with trait `Trait`.
-template <template <typename> class Trait> std::vector<Sample> samples() {
+/// A sample of every registered adj op with trait `Trait`, on operands of
+/// `shape`.
+template <template <typename> class Trait>
+std::vector<Sample> samples(ArrayRef<int64_t> shape = kShape) {
   std::vector<Sample> out;
   for (RegisteredOperationName name : context().getRegisteredOperations()) {
     if (name.getDialectNamespace() != "adj" || !name.hasTrait<Trait>())
       continue;
     INFO(name.getStringRef().str());
-    std::optional<Sample> s = instantiate(name);
+    std::optional<Sample> s = instantiate(name, shape);
     REQUIRE(s);
     out.push_back(std::move(*s));
   }
   return out;
 }
 
-/// Every sample of both traits; at least the families' current sizes, so
-/// that losing a trait (and with it an op from these checks) fails too.
-std::vector<Sample> allSamples() {
+/// The samples of the elementwise and reduction traits, and with
+/// `decompositions` those of MatrixDecomposition; at least the families'
+/// current sizes, so that losing a trait (and with it an op from these
+/// checks) fails too.
+std::vector<Sample> allSamples(bool decompositions = true) {
   std::vector<Sample> out = samples<adj::trait::BroadcastingElementwise>();
   CHECK(out.size() >= 36);
   std::vector<Sample> reductions = samples<adj::trait::Reduction>();
   CHECK(reductions.size() >= 3);
   llvm::append_range(out, reductions);
+  if (decompositions) {
+    std::vector<Sample> matrices =
+        samples<adj::trait::MatrixDecomposition>(kMatrix);
+    CHECK(matrices.size() >= 7);
+    llvm::append_range(out, matrices);
+  }
   return out;
 }
 
@@ -166,11 +196,13 @@ OwningOpRef<ModuleOp> parse(const std::string &text) {
   return module;
 }
 
-/// Ones of each argument type with a leading batch dimension of `batch`
-/// (none when 0). Ones are in every op's domain: 1 / 1, log 1, a shift by 1.
-std::vector<interp::Value> ones(ArrayRef<Type> types, int64_t batch = 0) {
+/// Ones of each argument type of `s` with a leading batch dimension of
+/// `batch` (none when 0), or identity matrices for a decomposition. Both
+/// are in every op's domain: 1 / 1, log 1, a shift by 1, the Cholesky
+/// factor of I.
+std::vector<interp::Value> inputs(const Sample &s, int64_t batch = 0) {
   std::vector<interp::Value> values;
-  for (Type t : types) {
+  for (Type t : s.args) {
     auto tensor = cast<RankedTensorType>(t);
     std::vector<int64_t> shape(tensor.getShape());
     if (batch)
@@ -178,8 +210,13 @@ std::vector<interp::Value> ones(ArrayRef<Type> types, int64_t batch = 0) {
     int64_t n = 1;
     for (int64_t d : shape)
       n *= d;
+    std::vector<double> data(n, 1);
+    int64_t rows = shape[shape.size() - 2], cols = shape.back();
+    if (s.matrices)
+      for (int64_t k = 0; k < n; ++k)
+        data[k] = (k / cols) % rows == k % cols;
     values.emplace_back(interp::Tensor::fromDoubles(
-        interp::dtypeOf(tensor.getElementType()), shape, std::vector<double>(n, 1)));
+        interp::dtypeOf(tensor.getElementType()), shape, data));
   }
   return values;
 }
@@ -203,7 +240,7 @@ TEST_CASE("families: every op has an interpreter kernel") {
     OwningOpRef<ModuleOp> module = parse(s.module);
     interp::Interpreter interpreter(*module);
     std::vector<interp::Value> out;
-    REQUIRE_NOTHROW(out = interpreter.call("f", ones(s.args)));
+    REQUIRE_NOTHROW(out = interpreter.call("f", inputs(s)));
     REQUIRE(out.size() == 1);
     CHECK(out[0].tensor().shape() ==
           std::vector<int64_t>(s.result.getShape()));
@@ -223,8 +260,10 @@ TEST_CASE("families: every op lowers to linalg") {
   }
 }
 
+// The decompositions have no cost model yet: only the elementwise ops and
+// the reductions are counted.
 TEST_CASE("families: every op has a FLOP count") {
-  for (const Sample &s : allSamples()) {
+  for (const Sample &s : allSamples(/*decompositions=*/false)) {
     INFO(s.name << "\n" << s.module);
     OwningOpRef<ModuleOp> module = parse(s.module);
     auto f = module->lookupSymbol<adj::FuncOp>("f");
@@ -268,9 +307,9 @@ TEST_CASE("families: every op has a batching rule") {
     OwningOpRef<ModuleOp> module = parse(text);
     REQUIRE(succeeded(runPipeline(*module, "adj-grad")));
     interp::Interpreter interpreter(*module);
-    interp::Tensor example = interpreter.call("f", ones(s.args))[0].tensor();
+    interp::Tensor example = interpreter.call("f", inputs(s))[0].tensor();
     interp::Tensor all =
-        interpreter.call("g", ones(s.args, batch))[0].tensor();
+        interpreter.call("g", inputs(s, batch))[0].tensor();
     REQUIRE(all.byteSize() == batch * example.byteSize());
     // Every example of the batch is @f's result, bit for bit.
     auto bytes = static_cast<const char *>(all.data());

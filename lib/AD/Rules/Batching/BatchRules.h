@@ -69,11 +69,15 @@ batchElementwise(rules::Emitter &e, mlir::Operation *op,
 mlir::FailureOr<llvm::SmallVector<Batched>>
 batchReduction(rules::Emitter &e, mlir::Operation *op,
                llvm::ArrayRef<Batched> operands, int64_t size);
+/// The rule of every MatrixDecomposition op: the batch is one more leading
+/// dimension of every operand and result.
+mlir::FailureOr<llvm::SmallVector<Batched>>
+batchDecomposition(rules::Emitter &e, mlir::Operation *op,
+                   llvm::ArrayRef<Batched> operands, int64_t size);
 
 // One table per op family without a trait, named as the family is in every
 // layer.
 void addContractionBatchRules(BatchRuleMap &map);
-void addLinearAlgebraBatchRules(BatchRuleMap &map);
 void addFourierBatchRules(BatchRuleMap &map);
 void addMovementBatchRules(BatchRuleMap &map);
 void addConvolutionBatchRules(BatchRuleMap &map);

@@ -1,6 +1,6 @@
 //===- LinearAlgebra.cpp - Batching rules of the decompositions -----------===//
 //
-// The decompositions act on the last two dimensions and are batched over
+// A MatrixDecomposition op acts on the last two dimensions and are batched over
 // the leading ones already, so the batch is one more leading dimension:
 // an unbatched operand of triangular_solve (a shared matrix) is broadcast
 // to the batch, as the op wants equal batch dimensions, and every result
@@ -15,9 +15,10 @@ using namespace adjoint;
 using namespace adjoint::ad::rules;
 using namespace adjoint::ad::batching;
 
-static FailureOr<SmallVector<Batched>>
-batchDecomposition(Emitter &e, Operation *op, ArrayRef<Batched> operands,
-                   int64_t size) {
+FailureOr<SmallVector<Batched>>
+adjoint::ad::batching::batchDecomposition(Emitter &e, Operation *op,
+                                          ArrayRef<Batched> operands,
+                                          int64_t size) {
   SmallVector<Value> batched;
   for (const Batched &v : operands)
     batched.push_back(materialize(e, v, size));
@@ -26,13 +27,4 @@ batchDecomposition(Emitter &e, Operation *op, ArrayRef<Batched> operands,
   for (Value r : result->getResults())
     out.push_back({r, true});
   return out;
-}
-
-void adjoint::ad::batching::addLinearAlgebraBatchRules(BatchRuleMap &map) {
-  for (TypeID id : {TypeID::get<adj::CholeskyOp>(),
-                    TypeID::get<adj::TriangularSolveOp>(),
-                    TypeID::get<adj::LuOp>(), TypeID::get<adj::QrOp>(),
-                    TypeID::get<adj::EighOp>(), TypeID::get<adj::EigOp>(),
-                    TypeID::get<adj::SvdOp>()})
-    map[id] = batchDecomposition;
 }

@@ -15,7 +15,6 @@ static const BatchRuleMap &batchTable() {
   static const BatchRuleMap table = [] {
     BatchRuleMap map;
     addContractionBatchRules(map);
-    addLinearAlgebraBatchRules(map);
     addFourierBatchRules(map);
     addMovementBatchRules(map);
     addConvolutionBatchRules(map);
@@ -29,10 +28,13 @@ const BatchRule *adjoint::ad::batching::lookupBatchRule(Operation *op) {
   // Families whose ops all batch alike say so by a trait.
   static const BatchRule broadcasting = batchElementwise;
   static const BatchRule reduction = batchReduction;
+  static const BatchRule decomposition = batchDecomposition;
   if (op->hasTrait<adj::trait::BroadcastingElementwise>())
     return &broadcasting;
   if (op->hasTrait<adj::trait::Reduction>())
     return &reduction;
+  if (op->hasTrait<adj::trait::MatrixDecomposition>())
+    return &decomposition;
   const BatchRuleMap &table = batchTable();
   auto it = table.find(op->getName().getTypeID());
   return it == table.end() ? nullptr : &it->second;

@@ -29,6 +29,9 @@ def Adj_BroadcastingElementwise : NativeOpTrait<"BroadcastingElementwise"> {
 def Adj_Reduction : NativeOpTrait<"Reduction"> {
   let cppNamespace = "::adjoint::adj::trait";
 }
+def Adj_MatrixDecomposition : NativeOpTrait<"MatrixDecomposition"> {
+  let cppNamespace = "::adjoint::adj::trait";
+}
 
 /// An op whose result types are inferred from its operands and attributes.
 /// Inference is also its verifier. The result types must be exactly the
@@ -586,7 +589,7 @@ def Adj_MatmulOp : Adj_InferOp<"matmul"> {
 // matrix a decomposition does not exist for (not positive definite,
 // singular in a way LAPACK reports) gives NaNs, as in JAX, never an error.
 
-def Adj_CholeskyOp : Adj_InferOp<"cholesky"> {
+def Adj_CholeskyOp : Adj_InferOp<"cholesky", [Adj_MatrixDecomposition]> {
   let summary = "Cholesky factor L of a symmetric positive definite matrix";
   let description = [{
     `[..., n, n] -> [..., n, n]`: the lower-triangular `l` with
@@ -603,7 +606,7 @@ def Adj_CholeskyOp : Adj_InferOp<"cholesky"> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Adj_TriangularSolveOp : Adj_InferOp<"triangular_solve"> {
+def Adj_TriangularSolveOp : Adj_InferOp<"triangular_solve", [Adj_MatrixDecomposition]> {
   let summary = "Solves a triangular system op(a) x = b or x op(a) = b";
   let description = [{
     `a: [..., m, m]`, `b: [..., m, n]` (`left_side`) or `[..., n, m]`; the
@@ -628,7 +631,7 @@ def Adj_TriangularSolveOp : Adj_InferOp<"triangular_solve"> {
   }];
 }
 
-def Adj_LuOp : Adj_InferOp<"lu"> {
+def Adj_LuOp : Adj_InferOp<"lu", [Adj_MatrixDecomposition]> {
   let summary = "LU decomposition with partial pivoting";
   let description = [{
     `[..., m, n] -> (lu [..., m, n], pivots [..., min(m, n)] i32,
@@ -648,7 +651,7 @@ def Adj_LuOp : Adj_InferOp<"lu"> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Adj_QrOp : Adj_InferOp<"qr"> {
+def Adj_QrOp : Adj_InferOp<"qr", [Adj_MatrixDecomposition]> {
   let summary = "QR decomposition";
   let description = [{
     `[..., m, n] -> (q [..., m, k], r [..., k, n])` with `a = q @ r`, `q`
@@ -667,7 +670,7 @@ def Adj_QrOp : Adj_InferOp<"qr"> {
   }];
 }
 
-def Adj_EighOp : Adj_InferOp<"eigh"> {
+def Adj_EighOp : Adj_InferOp<"eigh", [Adj_MatrixDecomposition]> {
   let summary = "Eigen-decomposition of a symmetric matrix";
   let description = [{
     `[..., n, n] -> (w [..., n], v [..., n, n])`: eigenvalues in ascending
@@ -693,7 +696,7 @@ def Adj_EighOp : Adj_InferOp<"eigh"> {
   }];
 }
 
-def Adj_EigOp : Adj_InferOp<"eig"> {
+def Adj_EigOp : Adj_InferOp<"eig", [Adj_MatrixDecomposition]> {
   let summary = "Eigen-decomposition of a general square matrix";
   let description = [{
     `[..., n, n] -> (w [..., n], v [..., n, n])`, both complex (of the
@@ -719,7 +722,7 @@ def Adj_EigOp : Adj_InferOp<"eig"> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Adj_SvdOp : Adj_InferOp<"svd"> {
+def Adj_SvdOp : Adj_InferOp<"svd", [Adj_MatrixDecomposition]> {
   let summary = "Singular value decomposition";
   let description = [{
     `[..., m, n] -> (u [..., m, k], s [..., k], vh [..., k, n])` with

@@ -30,6 +30,14 @@ class BroadcastingElementwise
 template <typename ConcreteType>
 class Reduction : public mlir::OpTrait::TraitBase<ConcreteType, Reduction> {};
 
+/// An op that factors or solves with the matrices in the last two
+/// dimensions of its tensor operands, one problem per index of the leading
+/// (batch) dimensions, which its operands and its tensor results share.
+/// Its results may be several (lu's, qr's, eigh's, eig's, svd's).
+template <typename ConcreteType>
+class MatrixDecomposition
+    : public mlir::OpTrait::TraitBase<ConcreteType, MatrixDecomposition> {};
+
 } // namespace adjoint::adj::trait
 
 #endif // ADJOINT_DIALECT_ADJ_IR_ADJTRAITS_H
