@@ -31,6 +31,7 @@ from .frontend import jit, FrontendError, JitFunction  # noqa: F401
 from ._transforms import grad, value_and_grad, jvp, vjp  # noqa: F401
 from ._jacobians import jacfwd, jacrev, hessian  # noqa: F401
 from ._vmap import vmap  # noqa: F401
+from ._eager import eager as _compiled_on_numpy
 from ._custom import (stop_gradient, custom_vjp, custom_jvp,  # noqa: F401
                       checkpoint, remat)
 # compile() with the matmul precision in effect, over the extension's.
@@ -54,7 +55,6 @@ _donation.install()
 def _run_eagerly_on_numpy():
     """The tensor functions, called on numpy arrays outside jitted code,
     run compiled and return numpy arrays (_eager)."""
-    from ._eager import eager
     for name in ("abs", "exp", "log", "tanh", "sigmoid", "relu", "sqrt",
                  "rsqrt", "sign", "sin", "cos", "erf", "gelu", "neg",
                  "softmax", "log_softmax", "sum", "mean", "max", "transpose",
@@ -63,7 +63,7 @@ def _run_eagerly_on_numpy():
                  "avg_pool2d", "reshape", "broadcast_to", "cast", "pow",
                  "add", "sub", "mul", "div", "select", "concat", "reverse",
                  "pad", "slice"):
-        globals()[name] = eager(getattr(_adjoint, name))
+        globals()[name] = _compiled_on_numpy(getattr(_adjoint, name))
 
 
 _run_eagerly_on_numpy()

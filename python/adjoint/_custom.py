@@ -13,6 +13,7 @@ import inspect
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._core import at_build_time
 from ._tracebacks import api_boundary
 from ._transforms import _as_like, _fn_name, _Reified, _jit_of, _split_aux
 from ._trees import (_flatten, _is_number, _leaves_up_to, _results,
@@ -47,16 +48,6 @@ stop_gradient._adjoint_build = _stop_gradient_in_jit
 # ---------------------------------------------------------------------------
 # Functions with rules of their own
 # ---------------------------------------------------------------------------
-
-def runs_at_build_time(fn):
-    """Whether jitted code calls `fn` as Python while it is built: the
-    decorators of this module and the rule-defining methods (defvjp,
-    defjvp), which only record functions."""
-    if inspect.ismethod(fn):
-        return isinstance(fn.__self__, _Annotated) and \
-            fn.__name__ in ("defvjp", "defjvp")
-    return fn in (custom_vjp, custom_jvp, checkpoint, remat)
-
 
 class _Annotated:
     """A Python function with a derivative annotation: jit-compiled when
@@ -161,6 +152,7 @@ def _cotangent_leaves(tr, ct, r, node, frame):
     return out
 
 
+@at_build_time
 class custom_vjp(_Annotated):
     """A function with a reverse-mode rule, as ``jax.custom_vjp``::
 
@@ -181,6 +173,7 @@ class custom_vjp(_Annotated):
         super().__init__(fun)
         self.fwd = self.bwd = None
 
+    @at_build_time
     def defvjp(self, fwd, bwd):
         self.fwd, self.bwd = fwd, bwd
 
@@ -214,6 +207,7 @@ class custom_vjp(_Annotated):
         return _adj.custom_vjp(r.fn, fwd, bwd)
 
 
+@at_build_time
 class custom_jvp(_Annotated):
     """A function with a forward-mode rule, as ``jax.custom_jvp``::
 
@@ -234,6 +228,7 @@ class custom_jvp(_Annotated):
         super().__init__(fun)
         self.jvp = None
 
+    @at_build_time
     def defjvp(self, jvp):
         self.jvp = jvp
         return jvp
@@ -272,6 +267,7 @@ class _Checkpoint(_Annotated):
         return _adj.checkpoint(r.fn)
 
 
+@at_build_time
 def checkpoint(fun):
     """``jax.checkpoint`` (remat): `fun` computed as usual, but reverse mode
     keeps only its arguments and recomputes its forward pass when the

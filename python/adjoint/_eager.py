@@ -15,6 +15,7 @@ import functools
 import numpy as _np
 
 from ._adjoint import Function, Module, Tensor, Value
+from .frontend import JitFunction
 from ._np_support import _TRANSLATOR
 from ._trees import _flatten
 
@@ -62,7 +63,6 @@ def _direct(args, kwargs):
 
 def run(fn, args, kwargs):
     """fn(*args, **kwargs) compiled for the CPU, with numpy results."""
-    from .frontend import JitFunction
     static_kw = {k: v for k, v in kwargs.items() if not _holds_array(v)}
     traced_kw = {k: v for k, v in kwargs.items() if k not in static_kw}
     call_args = list(args) + ([traced_kw] if traced_kw else [])

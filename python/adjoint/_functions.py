@@ -32,6 +32,7 @@ import inspect
 
 from ._adjoint import Module, Value
 from ._dtypes import Weak
+from ._frame import _Frame
 from ._source import FrontendError, _Source
 from ._tree_nodes import node_of, rebuild
 from ._trees import (_InlineFn, _Unknown, _flatten, _is_number, _results,
@@ -205,7 +206,6 @@ class _Functions:
             self.frame = frame  # makes the callee's frame
 
     def _callee(self, fn):
-        from ._translator import _Frame
         if isinstance(fn, _InlineFn):
             outer = fn.frame
             return self._Callee(

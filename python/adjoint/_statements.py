@@ -5,6 +5,7 @@ import operator
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._core import runs_at_build_time
 from ._indexing import getitem
 from ._source import FrontendError
 from ._loops import _Break, _Continue
@@ -81,7 +82,6 @@ class _Statements:
         if isinstance(s, ast.Continue):
             raise _Continue()
         if isinstance(s, ast.FunctionDef):
-            from ._custom import runs_at_build_time
             fn = self.closure(s, frame)
             # Decorators that run while the program is built (custom_vjp,
             # custom_jvp, checkpoint, f.defjvp), innermost first.

@@ -20,6 +20,7 @@ from . import _adjoint as _adj
 from ._adjoint import DType, Function, Value
 from ._call_args import argnums_spec, positions
 from ._tracebacks import api_boundary
+from .frontend import JitFunction
 from ._trees import _flatten, _is_number, _results, _unflatten
 
 __all__ = ["grad", "value_and_grad", "jvp", "vjp"]
@@ -32,7 +33,6 @@ _JITS = weakref.WeakKeyDictionary()
 
 
 def _jit_of(transform):
-    from .frontend import JitFunction
     try:
         per_fn = _JITS.setdefault(transform.fn, {})
     except TypeError:  # not weakly referencable: cache on the transform

@@ -1,8 +1,6 @@
-"""Scopes of a translated function and the translator's core: values and
-the dispatch of calls (Python functions, AD transforms, adjoint's tensor
+"""The translator's core: values and the dispatch of calls (Python functions, AD transforms, adjoint's tensor
 functions, function Values)."""
 
-import builtins
 import operator
 import functools
 import inspect
@@ -12,8 +10,10 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import Value, DType
 from ._conditionals import _Conditionals
+from ._core import Jitted, runs_at_build_time
 from ._dtypes import _COMPLEX, _Types, _number_kind
 from ._expressions import _Expressions
+from ._frame import _Frame
 from ._functions import _Functions
 from ._host_calls import calls_back, host_arguments, runs_on_host
 from ._iteration import _TracedRange, is_iteration_call, iteration_builtin
@@ -31,61 +31,6 @@ def _exact_int(x):
     if not -2 ** 63 <= n < 2 ** 64:
         raise OverflowError("the integer %d does not fit in 64 bits" % n)
     return n if n < 2 ** 63 else n - 2 ** 64
-
-
-class _Frame:
-    """Variables of one function being translated, with its scopes: its own
-    variables, then its Python closure cells, then the frame of the
-    function that defined it (`outer`), then its globals and builtins.
-    `name` is the function's (what errors say they happened in)."""
-
-    def __init__(self, ctx, filename, globals_, closure, outer=None,
-                 name=None):
-        self.ctx = ctx
-        self.filename = filename
-        self.name = name
-        self.globals = globals_
-        self.closure = closure
-        self.outer = outer
-        self.vars = {}
-
-    def child(self):
-        """A copy for a branch or loop body: same scopes, copied variables."""
-        f = _Frame(self.ctx, self.filename, self.globals, self.closure,
-                   self.outer, self.name)
-        f.vars = dict(self.vars)
-        return f
-
-    def find(self, name):
-        """(True, value) when a scope of the chain binds `name`, else
-        (False, None); globals and builtins are not searched."""
-        if name in self.vars:
-            return True, self.vars[name]
-        if name in self.closure:
-            return True, self.closure[name]
-        if self.outer is not None:
-            return self.outer.find(name)
-        return False, None
-
-    def lookup(self, name, node):
-        found, value = self.find(name)
-        if found:
-            return value
-        if name in self.globals:
-            return self.globals[name]
-        if hasattr(builtins, name):
-            return getattr(builtins, name)
-        raise self.error("name '%s' is not defined" % name, node)
-
-    def error(self, message, node):
-        e = FrontendError(message, self.filename,
-                          getattr(node, "lineno", None),
-                          getattr(node, "col_offset", None))
-        e.function = self.name
-        end = (getattr(node, "end_lineno", None),
-               getattr(node, "end_col_offset", None))
-        e.end = None if None in end else end
-        return e
 
 
 class _Translator(_Statements, _Loops, _Expressions, _Functions,
@@ -160,10 +105,7 @@ class _Translator(_Statements, _Loops, _Expressions, _Functions,
     # -- calls ------------------------------------------------------------
 
     def call(self, fn, args, kwargs, node, frame):
-        # frontend imports this module: JitFunction is looked up late.
-        from .frontend import JitFunction
-        from ._custom import runs_at_build_time
-        while isinstance(fn, JitFunction):
+        while isinstance(fn, Jitted):
             fn = fn.fn
         if runs_at_build_time(fn):  # custom_vjp(f), f.defvjp(fwd, bwd), ...
             return fn(*args, **kwargs)

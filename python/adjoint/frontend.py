@@ -39,7 +39,9 @@ from ._source import FrontendError, _Source, _ADJ_TO_NP, _NP_TO_ADJ
 from ._tree_nodes import node_of, rebuild
 from ._tracebacks import user_frames_only
 from ._trees import _flatten, _unflatten
-from ._translator import _Frame, _Translator
+from ._core import Jitted
+from ._frame import _Frame
+from ._translator import _Translator
 
 __all__ = ["jit", "JitFunction", "FrontendError"]
 
@@ -120,7 +122,7 @@ def _weak_array(x, float_dtype):
     return _np.asarray(x, _ADJ_TO_NP[float_dtype])
 
 
-class JitFunction:
+class JitFunction(Jitted):
     """A function compiled per argument signature.
 
     Arguments are arrays (anything ``numpy.asarray`` takes, torch CPU
