@@ -1,4 +1,4 @@
-//===- CublasLtGemm.cpp - GEMMs through cuBLASLt or the kernel ------------===//
+//===- CublasLtGemm.cpp - GEMMs through cuBLASLt --------------------------===//
 
 #include "CUDA/CublasLtGemm.h"
 #include "adjoint/Runtime/DType.h"
@@ -42,23 +42,14 @@ struct CublasLtGemm::Plan {
   }
 };
 
-CublasLtGemm::CublasLtGemm(const CublasLtApi *api, Status why, Device device,
-                           GemmRoute route)
-    : api_(api), device_(device),
-      router_("ADJOINT_CUDA_GEMM", std::move(why),
-              gpu::GemmRouter::Device{device.allocate, device.deallocate,
-                                      device.time},
-              route) {}
+CublasLtGemm::CublasLtGemm(const CublasLtApi &api, cudaStream_t stream,
+                           gpu::DeviceMemory workspace)
+    : api_(api), stream_(stream), workspace_(std::move(workspace)) {}
 
 CublasLtGemm::~CublasLtGemm() {
   plans_.clear();
   if (handle_)
-    api_->cublasLtDestroy(handle_);
-}
-
-Status CublasLtGemm::run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
-                         void *c, const std::function<Status()> &launchKernel) {
-  return router_.run(api_ ? this : nullptr, gemm, a, b, c, launchKernel);
+    api_.cublasLtDestroy(handle_);
 }
 
 Status CublasLtGemm::prepare(const adj_rt_gpu_gemm_desc &gemm,
@@ -67,16 +58,6 @@ Status CublasLtGemm::prepare(const adj_rt_gpu_gemm_desc &gemm,
   Status s = plan(gemm, key, &p);
   *available = p != nullptr;
   return s;
-}
-
-Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &, const GemmKey &key,
-                             void *a, void *b, void *c) {
-  // The router enqueues only problems prepare() found a plan for.
-  auto planned = plans_.find(key);
-  if (planned == plans_.end() || !planned->second)
-    return Status::error(StatusCode::Internal,
-                         "cuBLASLt: a GEMM enqueued without a plan");
-  return enqueueLibrary(*planned->second, a, b, c);
 }
 
 Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
@@ -96,13 +77,13 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
       return Status::success();
     }
   if (!handle_)
-    if (Status s = checkCublas(api_->cublasLtCreate(&handle_),
+    if (Status s = checkCublas(api_.cublasLtCreate(&handle_),
                                "cublasLtCreate");
         !s.ok())
       return s;
 
   auto plan = std::make_unique<Plan>();
-  plan->api = api_;
+  plan->api = &api_;
   cudaDataType_t type = CUDA_R_32F, scale = CUDA_R_32F;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
   switch (static_cast<DType>(gemm.dtype)) {
@@ -121,7 +102,7 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
     break;
   }
   if (Status s = checkCublas(
-          api_->cublasLtMatmulDescCreate(&plan->desc, compute, scale),
+          api_.cublasLtMatmulDescCreate(&plan->desc, compute, scale),
           "cublasLtMatmulDescCreate");
       !s.ok())
     return s;
@@ -147,7 +128,7 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
     uint64_t cols = rowMajor ? o.rows : o.cols;
     cublasLtMatrixLayout_t &layout = plan->layouts[i];
     if (Status s = checkCublas(
-            api_->cublasLtMatrixLayoutCreate(&layout, type, rows, cols,
+            api_.cublasLtMatrixLayoutCreate(&layout, type, rows, cols,
                                              int64_t(o.matrix->ld)),
             "cublasLtMatrixLayoutCreate");
         !s.ok())
@@ -156,14 +137,14 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
       int32_t count = int32_t(gemm.batch);
       int64_t stride = int64_t(o.matrix->batchStride);
       if (Status s = checkCublas(
-              api_->cublasLtMatrixLayoutSetAttribute(
+              api_.cublasLtMatrixLayoutSetAttribute(
                   layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
                   sizeof(count)),
               "cublasLtMatrixLayoutSetAttribute");
           !s.ok())
         return s;
       if (Status s = checkCublas(
-              api_->cublasLtMatrixLayoutSetAttribute(
+              api_.cublasLtMatrixLayoutSetAttribute(
                   layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
                   &stride, sizeof(stride)),
               "cublasLtMatrixLayoutSetAttribute");
@@ -174,7 +155,7 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
   for (auto [attribute, op] : {std::pair{CUBLASLT_MATMUL_DESC_TRANSA, ops[0]},
                                std::pair{CUBLASLT_MATMUL_DESC_TRANSB, ops[1]}}) {
     int32_t value = op;
-    if (Status s = checkCublas(api_->cublasLtMatmulDescSetAttribute(
+    if (Status s = checkCublas(api_.cublasLtMatmulDescSetAttribute(
                                    plan->desc, attribute, &value,
                                    sizeof(value)),
                                "cublasLtMatmulDescSetAttribute");
@@ -183,14 +164,14 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
   }
 
   cublasLtMatmulPreference_t preference = nullptr;
-  if (Status s = checkCublas(api_->cublasLtMatmulPreferenceCreate(&preference),
+  if (Status s = checkCublas(api_.cublasLtMatmulPreferenceCreate(&preference),
                              "cublasLtMatmulPreferenceCreate");
       !s.ok())
     return s;
   uint64_t maxWorkspace = kMaxWorkspaceBytes;
   cublasLtMatmulHeuristicResult_t result{};
   int returned = 0;
-  Status s = checkCublas(api_->cublasLtMatmulPreferenceSetAttribute(
+  Status s = checkCublas(api_.cublasLtMatmulPreferenceSetAttribute(
                              preference,
                              CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                              &maxWorkspace, sizeof(maxWorkspace)),
@@ -201,12 +182,12 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
         CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
         CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES})
     if (s.ok())
-      s = checkCublas(api_->cublasLtMatmulPreferenceSetAttribute(
+      s = checkCublas(api_.cublasLtMatmulPreferenceSetAttribute(
                           preference, attribute, &key.alignment,
                           sizeof(key.alignment)),
                       "cublasLtMatmulPreferenceSetAttribute");
   if (s.ok()) {
-    cublasStatus_t found = api_->cublasLtMatmulAlgoGetHeuristic(
+    cublasStatus_t found = api_.cublasLtMatmulAlgoGetHeuristic(
         handle_, plan->desc, plan->layouts[0], plan->layouts[1],
         plan->layouts[2], plan->layouts[2], preference, 1, &result,
         &returned);
@@ -215,7 +196,7 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
     if (found != CUBLAS_STATUS_SUCCESS)
       returned = 0;
   }
-  api_->cublasLtMatmulPreferenceDestroy(preference);
+  api_.cublasLtMatmulPreferenceDestroy(preference);
   if (!s.ok())
     return s;
   if (returned < 1 || result.state != CUBLAS_STATUS_SUCCESS) {
@@ -229,11 +210,17 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
   return Status::success();
 }
 
-Status CublasLtGemm::enqueueLibrary(const Plan &plan, void *a, void *b,
-                                    void *c) {
+Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &, const GemmKey &key,
+                             void *a, void *b, void *c) {
+  // The router enqueues only problems prepare() found a plan for.
+  auto planned = plans_.find(key);
+  if (planned == plans_.end() || !planned->second)
+    return Status::error(StatusCode::Internal,
+                         "cuBLASLt: a GEMM enqueued without a plan");
+  const Plan &plan = *planned->second;
   void *workspace = nullptr;
   if (plan.workspaceBytes)
-    if (Status s = device_.allocate(plan.workspaceBytes, &workspace); !s.ok())
+    if (Status s = workspace_.allocate(plan.workspaceBytes, &workspace); !s.ok())
       return s;
   const double one64 = 1.0;
   const float one32 = 1.0f;
@@ -241,13 +228,13 @@ Status CublasLtGemm::enqueueLibrary(const Plan &plan, void *a, void *b,
                                      : static_cast<const void *>(&one32);
   void *first = plan.swapped ? b : a, *second = plan.swapped ? a : b;
   Status s = checkCublas(
-      api_->cublasLtMatmul(handle_, plan.desc, one, first, plan.layouts[0],
+      api_.cublasLtMatmul(handle_, plan.desc, one, first, plan.layouts[0],
                            second, plan.layouts[1], one, c, plan.layouts[2],
                            c, plan.layouts[2], &plan.algo, workspace,
-                           plan.workspaceBytes, device_.stream),
+                           plan.workspaceBytes, stream_),
       "cublasLtMatmul");
   // Stream-ordered: the pool hands the block only to work queued later.
   if (workspace)
-    device_.deallocate(workspace);
+    workspace_.deallocate(workspace);
   return s;
 }

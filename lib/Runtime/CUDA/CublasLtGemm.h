@@ -1,18 +1,14 @@
-//===- CublasLtGemm.h - GEMMs through cuBLASLt or the kernel ----*- C++ -*-===//
+//===- CublasLtGemm.h - GEMMs through cuBLASLt ------------------*- C++ -*-===//
 //
-// The CUDA device's adj_rt_gpu_gemm: cuBLASLt where it is faster, the
-// generated kernel (the descriptor's fallback) where that is, measured per
-// problem by the vendor-independent GPU/GemmRouter.h;
-// ADJOINT_CUDA_GEMM=library or kernels forces a route (tests, benchmarks),
-// measure is the default.
+// The CUDA device's GEMM library, behind the measured choice of
+// GPU/GemmRouter.h (ADJOINT_CUDA_GEMM=library or kernels forces a route):
+// C += A B as one cublasLtMatmul on the device's stream, D = C in place.
 //
-// The library plans (matmul and layout descriptors, the heuristic's
-// algorithm and workspace size) are made once per problem too. Row-major
-// matrices are cuBLASLt's column-major ones transposed: a row-major C is
-// computed as C^T = B^T A^T.
-//
-// It owns nothing of the device: the stream, device memory and timing come
-// from the device (CudaDevice), so that this class is tested on its own
+// The plans (matmul and layout descriptors, the heuristic's algorithm and
+// workspace size) are made once per problem. Row-major matrices are
+// cuBLASLt's column-major ones transposed: a row-major C is computed as
+// C^T = B^T A^T. The workspace is a block of the device's pool, lent
+// through gpu::DeviceMemory, so that this class is tested on its own
 // against a fake libcublasLt.
 //
 //===----------------------------------------------------------------------===//
@@ -24,89 +20,39 @@
 #include "GPU/Gemm.h"
 #include "GPU/GemmRouter.h"
 
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 
 namespace adjoint::rt::cuda {
 
-/// How GEMMs are computed (ADJOINT_CUDA_GEMM).
-using GemmRoute = gpu::GemmRoute;
-
-/// The route ADJOINT_CUDA_GEMM names (Measure when unset); InvalidArgument
-/// for any other value.
-inline Status gemmRouteFromEnvironment(GemmRoute *route) {
-  return gpu::gemmRouteFromEnvironment("ADJOINT_CUDA_GEMM", route);
-}
-
-class CublasLtGemm final : private gpu::GemmLibrary {
+class CublasLtGemm final : public gpu::GemmLibrary {
 public:
-  /// What the device lends.
-  struct Device {
-    /// The stream every GEMM is queued on.
-    cudaStream_t stream = nullptr;
-    /// Device memory from the device's pool (stream-ordered reuse).
-    std::function<Status(size_t bytes, void **ptr)> allocate;
-    std::function<void(void *ptr)> deallocate;
-    /// Runs `enqueue` between two events on the stream, waits for them and
-    /// gives the milliseconds between them.
-    std::function<Status(const std::function<Status()> &enqueue,
-                         double *milliseconds)>
-        time;
-  };
-
-  /// `api` is null where cuBLASLt is unavailable (`why`): then only the
-  /// kernels run, and forcing the library is an error.
-  CublasLtGemm(const CublasLtApi *api, Status why, Device device,
-               GemmRoute route);
+  /// GEMMs on `stream`, their workspaces from `workspace`; the cuBLASLt
+  /// handle is made on the first one.
+  CublasLtGemm(const CublasLtApi &api, cudaStream_t stream,
+               gpu::DeviceMemory workspace);
   ~CublasLtGemm() override;
   CublasLtGemm(const CublasLtGemm &) = delete;
   CublasLtGemm &operator=(const CublasLtGemm &) = delete;
 
-  /// The route of later calls (the device reads ADJOINT_CUDA_GEMM at each
-  /// call, so that a test or benchmark may switch it).
-  void setRoute(GemmRoute route) { router_.setRoute(route); }
-
-  /// Queues C += A B of a checked, non-empty `gemm`, through the library
-  /// or `launchKernel` (which launches the descriptor's fallback on the
-  /// real C).
-  Status run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b, void *c,
-             const std::function<Status()> &launchKernel);
-
-  /// For tests: problems measured so far, and the route cached for `gemm`
-  /// at addresses aligned to `alignment` bytes (Measure when none is).
-  size_t measurements() const { return router_.measurements(); }
-  GemmRoute cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
-                        uint32_t alignment = 256) const {
-    return router_.cachedRoute(gemm, alignment);
-  }
-
-  /// The alignment cuBLASLt may assume of all of `a`, `b` and `c`: the
-  /// largest power of two dividing each, at most 256 (views at an offset
-  /// rule out the algorithms that need aligned tiles).
-  static uint32_t alignmentOf(const void *a, const void *b, const void *c) {
-    return gpu::GemmRouter::alignmentOf(a, b, c);
-  }
-
-private:
-  struct Plan;
-  // gpu::GemmLibrary.
   const char *name() const override { return "cuBLASLt"; }
+  /// Makes the plan; not available where cuBLASLt offers no algorithm or
+  /// a size is past its 32 bits.
   Status prepare(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
                  bool *available) override;
   Status enqueue(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
                  void *a, void *b, void *c) override;
+
+private:
+  struct Plan;
   /// The plan of `key`'s problem, made on first use; null (with a success
   /// status) when cuBLASLt offers no algorithm for it.
   Status plan(const adj_rt_gpu_gemm_desc &gemm, const gpu::GemmKey &key,
               Plan **out);
-  /// Queues the library's C += A B with `plan`.
-  Status enqueueLibrary(const Plan &plan, void *a, void *b, void *c);
 
-  const CublasLtApi *api_;
-  Device device_;
-  gpu::GemmRouter router_;
+  const CublasLtApi &api_;
+  cudaStream_t stream_;
+  gpu::DeviceMemory workspace_;
   cublasLtHandle_t handle_ = nullptr;
   std::unordered_map<gpu::GemmKey, std::unique_ptr<Plan>, gpu::GemmKeyHash>
       plans_;

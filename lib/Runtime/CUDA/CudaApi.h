@@ -10,6 +10,7 @@
 #ifndef ADJOINT_LIB_RUNTIME_CUDA_CUDAAPI_H
 #define ADJOINT_LIB_RUNTIME_CUDA_CUDAAPI_H
 
+#include "GPU/StreamHandles.h"
 #include "adjoint/Runtime/Status.h"
 
 #include <cstddef>
@@ -31,12 +32,12 @@ using CUdevice = int;
 /// Device addresses: 64-bit integers, the same values as host pointers
 /// under unified addressing (every 64-bit CUDA platform).
 using CUdeviceptr = uint64_t;
-// Opaque handles.
+// Opaque handles (streams and events as HIP's: GPU/StreamHandles.h).
 using CUcontext = struct CUctx_st *;
-using CUstream = struct CUstream_st *;
+using CUstream = gpu::Stream;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
-using CUevent = struct CUevent_st *;
+using CUevent = gpu::Event;
 
 enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,

@@ -59,7 +59,7 @@ Status CufftLibrary::plan(const gpu::LinearAlgebraProblem &problem,
 
 Status CufftLibrary::transform(const gpu::LinearAlgebraProblem &problem,
                                void *in, void *out) {
-  return cuda_.withContext([&]() -> Status {
+  return cuda_.withCurrent([&]() -> Status {
     cufftHandle handle;
     if (Status status = plan(problem, &handle); !status.ok())
       return status;
@@ -87,7 +87,7 @@ Status CufftLibrary::transform(const gpu::LinearAlgebraProblem &problem,
 
 Status CufftLibrary::scale(DType dtype, void *data, int count,
                            double factor) {
-  return cuda_.withContext([&]() -> Status {
+  return cuda_.withCurrent([&]() -> Status {
     if (Status status = ensureCublasHandle(api_, cuda_.stream(), &blas_);
         !status.ok())
       return status;

@@ -35,7 +35,7 @@ private:
   CudaDevice &cuda_;
   const CufftApi &api_;
   cublasHandle_t blas_ = nullptr;
-  /// Guarded by the device's lock (every use is inside withContext).
+  /// Guarded by the device's lock (every use is inside withCurrent).
   gpu::PlanCache<cufftHandle> plans_;
 };
 

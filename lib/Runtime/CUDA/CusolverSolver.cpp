@@ -35,7 +35,7 @@ CusolverSolver::~CusolverSolver() {
 }
 
 Status CusolverSolver::withDevice(const std::function<Status()> &work) {
-  return device_.withContext([&]() -> Status {
+  return device_.withCurrent([&]() -> Status {
     if (!solver_) {
       if (Status status = checkCusolver(api_.cusolverDnCreate(&solver_),
                                         "cusolverDnCreate");

@@ -13,8 +13,10 @@
 // (ADJOINT_CUDA_GEMM, ADJOINT_HIP_GEMM) = library or kernels forces a route
 // (tests, benchmarks); measure is the default.
 //
-// The library itself is a GemmLibrary: it prepares a problem (its plans,
-// cached per key) and queues it.
+// The library itself is a GemmLibrary (cuBLASLt's CublasLtGemm.h,
+// rocBLAS's RocblasGemm.h): it prepares a problem (its plans, cached per
+// key) and queues it on the device's stream. The stream devices
+// (StreamDevice.h) make the library and the router on their first GEMM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,13 +56,17 @@ public:
                          void *a, void *b, void *c) = 0;
 };
 
+/// Device memory a device lends from its pool (stream-ordered reuse: a
+/// block given back may be handed to work queued later).
+struct DeviceMemory {
+  std::function<Status(size_t bytes, void **ptr)> allocate;
+  std::function<void(void *ptr)> deallocate;
+};
+
 class GemmRouter {
 public:
-  /// What the device lends.
-  struct Device {
-    /// Device memory from the device's pool (stream-ordered reuse).
-    std::function<Status(size_t bytes, void **ptr)> allocate;
-    std::function<void(void *ptr)> deallocate;
+  /// What the device lends: its memory, and its timer.
+  struct Device : DeviceMemory {
     /// Runs `enqueue` between two events on the device's queue, waits for
     /// them and gives the milliseconds between them.
     std::function<Status(const std::function<Status()> &enqueue,

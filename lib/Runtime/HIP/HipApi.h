@@ -10,6 +10,7 @@
 #ifndef ADJOINT_LIB_RUNTIME_HIP_HIPAPI_H
 #define ADJOINT_LIB_RUNTIME_HIP_HIPAPI_H
 
+#include "GPU/StreamHandles.h"
 #include "adjoint/Runtime/Status.h"
 
 #include <cstddef>
@@ -31,11 +32,11 @@ constexpr hipError_t hipErrorInvalidHandle = 400;
 constexpr hipError_t hipErrorNotFound = 500;
 
 using hipDevice_t = int;
-// Opaque handles.
-using hipStream_t = struct ihipStream_t *;
+// Opaque handles (streams and events as CUDA's: GPU/StreamHandles.h).
+using hipStream_t = gpu::Stream;
 using hipModule_t = struct ihipModule_t *;
 using hipFunction_t = struct ihipModuleSymbol_t *;
-using hipEvent_t = struct ihipEvent_t *;
+using hipEvent_t = gpu::Event;
 
 enum hipDeviceAttribute_t : int {
   hipDeviceAttributeMaxBlockDimX = 26,

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeCublasLt.h"
-#include "FakeCuda.h"
+#include "FakeStreamJournal.h"
 #include "Helpers.h"
 
 #include "adjoint/Target/Target.h"

@@ -1,7 +1,9 @@
 //===- CublasLtTest.cpp - GEMMs through cuBLASLt or the kernel ------------===//
 //
-// CublasLtGemm against the fake libcublasLt.so.13 (FakeCublasLt.cpp, first
-// on LD_LIBRARY_PATH under ctest), which computes on host memory with
+// CublasLtGemm behind the GEMM router, wired as the CUDA device wires them
+// (GPU/StreamDevice.h), against the fake libcublasLt.so.13
+// (FakeCublasLt.cpp, first on LD_LIBRARY_PATH under ctest), which computes
+// on host memory with
 // cuBLASLt's column-major semantics: device memory is host memory here, the
 // "kernel" is a callback that records its launches, and the device's timer
 // is a callback that tells which route ran and reports a set time for it.
@@ -23,6 +25,7 @@
 using namespace adjoint::rt;
 using namespace adjoint::rt::cuda;
 using adjoint::DType;
+using gpu::GemmRoute;
 
 namespace {
 
@@ -63,9 +66,8 @@ struct FakeDevice {
   double libraryMs = 1, kernelMs = 2;
   int kernelLaunches = 0, timings = 0, live = 0;
 
-  CublasLtGemm::Device lend() {
-    CublasLtGemm::Device device;
-    device.stream = fakeStream();
+  gpu::GemmRouter::Device lend() {
+    gpu::GemmRouter::Device device;
     device.allocate = [this](size_t bytes, void **ptr) {
       *ptr = std::malloc(bytes);
       ++live;
@@ -87,11 +89,38 @@ struct FakeDevice {
     };
     return device;
   }
+  gpu::DeviceMemory memory() {
+    gpu::GemmRouter::Device device = lend();
+    return {device.allocate, device.deallocate};
+  }
   std::function<Status()> kernel() {
     return [this] {
       ++kernelLaunches;
       return Status::success();
     };
+  }
+};
+
+/// cuBLASLt (none where `api` is null, for `why`) behind the router, on
+/// `device`.
+struct RoutedGemm {
+  std::unique_ptr<CublasLtGemm> library;
+  gpu::GemmRouter router;
+
+  RoutedGemm(const CublasLtApi *api, Status why, FakeDevice &device,
+             GemmRoute route)
+      : library(api ? std::make_unique<CublasLtGemm>(*api, fakeStream(),
+                                                     device.memory())
+                    : nullptr),
+        router("ADJOINT_CUDA_GEMM", std::move(why), device.lend(), route) {}
+  Status run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b, void *c,
+             const std::function<Status()> &kernel) {
+    return router.run(library.get(), gemm, a, b, c, kernel);
+  }
+  size_t measurements() const { return router.measurements(); }
+  GemmRoute cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
+                        uint32_t alignment) const {
+    return router.cachedRoute(gemm, alignment);
   }
 };
 
@@ -146,7 +175,7 @@ template <typename T>
 void checkLibrary(DType dtype, uint64_t batch, const Matrix &a,
                   const Matrix &b, const Matrix &c) {
   FakeDevice fake;
-  CublasLtGemm gemm(&api(), Status::success(), fake.lend(),
+  RoutedGemm gemm(&api(), Status::success(), fake,
                     GemmRoute::Library);
   std::vector<T> av = as<T>(a.data), bv = as<T>(b.data), cv = as<T>(c.data);
   adj_rt_gpu_gemm_desc desc = describe(dtype, batch, a, b, c);
@@ -219,7 +248,7 @@ TEST_CASE("the compute type follows the element type and the TF32 flag",
   constexpr uint32_t R = ADJ_RT_GPU_ROW_MAJOR;
   Matrix a(R, 2, 3, 3, 0, 1, 1), b(R, 3, 4, 4, 0, 1, 2), c(R, 2, 4, 4, 0, 1, 3);
   FakeDevice fake;
-  CublasLtGemm gemm(&api(), Status::success(), fake.lend(),
+  RoutedGemm gemm(&api(), Status::success(), fake,
                     GemmRoute::Library);
   std::vector<float> af = as<float>(a.data), bf = as<float>(b.data),
                      cf = as<float>(c.data);
@@ -247,16 +276,16 @@ TEST_CASE("the compute type follows the element type and the TF32 flag",
 
 TEST_CASE("views at an offset get algorithms for their alignment",
           "[cublaslt]") {
-  REQUIRE(CublasLtGemm::alignmentOf(reinterpret_cast<void *>(0x1000),
+  REQUIRE(gpu::GemmRouter::alignmentOf(reinterpret_cast<void *>(0x1000),
                                     reinterpret_cast<void *>(0x2000),
                                     reinterpret_cast<void *>(0x3100)) == 256);
-  REQUIRE(CublasLtGemm::alignmentOf(reinterpret_cast<void *>(0x1000),
+  REQUIRE(gpu::GemmRouter::alignmentOf(reinterpret_cast<void *>(0x1000),
                                     reinterpret_cast<void *>(0x2004),
                                     reinterpret_cast<void *>(0x3100)) == 4);
   constexpr uint32_t R = ADJ_RT_GPU_ROW_MAJOR;
   Matrix a(R, 2, 3, 3, 0, 1, 1), b(R, 3, 4, 4, 0, 1, 2), c(R, 2, 4, 4, 0, 1, 3);
   FakeDevice fake;
-  CublasLtGemm gemm(&api(), Status::success(), fake.lend(),
+  RoutedGemm gemm(&api(), Status::success(), fake,
                     GemmRoute::Library);
   // 256-byte aligned blocks, A a view one element in.
   std::vector<void *> blocks;
@@ -290,7 +319,7 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
   std::vector<FakeLtMatmul> &calls = fakeCalls();
 
   SECTION("kernels: the library is never called") {
-    CublasLtGemm gemm(&api(), Status::success(), fake.lend(),
+    RoutedGemm gemm(&api(), Status::success(), fake,
                       GemmRoute::Kernels);
     size_t before = calls.size();
     REQUIRE(gemm.run(desc, av.data(), bv.data(), cv.data(), fake.kernel())
@@ -300,12 +329,12 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
     REQUIRE(cv == as<float>(c.data)); // the fake kernel computes nothing
   }
   SECTION("measure: the library is faster") {
-    CublasLtGemm gemm(&api(), Status::success(), fake.lend(),
+    RoutedGemm gemm(&api(), Status::success(), fake,
                       GemmRoute::Measure);
     fake.libraryMs = 0.5;
     fake.kernelMs = 2;
     uint32_t alignment =
-        CublasLtGemm::alignmentOf(av.data(), bv.data(), cv.data());
+        gpu::GemmRouter::alignmentOf(av.data(), bv.data(), cv.data());
     size_t before = calls.size();
     // The first call warms both routes up, untimed: the library on a
     // scratch C, the kernel (the call's result) on the real one.
@@ -341,14 +370,14 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
                          a.data[1] * b.data[4]);
   }
   SECTION("measure: the kernel is faster") {
-    CublasLtGemm gemm(&api(), Status::success(), fake.lend(),
+    RoutedGemm gemm(&api(), Status::success(), fake,
                       GemmRoute::Measure);
     fake.libraryMs = 3;
     fake.kernelMs = 1;
     for (int call = 0; call < 2; ++call)
       REQUIRE(gemm.run(desc, av.data(), bv.data(), cv.data(), fake.kernel())
                   .ok());
-    REQUIRE(gemm.cachedRoute(desc, CublasLtGemm::alignmentOf(
+    REQUIRE(gemm.cachedRoute(desc, gpu::GemmRouter::alignmentOf(
                                        av.data(), bv.data(), cv.data())) ==
             GemmRoute::Kernels);
     size_t before = calls.size();
@@ -369,11 +398,11 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
   }
   SECTION("no algorithm for the problem: the kernel, or an error if forced") {
     setAlgorithms(0);
-    CublasLtGemm measure(&api(), Status::success(), fake.lend(),
+    RoutedGemm measure(&api(), Status::success(), fake,
                          GemmRoute::Measure);
     Status status =
         measure.run(desc, av.data(), bv.data(), cv.data(), fake.kernel());
-    CublasLtGemm library(&api(), Status::success(), fake.lend(),
+    RoutedGemm library(&api(), Status::success(), fake,
                          GemmRoute::Library);
     Status forced =
         library.run(desc, av.data(), bv.data(), cv.data(), fake.kernel());
@@ -388,11 +417,11 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
   SECTION("no library: the kernel, or an error if forced") {
     Status why = Status::error(StatusCode::Unavailable,
                                "cuBLASLt unavailable: not installed");
-    CublasLtGemm measure(nullptr, why, fake.lend(), GemmRoute::Measure);
+    RoutedGemm measure(nullptr, why, fake, GemmRoute::Measure);
     REQUIRE(measure.run(desc, av.data(), bv.data(), cv.data(), fake.kernel())
                 .ok());
     REQUIRE(fake.kernelLaunches == 1);
-    CublasLtGemm library(nullptr, why, fake.lend(), GemmRoute::Library);
+    RoutedGemm library(nullptr, why, fake, GemmRoute::Library);
     Status forced =
         library.run(desc, av.data(), bv.data(), cv.data(), fake.kernel());
     REQUIRE(forced.message() ==
@@ -403,16 +432,16 @@ TEST_CASE("forced routes and the measured choice", "[cublaslt]") {
 TEST_CASE("ADJOINT_CUDA_GEMM names the route", "[cublaslt]") {
   GemmRoute route = GemmRoute::Library;
   unsetenv("ADJOINT_CUDA_GEMM");
-  REQUIRE(gemmRouteFromEnvironment(&route).ok());
+  REQUIRE(gpu::gemmRouteFromEnvironment("ADJOINT_CUDA_GEMM", &route).ok());
   REQUIRE(route == GemmRoute::Measure);
   setenv("ADJOINT_CUDA_GEMM", "kernels", 1);
-  REQUIRE(gemmRouteFromEnvironment(&route).ok());
+  REQUIRE(gpu::gemmRouteFromEnvironment("ADJOINT_CUDA_GEMM", &route).ok());
   REQUIRE(route == GemmRoute::Kernels);
   setenv("ADJOINT_CUDA_GEMM", "library", 1);
-  REQUIRE(gemmRouteFromEnvironment(&route).ok());
+  REQUIRE(gpu::gemmRouteFromEnvironment("ADJOINT_CUDA_GEMM", &route).ok());
   REQUIRE(route == GemmRoute::Library);
   setenv("ADJOINT_CUDA_GEMM", "fast", 1);
-  Status bad = gemmRouteFromEnvironment(&route);
+  Status bad = gpu::gemmRouteFromEnvironment("ADJOINT_CUDA_GEMM", &route);
   unsetenv("ADJOINT_CUDA_GEMM");
   REQUIRE(bad.code() == StatusCode::InvalidArgument);
   REQUIRE(bad.message() ==

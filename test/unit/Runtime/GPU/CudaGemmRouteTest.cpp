@@ -11,7 +11,7 @@
 
 #include "CUDA/CudaDevice.h"
 #include "FakeCublasLt.h"
-#include "FakeCuda.h"
+#include "FakeStreamJournal.h"
 #include "GpuTestSupport.h"
 #include "adjoint/Runtime/Invoke.h"
 #include "adjoint/Runtime/Tensor.h"
@@ -127,7 +127,7 @@ TEST_CASE("adj_rt_gpu_gemm on cuda: cuBLASLt, the kernel, the measured "
           "choice",
           "[cuda-gemm]") {
   Device *device = deviceOrSkip("cuda:0");
-  FakeCuJournal *j = device ? findFakeCudaJournal() : nullptr;
+  FakeStreamJournal *j = device ? findFakeCudaJournal() : nullptr;
   if (!j)
     return;
   // The library loads on the first GEMM; its calls are then visible.

@@ -12,7 +12,7 @@
 
 #include "CUDA/CublasLt.h"
 #include "FakeCublasLt.h"
-#include "FakeCuda.h"
+#include "FakeStreamJournal.h"
 
 #include <cstring>
 
@@ -54,17 +54,12 @@ std::vector<FakeLtMatmul> &calls() {
 }
 int gAlgorithms = 1;
 /// How far each matmul advances the fake CUDA driver's clock, which its
-/// events read (FakeCuda.h), when that driver is loaded.
+/// events read (FakeStreamJournal.h), when that driver is loaded.
 double gMatmulMs = 0;
 
 void advanceCudaClock(double ms) {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  if (!driver)
-    return;
-  if (auto journal = reinterpret_cast<FakeCudaJournalFn>(
-          dlsym(driver, "fakeCudaJournal")))
-    static_cast<FakeCuJournal *>(journal())->clockMs += ms;
-  dlclose(driver);
+  if (FakeStreamJournal *cuda = findFakeCudaJournal())
+    cuda->clockMs += ms;
 }
 
 double load(int32_t type, const void *base, int64_t index) {

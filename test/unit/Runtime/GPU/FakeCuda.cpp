@@ -1,22 +1,20 @@
 //===- FakeCuda.cpp - A CUDA driver on host memory ------------------------===//
 //
 // libcuda.so.1 for the tests of the CUDA driver on machines without NVIDIA
-// GPUs: one device (FAKE_CUDA_NO_DEVICE=1 makes cuInit report none) whose
-// memory is host memory, copies and fills done at once, and launches
-// recorded instead of run (FakeCuJournal) so that the tests can check what
-// the runtime passed. Like the real driver it reads each kernel's parameter
-// sizes from the image (PTX `.entry` declarations, or the cubin's
-// .nv.info.<kernel> KPARAM_INFO records, also inside a fatbin), copies that
-// many argument bytes at a launch, needs a current context for every call
-// that works on the device, and refuses launches past 48 KiB of dynamic
-// shared memory unless the function was allowed more.
+// GPUs: the fake stream driver (FakeStreamDriver.h) under CUDA's names,
+// with one device (FAKE_CUDA_NO_DEVICE=1 makes cuInit report none). Like
+// the real driver it reads each kernel's parameter sizes from the image
+// (PTX `.entry` declarations, or the cubin's .nv.info.<kernel>
+// KPARAM_INFO records, also inside a fatbin), needs its context current
+// (cuCtxPushCurrent) for every call that works on the device, and refuses
+// launches past 48 KiB of dynamic shared memory unless the function was
+// allowed more.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CUDA/CudaApi.h"
-#include "FakeCuda.h"
+#include "FakeStreamDriver.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -26,55 +24,15 @@
 using namespace adjoint::rt::cuda;
 
 namespace {
-constexpr CUresult kInvalidContext = 201;
-constexpr CUresult kInvalidHandle = 400;
 constexpr size_t kMaxOptInShared = 232448;
+int gContext;
 
-struct Function {
-  std::string name;
-  std::vector<size_t> params;
-  int sharedLimit = kDefaultSharedBytes;
-};
-struct Module {
-  std::map<std::string, Function *> functions;
-};
-struct Event {
-  bool recorded = false;
-  double time = 0;
-};
-int gContext, gStream;
-
-FakeCuJournal &journal() {
-  static FakeCuJournal instance;
-  return instance;
-}
-/// The current-context stack of this thread (cuCtxPushCurrent).
-thread_local int gDepth = 0;
-std::map<uintptr_t, size_t> &deviceBlocks() {
-  static std::map<uintptr_t, size_t> blocks;
-  return blocks;
-}
-std::map<uintptr_t, size_t> &pinnedBlocks() {
-  static std::map<uintptr_t, size_t> blocks;
-  return blocks;
-}
-bool isPinned(const void *p) {
-  auto address = reinterpret_cast<uintptr_t>(p);
-  auto it = pinnedBlocks().upper_bound(address);
-  if (it == pinnedBlocks().begin())
-    return false;
-  --it;
-  return address < it->first + it->second;
-}
-const char *side(const void *host) {
-  return isPinned(host) ? "pinned" : "pageable";
-}
-bool validStream(CUstream stream) {
-  return stream == reinterpret_cast<CUstream>(&gStream);
-}
+/// The current-context stack of this thread (cuCtxPushCurrent): 0 is the
+/// fake's context, 1 another one (fakeSelectOther).
+thread_local std::vector<int> gContexts;
 
 /// ".entry name(\n .param .u64 a,\n .param .align 8 .b8 s[16]\n)".
-void parsePtx(const std::string &text, Module &module) {
+void parsePtx(const std::string &text, fake::Module &module) {
   size_t at = 0;
   while ((at = text.find(".entry ", at)) != std::string::npos) {
     at += 7;
@@ -82,8 +40,8 @@ void parsePtx(const std::string &text, Module &module) {
     size_t close = text.find(')', open);
     if (open == std::string::npos || close == std::string::npos)
       return;
-    auto *fn = new Function{text.substr(at, open - at), {}};
-    fn->name.erase(fn->name.find_last_not_of(" \t\n") + 1);
+    fake::Function fn{text.substr(at, open - at), {}, kDefaultSharedBytes};
+    fn.name.erase(fn.name.find_last_not_of(" \t\n") + 1);
     std::string list = text.substr(open + 1, close - open - 1);
     size_t p = 0;
     while ((p = list.find(".param", p)) != std::string::npos) {
@@ -102,9 +60,9 @@ void parsePtx(const std::string &text, Module &module) {
       else if (decl.find("8 ") != std::string::npos &&
                decl.find("64") == std::string::npos)
         size = 1;
-      fn->params.push_back(size);
+      fn.params.push_back(uint32_t(size));
     }
-    module.functions[fn->name] = fn;
+    module.functions[fn.name] = fn;
     at = close;
   }
 }
@@ -115,7 +73,8 @@ void parsePtx(const std::string &text, Module &module) {
 /// value that follows (format 4); KPARAM_INFO (0x17) holds a
 /// parameter's ordinal (bytes 4-5 of its value) and size (bits 18-31 of
 /// bytes 8-11).
-bool parseCubin(const unsigned char *elf, size_t size, Module &module) {
+bool parseCubin(const unsigned char *elf, size_t size,
+                fake::Module &module) {
   auto read = [&](size_t at, size_t n) {
     uint64_t value = 0;
     if (at + n <= size)
@@ -135,7 +94,7 @@ bool parseCubin(const unsigned char *elf, size_t size, Module &module) {
         elf + strtab + read(header, 4));
     if (std::strncmp(name, ".nv.info.", 9) != 0)
       continue;
-    auto *fn = new Function{name + 9, {}};
+    fake::Function fn{name + 9, {}, kDefaultSharedBytes};
     uint64_t at = read(header + 0x18, 8), end = at + read(header + 0x20, 8);
     std::map<uint64_t, size_t> byOrdinal;
     while (at + 2 <= end && end <= size) {
@@ -146,14 +105,14 @@ bool parseCubin(const unsigned char *elf, size_t size, Module &module) {
       at += length;
     }
     for (auto &[ordinal, bytes] : byOrdinal)
-      fn->params.push_back(bytes);
-    module.functions[fn->name] = fn;
+      fn.params.push_back(uint32_t(bytes));
+    module.functions[fn.name] = fn;
   }
   return !module.functions.empty();
 }
 
 /// A fatbin: a header, then entries (kind 2 is an ELF cubin, 1 PTX).
-bool parseImage(const unsigned char *bytes, Module &module) {
+bool parseImage(const unsigned char *bytes, fake::Module &module) {
   uint32_t magic;
   std::memcpy(&magic, bytes, 4);
   if (magic == 0xBA55ED50) {
@@ -186,6 +145,7 @@ bool parseImage(const unsigned char *bytes, Module &module) {
   return !module.functions.empty();
 }
 
+
 struct ErrorText {
   CUresult code;
   const char *name;
@@ -199,8 +159,10 @@ constexpr ErrorText kErrors[] = {
      "no CUDA-capable device is detected"},
     {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE",
      "device kernel image is invalid"},
-    {kInvalidContext, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
-    {kInvalidHandle, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {fake::InvalidContext, "CUDA_ERROR_INVALID_CONTEXT",
+     "invalid device context"},
+    {fake::InvalidHandle, "CUDA_ERROR_INVALID_HANDLE",
+     "invalid resource handle"},
     {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
 };
 const ErrorText *findError(CUresult code) {
@@ -211,14 +173,15 @@ const ErrorText *findError(CUresult code) {
 }
 
 #define NEED_CONTEXT()                                                         \
-  if (gDepth == 0)                                                             \
-    return kInvalidContext;
+  if (gContexts.empty() || gContexts.back() != 0)                              \
+    return fake::InvalidContext;
 } // namespace
 
 extern "C" {
 
-void *fakeCudaJournal() { return &journal(); }
-void fakeCudaSetClock(double milliseconds) { journal().clockMs = milliseconds; }
+void *fakeStreamJournal() { return &fake::journal(); }
+void fakeSelectOther() { gContexts.push_back(1); }
+int fakeCurrent() { return gContexts.empty() ? -1 : gContexts.back(); }
 
 CUresult cuGetErrorName(CUresult error, const char **text) {
   const ErrorText *found = findError(error);
@@ -265,11 +228,7 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
                               CUdevice) {
   switch (attribute) {
   case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
-    *value = 1024;
-    break;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
-    *value = 1024;
-    break;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
     *value = 1024;
     break;
@@ -280,13 +239,11 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
     *value = 2147483647;
     break;
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-    *value = 65535;
-    break;
   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
     *value = 65535;
     break;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
-    *value = 49152;
+    *value = kDefaultSharedBytes;
     break;
   case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
     *value = 32;
@@ -310,7 +267,7 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
 }
 
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice) {
-  *bytes = journal().memoryLimit;
+  *bytes = fake::journal().memoryLimit;
   return CUDA_SUCCESS;
 }
 
@@ -323,18 +280,17 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice device) {
 
 CUresult cuCtxPushCurrent_v2(CUcontext context) {
   if (context != reinterpret_cast<CUcontext>(&gContext))
-    return kInvalidContext;
-  ++gDepth;
-  ++journal().pushes;
+    return fake::InvalidContext;
+  gContexts.push_back(0);
   return CUDA_SUCCESS;
 }
 
 CUresult cuCtxPopCurrent_v2(CUcontext *context) {
-  if (gDepth == 0)
-    return kInvalidContext;
-  --gDepth;
-  ++journal().pops;
-  *context = reinterpret_cast<CUcontext>(&gContext);
+  if (gContexts.empty())
+    return fake::InvalidContext;
+  *context = gContexts.back() == 0 ? reinterpret_cast<CUcontext>(&gContext)
+                                   : nullptr;
+  gContexts.pop_back();
   return CUDA_SUCCESS;
 }
 
@@ -343,68 +299,37 @@ CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
   // The runtime's stream must not wait for other users' legacy stream.
   if (!(flags & CU_STREAM_NON_BLOCKING))
     return CUDA_ERROR_INVALID_VALUE;
-  *stream = reinterpret_cast<CUstream>(&gStream);
+  *stream = static_cast<CUstream>(fake::stream());
   return CUDA_SUCCESS;
 }
 
 CUresult cuStreamSynchronize(CUstream stream) {
   NEED_CONTEXT();
-  if (!validStream(stream))
-    return kInvalidHandle;
-  ++journal().streamSyncs;
-  return CUDA_SUCCESS;
+  return fake::synchronize(stream);
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
   NEED_CONTEXT();
-  FakeCuJournal &j = journal();
-  if (bytes == 0)
-    return CUDA_ERROR_INVALID_VALUE;
-  if (j.liveDeviceBytes + bytes > j.memoryLimit)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  void *block = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-  if (!block)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  *ptr = reinterpret_cast<CUdeviceptr>(block);
-  deviceBlocks()[*ptr] = bytes;
-  j.liveDeviceBytes += bytes;
-  ++j.deviceAllocations;
-  return CUDA_SUCCESS;
+  return fake::allocateDevice(bytes, reinterpret_cast<void **>(ptr));
 }
 
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
   NEED_CONTEXT();
-  auto it = deviceBlocks().find(ptr);
-  if (it == deviceBlocks().end())
-    return CUDA_ERROR_INVALID_VALUE;
-  journal().liveDeviceBytes -= it->second;
-  ++journal().deviceFrees;
-  deviceBlocks().erase(it);
-  std::free(reinterpret_cast<void *>(ptr));
-  return CUDA_SUCCESS;
+  return fake::freeDevice(reinterpret_cast<void *>(ptr));
 }
 
 CUresult cuMemHostAlloc(void **ptr, size_t bytes, unsigned) {
   NEED_CONTEXT();
-  *ptr = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-  if (!*ptr)
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  pinnedBlocks()[reinterpret_cast<uintptr_t>(*ptr)] = bytes;
-  ++journal().pinnedAllocations;
-  return CUDA_SUCCESS;
+  return fake::allocatePinned(bytes, ptr);
 }
 
 CUresult cuMemFreeHost(void *ptr) {
   NEED_CONTEXT();
-  if (!pinnedBlocks().erase(reinterpret_cast<uintptr_t>(ptr)))
-    return CUDA_ERROR_INVALID_VALUE;
-  ++journal().pinnedFrees;
-  std::free(ptr);
-  return CUDA_SUCCESS;
+  return fake::freePinned(ptr);
 }
 
 CUresult cuMemHostGetFlags(unsigned *flags, void *ptr) {
-  if (!isPinned(ptr))
+  if (!fake::isPinned(ptr))
     return CUDA_ERROR_INVALID_VALUE;
   *flags = CU_MEMHOSTALLOC_PORTABLE;
   return CUDA_SUCCESS;
@@ -413,52 +338,35 @@ CUresult cuMemHostGetFlags(unsigned *flags, void *ptr) {
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes,
                               CUstream stream) {
   NEED_CONTEXT();
-  if (!validStream(stream))
-    return kInvalidHandle;
-  std::memmove(reinterpret_cast<void *>(dst), src, bytes);
-  journal().stream.push_back("HtoD " + std::to_string(bytes) + " " +
-                             side(src));
-  return CUDA_SUCCESS;
+  return fake::copy(fake::Copy::HtoD, reinterpret_cast<void *>(dst), src,
+                    bytes, stream);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes,
                               CUstream stream) {
   NEED_CONTEXT();
-  if (!validStream(stream))
-    return kInvalidHandle;
-  std::memmove(dst, reinterpret_cast<const void *>(src), bytes);
-  journal().stream.push_back("DtoH " + std::to_string(bytes) + " " +
-                             side(dst));
-  return CUDA_SUCCESS;
+  return fake::copy(fake::Copy::DtoH, dst, reinterpret_cast<void *>(src),
+                    bytes, stream);
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                               CUstream stream) {
   NEED_CONTEXT();
-  if (!validStream(stream))
-    return kInvalidHandle;
-  std::memmove(reinterpret_cast<void *>(dst),
-               reinterpret_cast<const void *>(src), bytes);
-  journal().stream.push_back("DtoD " + std::to_string(bytes));
-  return CUDA_SUCCESS;
+  return fake::copy(fake::Copy::DtoD, reinterpret_cast<void *>(dst),
+                    reinterpret_cast<void *>(src), bytes, stream);
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
                          CUstream stream) {
   NEED_CONTEXT();
-  if (!validStream(stream))
-    return kInvalidHandle;
-  std::memset(reinterpret_cast<void *>(dst), value, bytes);
-  journal().stream.push_back("memset " + std::to_string(bytes) + " " +
-                             std::to_string(value));
-  return CUDA_SUCCESS;
+  return fake::fill(reinterpret_cast<void *>(dst), value, bytes, stream);
 }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                             unsigned numOptions, CUjit_option *options,
                             void **values) {
   NEED_CONTEXT();
-  auto *m = new Module;
+  auto *m = new fake::Module;
   if (!parseImage(static_cast<const unsigned char *>(image), *m)) {
     delete m;
     // The driver writes its reason into the error log when asked for one.
@@ -468,35 +376,32 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                     "fake: no kernel found in the image");
     return CUDA_ERROR_INVALID_IMAGE;
   }
-  ++journal().moduleLoads;
+  ++fake::journal().moduleLoads;
   *module = reinterpret_cast<CUmodule>(m);
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleUnload(CUmodule module) {
   NEED_CONTEXT();
-  auto *m = reinterpret_cast<Module *>(module);
-  for (auto &[name, fn] : m->functions)
-    delete fn;
-  delete m;
-  ++journal().moduleUnloads;
+  delete reinterpret_cast<fake::Module *>(module);
+  ++fake::journal().moduleUnloads;
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
                              const char *name) {
   NEED_CONTEXT();
-  auto *m = reinterpret_cast<Module *>(module);
+  auto *m = reinterpret_cast<fake::Module *>(module);
   auto it = m->functions.find(name);
   if (it == m->functions.end())
     return CUDA_ERROR_NOT_FOUND;
-  *function = reinterpret_cast<CUfunction>(it->second);
+  *function = reinterpret_cast<CUfunction>(&it->second);
   return CUDA_SUCCESS;
 }
 
 CUresult cuFuncGetParamInfo(CUfunction function, size_t index, size_t *offset,
                             size_t *size) {
-  auto *fn = reinterpret_cast<Function *>(function);
+  auto *fn = reinterpret_cast<fake::Function *>(function);
   if (index >= fn->params.size())
     return CUDA_ERROR_INVALID_VALUE;
   size_t at = 0;
@@ -514,8 +419,8 @@ CUresult cuFuncSetAttribute(CUfunction function,
   if (attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ||
       value < 0 || static_cast<size_t>(value) > kMaxOptInShared)
     return CUDA_ERROR_INVALID_VALUE;
-  reinterpret_cast<Function *>(function)->sharedLimit = value;
-  journal().sharedOptIns.push_back(value);
+  reinterpret_cast<fake::Function *>(function)->sharedLimit = value;
+  fake::journal().sharedOptIns.push_back(value);
   return CUDA_SUCCESS;
 }
 
@@ -524,45 +429,22 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
                         unsigned blockZ, unsigned sharedBytes,
                         CUstream stream, void **params, void **extra) {
   NEED_CONTEXT();
-  auto *fn = reinterpret_cast<Function *>(function);
-  if (!validStream(stream) || extra)
-    return kInvalidHandle;
-  if (uint64_t(blockX) * blockY * blockZ > 1024 ||
-      sharedBytes > static_cast<unsigned>(fn->sharedLimit) ||
-      (!fn->params.empty() && !params))
-    return CUDA_ERROR_INVALID_VALUE;
-  FakeCuLaunch launch{fn->name,
-                      {gridX, gridY, gridZ},
-                      {blockX, blockY, blockZ},
-                      sharedBytes,
-                      {}};
-  for (size_t i = 0; i < fn->params.size(); ++i)
-    launch.args.emplace_back(static_cast<const char *>(params[i]),
-                             fn->params[i]);
-  FakeCuJournal &j = journal();
-  j.launches.push_back(std::move(launch));
-  j.stream.push_back("launch " + fn->name);
-  j.clockMs += j.launchMs;
-  return CUDA_SUCCESS;
+  const unsigned grid[3] = {gridX, gridY, gridZ};
+  const unsigned block[3] = {blockX, blockY, blockZ};
+  return fake::launch(*reinterpret_cast<fake::Function *>(function), grid,
+                      block, sharedBytes, stream, params, extra);
 }
 
 CUresult cuEventCreate(CUevent *event, unsigned flags) {
   NEED_CONTEXT();
   if (flags != CU_EVENT_DEFAULT)
     return CUDA_ERROR_INVALID_VALUE;
-  *event = reinterpret_cast<CUevent>(new Event);
-  return CUDA_SUCCESS;
+  return fake::createEvent(reinterpret_cast<void **>(event));
 }
 
 CUresult cuEventRecord(CUevent event, CUstream stream) {
   NEED_CONTEXT();
-  if (!validStream(stream))
-    return kInvalidHandle;
-  auto *e = reinterpret_cast<Event *>(event);
-  e->recorded = true;
-  e->time = journal().clockMs;
-  journal().stream.push_back("event " + std::to_string(e->time));
-  return CUDA_SUCCESS;
+  return fake::recordEvent(event, stream);
 }
 
 CUresult cuEventSynchronize(CUevent) {
@@ -572,16 +454,11 @@ CUresult cuEventSynchronize(CUevent) {
 
 CUresult cuEventElapsedTime(float *milliseconds, CUevent start, CUevent end) {
   NEED_CONTEXT();
-  auto *a = reinterpret_cast<Event *>(start);
-  auto *b = reinterpret_cast<Event *>(end);
-  if (!a->recorded || !b->recorded)
-    return kInvalidHandle;
-  *milliseconds = static_cast<float>(b->time - a->time);
-  return CUDA_SUCCESS;
+  return fake::elapsed(milliseconds, start, end);
 }
 
 CUresult cuEventDestroy_v2(CUevent event) {
-  delete reinterpret_cast<Event *>(event);
+  fake::destroyEvent(event);
   return CUDA_SUCCESS;
 }
 

@@ -1,77 +1,35 @@
 //===- FakeHip.cpp - A HIP runtime on host memory -------------------------===//
 //
 // libamdhip64.so.6 for the tests of the HIP driver on machines without AMD
-// GPUs: one device (FAKE_HIP_NO_DEVICE=1 makes hipInit report none; its
+// GPUs: the fake stream driver (FakeStreamDriver.h) under HIP's names,
+// with one device (FAKE_HIP_NO_DEVICE=1 makes hipInit report none; its
 // architecture is gfx942:sramecc+:xnack- with 64-wide wavefronts, or
-// FAKE_HIP_ARCH's, 32-wide for gfx10 and later) whose memory is host
-// memory, copies and fills done at once, and launches recorded instead of
-// run (FakeHipJournal) so that the tests can check what the runtime passed.
-// Like the real runtime it reads each kernel's explicit arguments (their
-// number and sizes) from the code object's amdhsa.kernels metadata (with
-// the runtime's reader, HIP/KernelMetadata.h, whose results the tests
-// check against the kernel's known signature), copies that many argument
-// bytes at a launch, and refuses work on a device that is not current on
-// the calling thread.
+// FAKE_HIP_ARCH's, 32-wide for gfx10 and later). Like the real runtime it
+// reads each kernel's explicit arguments (their number and sizes) from the
+// code object's amdhsa.kernels metadata (with the runtime's reader,
+// HIP/KernelMetadata.h, whose results the tests check against the
+// kernel's known signature), and refuses work on a device that is not
+// current on the calling thread.
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeHip.h"
+#include "FakeStreamDriver.h"
 #include "HIP/HipApi.h"
 #include "HIP/KernelMetadata.h"
 
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <string>
-#include <vector>
 
 using namespace adjoint::rt::hip;
 
 namespace {
 constexpr hipError_t kNoBinaryForGpu = 209;
-constexpr size_t kMaxSharedBytes = 65536;
+constexpr uint32_t kMaxSharedBytes = 65536;
 
-struct Function {
-  std::string name;
-  std::vector<uint32_t> params;
-};
-struct Module {
-  std::map<std::string, Function> functions;
-};
-struct Event {
-  bool recorded = false;
-  double time = 0;
-};
-int gStream;
-
-FakeHipJournal &journal() {
-  static FakeHipJournal instance;
-  return instance;
-}
-/// The device current on this thread (hipSetDevice); -1 is none.
+/// The device current on this thread (hipSetDevice): 0 is the fake's, 1
+/// another one (fakeSelectOther).
 thread_local int gCurrent = 0;
-std::map<uintptr_t, size_t> &deviceBlocks() {
-  static std::map<uintptr_t, size_t> blocks;
-  return blocks;
-}
-std::map<uintptr_t, size_t> &pinnedBlocks() {
-  static std::map<uintptr_t, size_t> blocks;
-  return blocks;
-}
-bool isPinned(const void *p) {
-  auto address = reinterpret_cast<uintptr_t>(p);
-  auto it = pinnedBlocks().upper_bound(address);
-  if (it == pinnedBlocks().begin())
-    return false;
-  --it;
-  return address < it->first + it->second;
-}
-const char *side(const void *host) {
-  return isPinned(host) ? "pinned" : "pageable";
-}
-bool validStream(hipStream_t stream) {
-  return stream == reinterpret_cast<hipStream_t>(&gStream);
-}
 std::string architecture() {
   const char *arch = std::getenv("FAKE_HIP_ARCH");
   return arch && *arch ? arch : "gfx942:sramecc+:xnack-";
@@ -109,7 +67,9 @@ const ErrorText *findError(hipError_t error) {
 
 extern "C" {
 
-void *fakeHipJournal() { return &journal(); }
+void *fakeStreamJournal() { return &fake::journal(); }
+void fakeSelectOther() { gCurrent = 1; }
+int fakeCurrent() { return gCurrent; }
 
 const char *hipGetErrorName(hipError_t error) {
   const ErrorText *found = findError(error);
@@ -147,14 +107,8 @@ hipError_t hipSetDevice(int device) {
   if (device != 0 && device != 1) // 1: another device the caller selected
     return hipErrorInvalidDevice;
   gCurrent = device;
-  ++journal().setDevices;
   return hipSuccess;
 }
-
-/// For the tests: selects device 1, which does not exist, as another
-/// library on the thread might have; the runtime must restore it.
-void fakeHipSelectOther() { gCurrent = 1; }
-int fakeHipCurrent() { return gCurrent; }
 
 hipError_t hipDeviceGetName(char *name, int length, hipDevice_t device) {
   if (device != 0)
@@ -200,7 +154,7 @@ hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute,
 hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   if (device != 0)
     return hipErrorInvalidDevice;
-  *bytes = journal().memoryLimit;
+  *bytes = fake::journal().memoryLimit;
   return hipSuccess;
 }
 
@@ -222,66 +176,34 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned flags) {
   // The runtime's stream must not wait for other users' null stream.
   if (!(flags & hipStreamNonBlocking))
     return hipErrorInvalidValue;
-  *stream = reinterpret_cast<hipStream_t>(&gStream);
+  *stream = static_cast<hipStream_t>(fake::stream());
   return hipSuccess;
 }
 
 hipError_t hipStreamSynchronize(hipStream_t stream) {
   NEED_DEVICE();
-  if (!validStream(stream))
-    return hipErrorInvalidHandle;
-  ++journal().streamSyncs;
-  return hipSuccess;
+  return fake::synchronize(stream);
 }
 
 hipError_t hipMalloc(void **ptr, size_t bytes) {
   NEED_DEVICE();
-  FakeHipJournal &j = journal();
-  if (bytes == 0)
-    return hipErrorInvalidValue;
-  if (j.liveDeviceBytes + bytes > j.memoryLimit)
-    return hipErrorOutOfMemory;
-  *ptr = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-  if (!*ptr)
-    return hipErrorOutOfMemory;
-  deviceBlocks()[reinterpret_cast<uintptr_t>(*ptr)] = bytes;
-  j.liveDeviceBytes += bytes;
-  ++j.deviceAllocations;
-  return hipSuccess;
+  return fake::allocateDevice(bytes, ptr);
 }
 
 hipError_t hipFree(void *ptr) {
   NEED_DEVICE();
-  auto it = deviceBlocks().find(reinterpret_cast<uintptr_t>(ptr));
-  if (it == deviceBlocks().end())
-    return hipErrorInvalidValue;
-  journal().liveDeviceBytes -= it->second;
-  ++journal().deviceFrees;
-  deviceBlocks().erase(it);
-  std::free(ptr);
-  return hipSuccess;
+  return fake::freeDevice(ptr);
 }
 
 hipError_t hipHostMalloc(void **ptr, size_t bytes, unsigned) {
   NEED_DEVICE();
-  *ptr = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-  if (!*ptr)
-    return hipErrorOutOfMemory;
-  pinnedBlocks()[reinterpret_cast<uintptr_t>(*ptr)] = bytes;
-  ++journal().pinnedAllocations;
-  return hipSuccess;
+  return fake::allocatePinned(bytes, ptr);
 }
 
-hipError_t hipHostFree(void *ptr) {
-  if (!pinnedBlocks().erase(reinterpret_cast<uintptr_t>(ptr)))
-    return hipErrorInvalidValue;
-  ++journal().pinnedFrees;
-  std::free(ptr);
-  return hipSuccess;
-}
+hipError_t hipHostFree(void *ptr) { return fake::freePinned(ptr); }
 
 hipError_t hipHostGetFlags(unsigned *flags, void *ptr) {
-  if (!isPinned(ptr))
+  if (!fake::isPinned(ptr))
     return hipErrorInvalidValue;
   *flags = hipHostMallocPortable;
   return hipSuccess;
@@ -290,44 +212,25 @@ hipError_t hipHostGetFlags(unsigned *flags, void *ptr) {
 hipError_t hipMemcpyHtoDAsync(void *dst, void *src, size_t bytes,
                               hipStream_t stream) {
   NEED_DEVICE();
-  if (!validStream(stream))
-    return hipErrorInvalidHandle;
-  std::memmove(dst, src, bytes);
-  journal().stream.push_back("HtoD " + std::to_string(bytes) + " " +
-                             side(src));
-  return hipSuccess;
+  return fake::copy(fake::Copy::HtoD, dst, src, bytes, stream);
 }
 
 hipError_t hipMemcpyDtoHAsync(void *dst, void *src, size_t bytes,
                               hipStream_t stream) {
   NEED_DEVICE();
-  if (!validStream(stream))
-    return hipErrorInvalidHandle;
-  std::memmove(dst, src, bytes);
-  journal().stream.push_back("DtoH " + std::to_string(bytes) + " " +
-                             side(dst));
-  return hipSuccess;
+  return fake::copy(fake::Copy::DtoH, dst, src, bytes, stream);
 }
 
 hipError_t hipMemcpyDtoDAsync(void *dst, void *src, size_t bytes,
                               hipStream_t stream) {
   NEED_DEVICE();
-  if (!validStream(stream))
-    return hipErrorInvalidHandle;
-  std::memmove(dst, src, bytes);
-  journal().stream.push_back("DtoD " + std::to_string(bytes));
-  return hipSuccess;
+  return fake::copy(fake::Copy::DtoD, dst, src, bytes, stream);
 }
 
 hipError_t hipMemsetD8Async(void *dst, unsigned char value, size_t bytes,
                             hipStream_t stream) {
   NEED_DEVICE();
-  if (!validStream(stream))
-    return hipErrorInvalidHandle;
-  std::memset(dst, value, bytes);
-  journal().stream.push_back("memset " + std::to_string(bytes) + " " +
-                             std::to_string(value));
-  return hipSuccess;
+  return fake::fill(dst, value, bytes, stream);
 }
 
 hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
@@ -339,30 +242,30 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   std::memcpy(&table, elf + 40, 8);
   std::memcpy(&entry, elf + 58, 2);
   std::memcpy(&count, elf + 60, 2);
-  if (journal().refuseModuleLoads)
+  if (fake::journal().refuseModuleLoads)
     return kNoBinaryForGpu;
   KernelArguments kernels;
   if (!readKernelArguments(elf, table + entry * count, "fake", &kernels).ok())
     return hipErrorInvalidImage;
-  auto *m = new Module;
+  auto *m = new fake::Module;
   for (auto &[name, sizes] : kernels)
-    m->functions[name] = Function{name, sizes};
-  ++journal().moduleLoads;
+    m->functions[name] = fake::Function{name, sizes, kMaxSharedBytes};
+  ++fake::journal().moduleLoads;
   *module = reinterpret_cast<hipModule_t>(m);
   return hipSuccess;
 }
 
 hipError_t hipModuleUnload(hipModule_t module) {
   NEED_DEVICE();
-  delete reinterpret_cast<Module *>(module);
-  ++journal().moduleUnloads;
+  delete reinterpret_cast<fake::Module *>(module);
+  ++fake::journal().moduleUnloads;
   return hipSuccess;
 }
 
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module,
                                 const char *name) {
   NEED_DEVICE();
-  auto *m = reinterpret_cast<Module *>(module);
+  auto *m = reinterpret_cast<fake::Module *>(module);
   auto it = m->functions.find(name);
   if (it == m->functions.end())
     return hipErrorNotFound;
@@ -377,60 +280,33 @@ hipError_t hipModuleLaunchKernel(hipFunction_t function, unsigned gridX,
                                  hipStream_t stream, void **params,
                                  void **extra) {
   NEED_DEVICE();
-  auto *fn = reinterpret_cast<Function *>(function);
-  if (!validStream(stream) || extra)
-    return hipErrorInvalidHandle;
-  if (uint64_t(blockX) * blockY * blockZ > 1024 ||
-      sharedBytes > kMaxSharedBytes || (!fn->params.empty() && !params))
-    return hipErrorInvalidValue;
-  FakeHipLaunch launch{fn->name,
-                       {gridX, gridY, gridZ},
-                       {blockX, blockY, blockZ},
-                       sharedBytes,
-                       {}};
-  for (size_t i = 0; i < fn->params.size(); ++i)
-    launch.args.emplace_back(static_cast<const char *>(params[i]),
-                             fn->params[i]);
-  FakeHipJournal &j = journal();
-  j.launches.push_back(std::move(launch));
-  j.stream.push_back("launch " + fn->name);
-  j.clockMs += j.launchMs;
-  return hipSuccess;
+  const unsigned grid[3] = {gridX, gridY, gridZ};
+  const unsigned block[3] = {blockX, blockY, blockZ};
+  return fake::launch(*reinterpret_cast<fake::Function *>(function), grid,
+                      block, sharedBytes, stream, params, extra);
 }
 
 hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags) {
   NEED_DEVICE();
   if (flags != hipEventDefault)
     return hipErrorInvalidValue;
-  *event = reinterpret_cast<hipEvent_t>(new Event);
-  return hipSuccess;
+  return fake::createEvent(reinterpret_cast<void **>(event));
 }
 
 hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   NEED_DEVICE();
-  if (!validStream(stream))
-    return hipErrorInvalidHandle;
-  auto *e = reinterpret_cast<Event *>(event);
-  e->recorded = true;
-  e->time = journal().clockMs;
-  journal().stream.push_back("event " + std::to_string(e->time));
-  return hipSuccess;
+  return fake::recordEvent(event, stream);
 }
 
 hipError_t hipEventSynchronize(hipEvent_t) { return hipSuccess; }
 
 hipError_t hipEventElapsedTime(float *milliseconds, hipEvent_t start,
                                hipEvent_t end) {
-  auto *a = reinterpret_cast<Event *>(start);
-  auto *b = reinterpret_cast<Event *>(end);
-  if (!a->recorded || !b->recorded)
-    return hipErrorInvalidHandle;
-  *milliseconds = static_cast<float>(b->time - a->time);
-  return hipSuccess;
+  return fake::elapsed(milliseconds, start, end);
 }
 
 hipError_t hipEventDestroy(hipEvent_t event) {
-  delete reinterpret_cast<Event *>(event);
+  fake::destroyEvent(event);
   return hipSuccess;
 }
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeHip.h"
+#include "FakeStreamJournal.h"
 #include "FakeRocblas.h"
 #include "HIP/Rocblas.h"
 
@@ -161,7 +161,7 @@ rocblas_status rocblas_gemm_strided_batched_ex(
                     std::to_string(strideA) + " " + std::to_string(strideB) +
                     " " + std::to_string(strideC) + " " +
                     std::to_string(batch) + " " + type);
-  if (FakeHipJournal *hip = findFakeHipJournal())
+  if (FakeStreamJournal *hip = findFakeHipJournal())
     hip->clockMs += j.gemmMs;
   return rocblas_status_success;
 }

@@ -10,15 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeHip.h"
 #include "FakeRocblas.h"
-#include "GpuTestSupport.h"
-#include "HIP/HipDevice.h"
+#include "StreamVendors.h"
 #include "adjoint/Runtime/DType.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 using namespace adjoint::rt;
@@ -26,27 +22,13 @@ using adjoint::DType;
 using namespace adjoint::rt::test;
 
 namespace {
-hip::HipDevice *fakeHip(FakeHipJournal **journal) {
-  Device *device = deviceOrSkip("hip:0");
-  if (!device)
-    return nullptr;
-  *journal = findFakeHipJournal();
-  if (!*journal) {
-    WARN("a real HIP runtime: the fake's checks are skipped");
-    return nullptr;
-  }
-  return static_cast<hip::HipDevice *>(device);
-}
-
 /// The fallback: scale(out, in, factor, n) of the test code object (the
-/// fake runtime records its launches without running them).
+/// fake runtime records its launches without running them), under a
+/// module descriptor of its own (loaded apart from the other tests').
 const adj_rt_gpu_kernel &fallbackKernel() {
-  static const std::vector<char> bytes = [] {
-    std::ifstream in(ADJOINT_TEST_HSACO, std::ios::binary);
-    return std::vector<char>(std::istreambuf_iterator<char>(in), {});
-  }();
-  static const adj_rt_gpu_module module = {ADJ_RT_GPU_HSACO, 0, bytes.data(),
-                                           bytes.size(), "gemm_kernels"};
+  static const adj_rt_gpu_module module = {
+      ADJ_RT_GPU_HSACO, 0, hipCodeObject().data(), hipCodeObject().size(),
+      "gemm_kernels"};
   static const uint32_t sizes[] = {0, 0, 4, 8};
   static const adj_rt_gpu_kernel kernel = {&module, "scale", 4, 0, sizes};
   return kernel;
@@ -178,8 +160,8 @@ struct Route {
 
 TEST_CASE("HIP GEMMs through rocBLAS: every layout, batches, f32 and f64",
           "[hip-gemm]") {
-  FakeHipJournal *j = nullptr;
-  hip::HipDevice *device = fakeHip(&j);
+  FakeStreamJournal *j = nullptr;
+  hip::HipDevice *device = fakeDevice<HipVendor>(&j);
   if (!device)
     return;
   Route library("library");
@@ -224,8 +206,8 @@ TEST_CASE("HIP GEMMs through rocBLAS: every layout, batches, f32 and f64",
 
 TEST_CASE("HIP GEMMs: the faster of rocBLAS and the kernel, measured once",
           "[hip-gemm]") {
-  FakeHipJournal *j = nullptr;
-  hip::HipDevice *device = fakeHip(&j);
+  FakeStreamJournal *j = nullptr;
+  hip::HipDevice *device = fakeDevice<HipVendor>(&j);
   if (!device)
     return;
   FakeRocblasJournal *blas = findFakeRocblasJournal();
@@ -271,8 +253,8 @@ TEST_CASE("HIP GEMMs: the faster of rocBLAS and the kernel, measured once",
 
 TEST_CASE("HIP GEMMs: a malformed ADJOINT_HIP_GEMM is an error",
           "[hip-gemm]") {
-  FakeHipJournal *j = nullptr;
-  hip::HipDevice *device = fakeHip(&j);
+  FakeStreamJournal *j = nullptr;
+  hip::HipDevice *device = fakeDevice<HipVendor>(&j);
   if (!device)
     return;
   Route bogus("fastest");
@@ -286,8 +268,8 @@ TEST_CASE("HIP GEMMs: a malformed ADJOINT_HIP_GEMM is an error",
 }
 
 TEST_CASE("HIP GEMMs without rocBLAS launch the kernel", "[gpu][hip]") {
-  FakeHipJournal *j = nullptr;
-  hip::HipDevice *device = fakeHip(&j);
+  FakeStreamJournal *j = nullptr;
+  hip::HipDevice *device = fakeDevice<HipVendor>(&j);
   if (!device)
     return;
   if (void *present = dlopen("librocblas.so.4", RTLD_NOW | RTLD_LOCAL)) {
