@@ -9,6 +9,7 @@ from . import _adjoint as _adj
 from ._adjoint import Value
 from ._index_plan import DynamicSlice
 from ._indexing import attribute, getitem
+from ._np_contraction import matmul
 from ._np_index_tricks import for_numpy
 from ._source import FrontendError
 from ._trees import _BINOPS, _CMPOPS, _InlineFn, _Return, _is_number
@@ -36,7 +37,6 @@ class _Expressions:
                 isinstance(b, Value):
             r = _adj.pow(a, b)
         elif op is operator.matmul and isinstance(a, Value):
-            from .numpy import matmul
             r = matmul(a, b)
         else:
             r = op(a, b)

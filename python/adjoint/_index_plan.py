@@ -18,6 +18,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._np_support import as_value
 
 
 class DynamicSlice:
@@ -275,7 +276,6 @@ def gather(x, idx):
 def _updates(x, v, shape):
     """v as x's dtype, broadcast to `shape` (the shape of x[idx])."""
     if not isinstance(v, Value):
-        from ._np_support import as_value
         v = as_value(v, "at", like=x)
     if v.dtype != x.dtype:
         v = _adj.cast(v, x.dtype)

@@ -7,13 +7,30 @@ i, several index arrays, build-time boolean masks) and every x.at[idx]
 update is one gather or scatter on a flattened view (_index_plan).
 ``x.sum(axis=0)``, ``x.reshape(2, -1)``, ``x.T``, ``x.shape``... are the
 adjoint functions.
+
+The methods are adjoint.numpy's functions, imported from the family
+modules that define them: this module is the translator's (its
+expressions), below adjoint.numpy and above the family modules.
 """
 
 import numpy as _np
 
 from . import _adjoint as _adj
 from . import _index_plan
+from . import _np_reductions as _reductions
 from ._adjoint import DType, Value
+from ._np_contraction import dot
+from ._np_core import ravel, reshaped, std, var
+from ._np_diagonals import diagonal, trace
+from ._np_elementwise import clip
+from ._np_index_functions import choose
+from ._np_movement import squeeze, take
+from ._np_nonzero import compress, nonzero
+from ._np_resizing import repeat
+from ._np_shapes import swapaxes
+from ._np_sorting import argsort
+from ._np_support import empty_part
+from ._source import _NP_TO_ADJ
 from ._tensor import numpy_dtype
 
 
@@ -89,7 +106,7 @@ def getitem(x, idx):
         dim += 1
     sliced = x
     if any(l == b for b, l in zip(start, limit)):
-        sliced = _empty(x, [l - b for b, l in zip(start, limit)])
+        sliced = empty_part(x, [l - b for b, l in zip(start, limit)])
     elif start != [0] * len(shape) or limit != shape or \
             any(s != 1 for s in stride):
         sliced = _adj.slice(x, start, limit, stride)
@@ -157,29 +174,6 @@ class _At:
         return _AtIndex(self.x, idx)
 
 
-def _empty(x, shape):
-    """An empty part of x: no element of x is read, so it is a fill (the
-    CPU lowering rejects an empty slice that starts at a dimension's end,
-    e.g. x[3:] of 3 elements)."""
-    return _adj.fill(x.module, 0.0, shape, x.dtype)
-
-
-def _reshape(x, *shape):
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = tuple(shape[0])
-    shape = list(shape)
-    if -1 in shape:
-        known = 1
-        for d in shape:
-            if d != -1:
-                known *= d
-        total = 1
-        for d in x.shape:
-            total *= d
-        shape[shape.index(-1)] = total // known if known else 0
-    return _adj.reshape(x, shape)
-
-
 def _transpose(x, *axes):
     if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
         axes = tuple(axes[0])
@@ -187,10 +181,8 @@ def _transpose(x, *axes):
 
 
 def _astype(x, dtype):
-    from ._source import _NP_TO_ADJ
-    import numpy as np
     if not isinstance(dtype, DType):
-        dtype = _NP_TO_ADJ[np.dtype(dtype)]
+        dtype = _NP_TO_ADJ[_np.dtype(dtype)]
     # numpy's astype keeps the real part of complex numbers.
     return _adj.cast(x, dtype, keep_real_part=True)
 
@@ -202,11 +194,10 @@ def _size(x):
     return n
 
 
-def _method(name):
-    """x.name(...) as adjoint.numpy.name(x, ...)."""
+def _method(fn):
+    """x.name(...) as adjoint.numpy.name(x, ...), `fn` being that
+    function."""
     def bind(x):
-        from . import numpy as anp
-        fn = getattr(anp, name)
         return lambda *args, **kwargs: fn(x, *args, **kwargs)
     return bind
 
@@ -217,10 +208,10 @@ def _sort_in_place(x):
 
 
 _METHODS = {
-    "reshape": lambda x: lambda *shape: _reshape(x, *shape),
+    "reshape": lambda x: lambda *shape: reshaped(x, *shape),
     "transpose": lambda x: lambda *axes: _transpose(x, *axes),
     "astype": lambda x: lambda dtype: _astype(x, dtype),
-    "flatten": _method("ravel"),
+    "flatten": _method(ravel),
     "copy": lambda x: lambda: x,
     "sort": _sort_in_place,
     "T": lambda x: _adj.transpose(x),
@@ -234,20 +225,24 @@ _METHODS = {
     "itemsize": lambda x: numpy_dtype(x.dtype).itemsize,
     "nbytes": lambda x: _size(x) * numpy_dtype(x.dtype).itemsize,
 }
-for _name in ("sum", "mean", "max", "min", "prod", "any", "all", "argmax",
-              "argmin", "cumsum", "cumprod", "clip", "var", "std", "take",
-              "ravel", "squeeze", "argsort", "dot"):
-    _METHODS.setdefault(_name, _method(_name))
-for _name in ("swapaxes", "repeat", "diagonal", "trace", "nonzero",
-              "choose"):
-    _METHODS.setdefault(_name, _method(_name))
+for _name, _fn in (
+        ("sum", _reductions.sum), ("mean", _reductions.mean),
+        ("max", _reductions.amax), ("min", _reductions.amin),
+        ("prod", _reductions.prod), ("any", _reductions.any),
+        ("all", _reductions.all), ("argmax", _reductions.argmax),
+        ("argmin", _reductions.argmin), ("cumsum", _reductions.cumsum),
+        ("cumprod", _reductions.cumprod), ("clip", clip), ("var", var),
+        ("std", std), ("take", take), ("ravel", ravel), ("squeeze", squeeze),
+        ("argsort", argsort), ("dot", dot), ("swapaxes", swapaxes),
+        ("repeat", repeat), ("diagonal", diagonal), ("trace", trace),
+        ("nonzero", nonzero), ("choose", choose)):
+    _METHODS.setdefault(_name, _method(_fn))
 
 
 def _compress(x):
     """x.compress(condition, axis): x is numpy.compress's second argument."""
     def bound(condition, *args, **kwargs):
-        from . import numpy as anp
-        return anp.compress(condition, x, *args, **kwargs)
+        return compress(condition, x, *args, **kwargs)
     return bound
 
 

@@ -22,6 +22,7 @@ from . import _np_float_bits as _bits
 from ._np_elementwise import float_function
 from ._np_rounding import _no_out, _operands, _or, _sign_bit
 from ._np_support import as_value, binop, float_dtype
+from ._np_trigonometric import log1p
 
 _INF = float("inf")
 
@@ -116,13 +117,12 @@ def _logaddexp(x, y):
     weight (exact at ties and for large differences). The larger term is
     exp(0) - 1 = 0 in value but keeps its derivative; an infinite m shifts
     by 0 instead (-inf and -inf give -inf, not NaN)."""
-    from . import numpy as anp   # its log1p: the best one adj has
     first = x >= y
     m = _adj.select(first, x, y)
     m = _adj.stop_gradient(_adj.select(_adj.abs(m) < _INF, m, 0.0))
     ex, ey = _adj.exp(x - m), _adj.exp(y - m)
     s = _adj.select(first, (ex - 1.0) + ey, ex + (ey - 1.0))
-    return m + anp.log1p(s)
+    return m + log1p(s)   # _np_trigonometric's: the best one adj has
 
 
 logaddexp = _binary(_logaddexp, "logaddexp",

@@ -10,8 +10,11 @@ import math
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._np_movement import take
 from ._np_reductions import _scan
 from ._np_rounding import remainder
+from ._np_searching import searchsorted
+from ._np_sorting import argsort
 from ._np_support import (as_value, cast_to, float_dtype, normalize_axes,
                           normalize_axis, ravel)
 
@@ -248,9 +251,6 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
 def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of (xp, fp) at x (xp increasing);
     left/right outside the range (fp's ends by default), or periodic."""
-    from ._np_searching import searchsorted
-    from ._np_sorting import argsort
-    from ._np_movement import take
     fp = _float(as_value(fp, "interp"))
     xv = cast_to(_float(as_value(x, "interp", like=fp)), fp.dtype)
     xp = cast_to(_float(as_value(xp, "interp", like=fp)), fp.dtype)

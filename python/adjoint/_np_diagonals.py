@@ -6,12 +6,15 @@ reads either a value or the zero), whose adjoints are scatter_add and
 gather.
 """
 
+import operator
+
 import numpy as _np
 
 from . import _adjoint as _adj
+from ._np_reductions import sum as _sum
 from ._np_resizing import gather_static
-from ._np_support import (as_value, cast_to, float_dtype, iota,
-                          normalize_axis, ravel, to_dtype)
+from ._np_support import (as_value, binop, cast_to, float_dtype, iota,
+                          normalize_axis, ravel, to_dtype, translator)
 
 
 def _offsets(n, m, k):
@@ -68,9 +71,8 @@ def diagflat(v, k=0):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """The sum of the `offset` diagonal (numpy's sum dtypes)."""
-    from . import numpy as anp
-    return anp.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype,
-                   out=out)
+    return _sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype,
+                out=out)
 
 
 def fill_diagonal(a, val, wrap=False, *, inplace=True):
@@ -112,7 +114,6 @@ def fill_diagonal(a, val, wrap=False, *, inplace=True):
 def tri(N, M=None, k=0, dtype=None, *, like=None):
     """Ones at and below the k-th diagonal of an N x M array (an iota
     comparison built into the program)."""
-    from ._np_support import translator
     M = N if M is None else M
     dtype = to_dtype(dtype, "tri") or float_dtype()
     module = translator("tri").module
@@ -125,8 +126,6 @@ def kron(a, b):
     """The Kronecker product: each element of a times b, as blocks; the
     operands get leading ones to the same rank, then an outer product with
     interleaved axes is folded."""
-    from ._np_support import binop
-    import operator
     x, y = as_value(a, "kron"), as_value(b, "kron")
     rank = max(x.rank, y.rank)
     xs = [1] * (rank - x.rank) + list(x.shape)

@@ -10,12 +10,12 @@ compiled).
 import numpy as _np
 
 from ._adjoint import DType, Value
+from ._source import _ADJ_TO_NP
 
 
 def _numpy_dtype(x):
     """A Value or an adjoint DType as numpy's dtype (bf16 as ml_dtypes'
     bfloat16, which numpy's functions know); anything else as it is."""
-    from ._source import _ADJ_TO_NP
     dtype = x.dtype if isinstance(x, Value) else x
     if isinstance(dtype, DType):
         if dtype == DType.bf16:

@@ -6,7 +6,9 @@ evaluated on the whole array, the results chosen by the conditions).
 They call functions of the jitted program, which the translator calls at
 the user's line: each is a function with an `_adjoint_build(tr, args,
 kwargs, node, frame)` attribute, which the translator uses for numpy's
-function (and which the eager wrapper carries over).
+function (and which the eager wrapper carries over). apply_along_axis
+vmaps, so this module is above the translator and the transforms (and
+only adjoint.numpy imports it).
 """
 
 import functools
@@ -16,6 +18,7 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._np_support import as_value, cast_to, normalize_axis, size, truth
+from ._vmap import vmap
 
 
 def _with_build(build):
@@ -41,7 +44,6 @@ def _with_build(build):
 def _apply_along_axis(call, func1d, axis, arr, *args, **kwargs):
     """func1d applied to every 1-D slice along `axis` (vmapped over the
     others); its result's dimensions replace `axis`, as numpy."""
-    from ._vmap import vmap
     x = as_value(arr, "apply_along_axis")
     ax = normalize_axis(axis, x.rank, "apply_along_axis")
     batch = [d for i, d in enumerate(x.shape) if i != ax]

@@ -18,6 +18,12 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._np_elementwise import where
+from ._np_movement import take
+from ._np_reductions import cumsum
+from ._np_resizing import broadcast_arrays, gather_static
+from ._np_rounding import floor_divide, remainder
+from ._np_shapes import unstack
 from ._np_support import (as_value, binop, cast_to, iota, normalize_axis,
                           ravel, size, to_dtype, translator)
 
@@ -36,7 +42,6 @@ def _clamp(idx, lo, hi):
 
 
 def _wrap(idx, n):
-    from .numpy import remainder
     return remainder(idx, n)
 
 
@@ -156,7 +161,6 @@ def unravel_index(indices, shape, order="C"):
     """The coordinate arrays of flat indices in an array of `shape`;
     negative indices count from the end and out-of-range ones are clamped,
     as JAX does (numpy raises, which traced indices cannot)."""
-    from .numpy import floor_divide
     dims = [int(d) for d in _np.atleast_1d(shape)]
     i = _int_index(indices, "unravel_index")
     n = size(dims)
@@ -176,7 +180,6 @@ def choose(a, choices, out=None, mode="raise"):
                         "are immutable values; use the result)")
     idx = _int_index(a, "choose")
     if isinstance(choices, Value):
-        from ._np_shapes import unstack
         choices = unstack(choices)
     cs = [as_value(c, "choose") for c in choices]
     if not cs:
@@ -192,12 +195,10 @@ def choose(a, choices, out=None, mode="raise"):
     else:
         raise ValueError("adjoint.numpy.choose: clipmode not understood: %r"
                          % (mode,))
-    from .numpy import where
     result = cs[0]
     for k in range(1, n):
         result = where(idx == float(k), cs[k], result)
     # The index array's shape takes part in broadcasting too.
-    from ._np_resizing import broadcast_arrays
     return broadcast_arrays(result, idx)[0]
 
 
@@ -209,7 +210,6 @@ def select(condlist, choicelist, default=0):
     if not condlist:
         raise ValueError("adjoint.numpy.select with an empty condition list "
                          "is not possible")
-    from .numpy import where
     conds = [as_value(c, "select") for c in condlist]
     for k, c in enumerate(conds):
         if c.dtype != DType.i1:
@@ -220,7 +220,6 @@ def select(condlist, choicelist, default=0):
         result = where(c, v, result)
     if not isinstance(result, Value):
         result = as_value(result, "select")
-    from ._np_resizing import broadcast_arrays
     return broadcast_arrays(result, *conds)[0]
 
 
@@ -236,7 +235,6 @@ def place(arr, mask, vals, *, inplace=True):
     empty vals is refused (numpy refuses it only where mask holds
     somewhere, which is not known while building)."""
     _inplace(inplace, "place")
-    from . import numpy as anp
     x = as_value(arr, "place")
     chosen = ravel(as_value(mask, "place", like=x)) != 0
     if chosen.shape[0] != size(x.shape):
@@ -248,9 +246,9 @@ def place(arr, mask, vals, *, inplace=True):
         raise ValueError("adjoint.numpy.place: cannot place an empty array "
                          "of values")
     # The k-th chosen position takes vals[k mod len(vals)].
-    order = anp.cumsum(_adj.cast(chosen, DType.i32)) - 1
-    taken = anp.take(vals, order % vals.shape[0])
-    return _adj.reshape(anp.where(chosen, taken, ravel(x)), list(x.shape))
+    order = cumsum(_adj.cast(chosen, DType.i32)) - 1
+    taken = take(vals, order % vals.shape[0])
+    return _adj.reshape(where(chosen, taken, ravel(x)), list(x.shape))
 
 
 def put(a, ind, v, mode=None, *, inplace=True):
@@ -280,7 +278,6 @@ def put(a, ind, v, mode=None, *, inplace=True):
         raise ValueError("adjoint.numpy.put: cannot put an empty array of "
                          "values at non-empty indices")
     if vals.shape[0] != k:
-        from ._np_resizing import gather_static
         vals = gather_static(vals, _np.arange(k) % vals.shape[0], 0)
     return _adj.reshape(_adj.scatter("set", flat, idx, vals, 0),
                         list(x.shape))

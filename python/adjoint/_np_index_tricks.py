@@ -9,6 +9,7 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import Value
+from ._np_creation import arange, linspace
 from ._np_support import as_value, cast_to, float_dtype, normalize_axis
 from ._trees import _flatten
 
@@ -59,7 +60,6 @@ def _directive(item, axis, ndmin, trans1d, name):
 
 
 def _range(item):
-    from .numpy import arange, linspace
     start = 0 if item.start is None else item.start
     step = 1 if item.step is None else item.step
     if isinstance(step, complex):

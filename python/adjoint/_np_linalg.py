@@ -35,6 +35,7 @@ from ._np_movement import take_along_axis
 from ._np_products import cross as _cross, tensordot, vecdot  # noqa: F401
 from ._np_reductions import prod
 from ._np_rounding import floor
+from ._np_sorting import argsort as _argsort
 from ._np_support import (as_value, cast_to, float_dtype, normalize_axes,
                           normalize_axis, part_dtype, size)
 
@@ -217,8 +218,7 @@ def _svd_of_symmetric(a, compute_uv):
 
 
 def _argsort_descending(x):
-    from ._np_sorting import argsort
-    return argsort(-x, axis=-1, stable=True)
+    return _argsort(-x, axis=-1, stable=True)
 
 
 def svdvals(x, /):

@@ -15,9 +15,10 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType
+from ._np_reductions import all as _all
 from ._np_rounding import _and, _no_out, _operands, _or
-from ._np_support import (as_value, binop, float_dtype, normalize_axis,
-                          ravel, truth)
+from ._np_support import (as_value, binop, float_dtype, module_of,
+                          normalize_axis, ravel, truth)
 
 _INF = float("inf")
 
@@ -43,8 +44,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether every pair is close (a boolean rank-0 array)."""
-    from ._np_reductions import all as all_
-    return all_(isclose(a, b, rtol, atol, equal_nan))
+    return _all(isclose(a, b, rtol, atol, equal_nan))
 
 
 def _false(module):
@@ -52,18 +52,16 @@ def _false(module):
 
 
 def _module(*xs):
-    from ._np_support import module_of
     return module_of("array_equal", *xs)
 
 
 def array_equal(a1, a2, equal_nan=False):
     """Whether the arrays have one shape and equal elements (a boolean
     rank-0 array; shapes are known while building)."""
-    from ._np_reductions import all as all_
     x, y = as_value(a1, "array_equal"), as_value(a2, "array_equal")
     if tuple(x.shape) != tuple(y.shape):
         return _false(_module(x, y))
-    return all_(_equal(x, y, equal_nan))
+    return _all(_equal(x, y, equal_nan))
 
 
 def _equal(x, y, equal_nan):
@@ -75,13 +73,12 @@ def _equal(x, y, equal_nan):
 
 def array_equiv(a1, a2):
     """Whether the arrays broadcast to one shape and are equal there."""
-    from ._np_reductions import all as all_
     x, y = as_value(a1, "array_equiv"), as_value(a2, "array_equiv")
     try:
         _np.broadcast_shapes(tuple(x.shape), tuple(y.shape))
     except ValueError:
         return _false(_module(x, y))
-    return all_(_equal(x, y, False))
+    return _all(_equal(x, y, False))
 
 
 def _float_test(x, name, test):

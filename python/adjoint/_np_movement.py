@@ -8,10 +8,9 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
-from ._indexing import _empty
-from ._np_support import (as_value, cast_to, iota, normalize_axes,
-                          normalize_axis, ravel as _ravel, size,
-                          to_dtype)
+from ._np_support import (as_value, cast_to, empty_part, iota,
+                          normalize_axes, normalize_axis, ravel as _ravel,
+                          size, stack_values, to_dtype)
 
 
 def _values(xs, name):
@@ -70,12 +69,8 @@ def squeeze(a, axis=None):
 
 
 def stack(arrays, axis=0, out=None, dtype=None):
-    xs = _typed(arrays, out, dtype, "stack")
-    if any(list(x.shape) != list(xs[0].shape) for x in xs):
-        raise ValueError("adjoint.numpy.stack: all input arrays must have "
-                         "the same shape")
-    axis = normalize_axis(axis, xs[0].rank + 1, "stack")
-    return _adj.concat([expand_dims(x, axis) for x in xs], axis)
+    # The joining is _np_support's, which as_value uses for lists of tensors.
+    return stack_values(_typed(arrays, out, dtype, "stack"), axis)
 
 
 def ravel(a):
@@ -112,7 +107,7 @@ def _split(ary, indices_or_sections, axis, equal, name):
         start[ax], limit[ax] = lo, hi
         if lo == hi:
             limit[ax] = 0
-            out.append(_empty(x, limit))
+            out.append(empty_part(x, limit))
         else:
             out.append(_adj.slice(x, start, limit))
     return out

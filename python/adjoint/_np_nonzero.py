@@ -14,6 +14,11 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._np_elementwise import where
+from ._np_movement import stack
+from ._np_reductions import cumsum
+from ._np_resizing import gather_static
+from ._np_rounding import floor_divide, remainder
 from ._np_support import (as_value, cast_to, iota, normalize_axis, ravel,
                           size as _size, truth)
 
@@ -28,7 +33,6 @@ def _need_size(name):
 def _sources(mask, size):
     """For a flat i1 mask, the i64 positions of its first `size` true
     elements in order, -1 where there are fewer."""
-    from .numpy import cumsum
     n = mask.shape[0]
     count = cumsum(_adj.cast(mask, DType.i64))
     slot = _adj.select(mask, count - 1.0, float(size))
@@ -60,7 +64,6 @@ def nonzero(a, *, size=None, fill_value=None):
                          "arrays is not allowed; use atleast_1d first")
     if size is None:
         raise _need_size("nonzero")
-    from .numpy import floor_divide, remainder, where
     src = _sources(ravel(truth(x)) if x.dtype != DType.i1 else ravel(x),
                    int(size))
     valid = src >= 0.0
@@ -87,7 +90,6 @@ def argwhere(a, *, size=None, fill_value=None):
     if x.rank == 0:
         # numpy's coordinates of a 0-d array have no columns.
         return _adj.fill(x.module, 0.0, [int(size), 0], DType.i64)
-    from ._np_movement import stack
     return stack(nonzero(x, size=size, fill_value=fill_value), axis=1)
 
 
@@ -112,7 +114,6 @@ def compress(condition, a, axis=None, *, size=None, fill_value=0, out=None):
                              "entries beyond the axis length %d" % n)
         pos = _np.nonzero(keep[:n])[0]
         if size is None:
-            from ._np_resizing import gather_static
             return gather_static(x, pos, ax)
         condition = as_value(_np.concatenate(
             [keep[:n], _np.zeros(max(0, n - len(keep)), bool)]), "compress")
@@ -129,7 +130,6 @@ def compress(condition, a, axis=None, *, size=None, fill_value=0, out=None):
         cond = _adj.concat([cond, _adj.fill(x.module, 0.0, [n - m],
                                             DType.i1)], 0)
     src = _sources(cond, int(size))
-    from .numpy import where
     taken = _adj.gather(x, _adj.select(src < 0.0, 0.0, src), ax) \
         if n else _adj.fill(x.module, 0.0, _with(x.shape, ax, int(size)),
                             x.dtype)

@@ -10,7 +10,10 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import Value
-from ._np_support import as_value, cast_to, size
+from ._np_reductions import amax, amin, mean
+from ._np_rounding import floor, rint
+from ._np_sorting import sort
+from ._np_support import as_value, cast_to, float_dtype, size
 
 _MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp",
           "maximum", "mean", "median", "minimum", "empty")
@@ -202,22 +205,19 @@ def _ramp(x, axis, before, after, ends):
         end = cast_to(end, _ramp_dtype(x))
         ramp = end + (edge - end) * weights
         if not x.dtype.is_float:
-            from .numpy import floor   # numpy's integer linspace floors
-            ramp = floor(ramp)
+            ramp = floor(ramp)   # numpy's integer linspace floors
         parts.append(cast_to(ramp, x.dtype))
     return _adj.concat([p for p in (parts[0], x, parts[1]) if p is not None],
                        axis)
 
 
 def _ramp_dtype(x):
-    from ._np_support import float_dtype
     return x.dtype if x.dtype.is_float else float_dtype()
 
 
 def _statistic(x, axis, before, after, mode, length):
     """maximum/minimum/mean/median of the first (last) stat_length
     positions, repeated over the pad."""
-    from . import numpy as anp
     n = x.shape[axis]
     parts = []
     for width, first, k in ((before, True, None if length is None else
@@ -233,15 +233,15 @@ def _statistic(x, axis, before, after, mode, length):
                              "value for padding")
         region = _part(x, axis, 0, k) if first else _part(x, axis, n - k, n)
         if mode == "maximum":
-            s = anp.amax(region, axis=axis, keepdims=True)
+            s = amax(region, axis=axis, keepdims=True)
         elif mode == "minimum":
-            s = anp.amin(region, axis=axis, keepdims=True)
+            s = amin(region, axis=axis, keepdims=True)
         elif mode == "mean":
-            s = anp.mean(region, axis=axis, keepdims=True)
+            s = mean(region, axis=axis, keepdims=True)
         else:
             s = _median(region, axis)
         if not x.dtype.is_float and s.dtype != x.dtype:
-            s = anp.rint(s)   # numpy rounds an integer array's mean
+            s = rint(s)   # numpy rounds an integer array's mean
         parts.append(_spread(cast_to(s, x.dtype), axis, width))
     return _adj.concat([p for p in (parts[0], x, parts[1]) if p is not None],
                        axis)
@@ -250,11 +250,9 @@ def _statistic(x, axis, before, after, mode, length):
 def _median(region, axis):
     """The median along `axis` (kept): the middle of the sorted values, the
     mean of the middle two for an even count."""
-    from . import numpy as anp
     k = region.shape[axis]
-    s = anp.sort(region, axis=axis)
+    s = sort(region, axis=axis)
     if not s.dtype.is_float:
-        from ._np_support import float_dtype
         s = cast_to(s, float_dtype())
     mid = _part(s, axis, (k - 1) // 2, k // 2 + 1)
-    return anp.mean(mid, axis=axis, keepdims=True)
+    return mean(mid, axis=axis, keepdims=True)

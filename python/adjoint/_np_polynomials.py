@@ -12,9 +12,16 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
-from ._indexing import _empty
+from ._np_core import reshape
+from ._np_creation import arange, eye, zeros
+from ._np_elementwise import where
+from ._np_linalg import eigvals, inv, lstsq
+from ._np_movement import concatenate, take
 from ._np_products import convolve
-from ._np_support import as_value, binop, complex_dtype, float_dtype
+from ._np_reductions import argmin, cumprod
+from ._np_sorting import argsort
+from ._np_support import (as_value, binop, complex_dtype, empty_part,
+                          float_dtype)
 
 
 def _coefficients(p, name, like=None):
@@ -92,7 +99,7 @@ def polyder(p, m=1):
     for _ in range(m):
         n = p.shape[0] - 1
         if n <= 0:
-            return _empty(p, [0])
+            return empty_part(p, [0])
         powers = _adj.constant(p.module, _np.arange(n, 0, -1, dtype=float),
                                [n], p.dtype)
         p = _adj.slice(p, [0], [n]) * powers
@@ -139,8 +146,7 @@ def vander(x, N=None, increasing=False):
     if n < 0:
         raise ValueError("adjoint.numpy.vander: N must be nonnegative")
     if n == 0:
-        return _empty(x, [x.shape[0], 0])
-    from ._np_reductions import cumprod
+        return empty_part(x, [x.shape[0], 0])
     col = _adj.reshape(x, [x.shape[0], 1])
     ones = binop(operator.add, binop(operator.mul, col, 0), 1)
     columns = [ones] + [col] * (n - 1)
@@ -156,7 +162,6 @@ def poly(seq_of_zeros):
     data)."""
     r = as_value(seq_of_zeros, "poly")
     if r.rank == 2 and r.shape[0] == r.shape[1] and r.shape[0] > 0:
-        from ._np_linalg import eigvals
         r = eigvals(r)
     if r.rank != 1:
         raise ValueError("adjoint.numpy.poly: the roots must be 1-D, or a "
@@ -209,32 +214,31 @@ def roots(p, *, strip_zeros=True):
                          "the data, and shapes are fixed while building: "
                          "pass strip_zeros=False (leading zeros then give "
                          "NaN roots), as JAX under jit")
-    from . import numpy as anp
     if not p.dtype.is_complex and p.dtype not in (DType.f32, DType.f64):
         # LAPACK computes in f32 or wider, as numpy's roots does.
         p = _adj.cast(p, float_dtype() if not p.dtype.is_float
                       else DType.f32)
     n = p.shape[0]
     if n < 2:
-        return anp.zeros(0, dtype=p.dtype if p.dtype.is_complex
-                         else complex_dtype(p.dtype))
+        return zeros(0, dtype=p.dtype if p.dtype.is_complex
+                     else complex_dtype(p.dtype))
     # k = the number of leading zeros (0 when every coefficient is zero,
     # which leaves a NaN companion), and the coefficients rolled left by k:
     # the companion of q has k zero roots for them.
-    k = anp.argmin(anp.abs(p) == 0)
-    q = anp.take(p, (anp.arange(n) + k) % n)
+    k = argmin(_adj.abs(p) == 0)
+    q = take(p, (arange(n) + k) % n)
     lead = _adj.reshape(_adj.slice(q, [0], [1]), [])
-    first = anp.reshape(-_adj.slice(q, [1], [n]) / lead, (1, n - 1))
-    companion = anp.concatenate(
-        [first, anp.eye(n - 2, n - 1, dtype=q.dtype)], axis=0)
-    w = anp.linalg.eigvals(companion)
+    first = reshape(-_adj.slice(q, [1], [n]) / lead, (1, n - 1))
+    companion = concatenate(
+        [first, eye(n - 2, n - 1, dtype=q.dtype)], axis=0)
+    w = eigvals(companion)
     # The k roots of smallest magnitude (zeros, to rounding) are the
     # rolled-in zeros': moved last (the others keep their order) as NaN.
-    rank = anp.argsort(anp.argsort(anp.abs(w), kind="stable"), kind="stable")
+    rank = argsort(argsort(_adj.abs(w), kind="stable"), kind="stable")
     rolled = rank < k
-    w = anp.take(w, anp.argsort(rolled, kind="stable"))
-    undefined = anp.arange(n - 1) >= n - 1 - k
-    return anp.where(undefined, complex(_np.nan, _np.nan), w)
+    w = take(w, argsort(rolled, kind="stable"))
+    undefined = arange(n - 1) >= n - 1 - k
+    return where(undefined, complex(_np.nan, _np.nan), w)
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
@@ -243,7 +247,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     numpy. `full` adds (residuals, rank, singular values, rcond); `cov`
     the coefficients' covariance (scaled by the residuals unless
     'unscaled')."""
-    from ._np_linalg import lstsq
     x, y = _float(as_value(x, "polyfit")), _float(as_value(y, "polyfit"))
     order = operator.index(deg) + 1
     if order < 1:
@@ -277,7 +280,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     if n <= order and cov != "unscaled":
         raise ValueError("adjoint.numpy.polyfit: the number of data points "
                          "must exceed order to scale the covariance matrix")
-    from ._np_linalg import inv
     base = inv(_adj.matmul(_adj.transpose(lhs, [1, 0]), lhs))
     base = base / (_adj.reshape(scale, [order, 1]) *
                    _adj.reshape(scale, [1, order]))

@@ -87,7 +87,7 @@ _REASONS = dict(
 #: The family each module stands for in the table.
 FAMILIES = {
     "adjoint._adjoint": "core tensor functions",
-    "adjoint.numpy": "core tensor functions",
+    "adjoint._np_core": "core tensor functions",
 }
 
 

@@ -17,6 +17,7 @@ fused ops), in numpy's total order with NaN last.
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._np_movement import take, take_along_axis
+from ._np_reductions import cumsum
 from ._np_sorting import _complex_less, argsort, sort
 from ._np_support import (as_value, cast_to, float_dtype, iota,
                           normalize_axis, ravel)
@@ -219,12 +220,12 @@ class _Runs:
                 same = _or(same, _and(cur != cur, prev != prev))
             start = _adj.fill(s.module, 1.0, [1], DType.i1)
             self.first = _adj.concat([start, _not(same)], 0)
-        self.run = _adj.cast(_cumsum(_adj.cast(self.first, DType.i64)),
+        self.run = _adj.cast(cumsum(_adj.cast(self.first, DType.i64)),
                              DType.i64) - 1.0
 
     def slots(self, keep, size):
         """[size, n] i1: element i of the sorted values goes to slot j."""
-        place = _cumsum(_adj.cast(keep, DType.i64)) - 1.0
+        place = cumsum(_adj.cast(keep, DType.i64)) - 1.0
         m = self.values.module
         return _and(_adj.reshape(keep, [1, self.n]),
                     _adj.reshape(place, [1, self.n]) ==
@@ -249,11 +250,6 @@ class _Runs:
 
 def _zero(x):
     return 0.0 if x.dtype.is_float else 0
-
-
-def _cumsum(x):
-    from ._np_reductions import cumsum
-    return cumsum(x)
 
 
 def _unique(x, size, fill_value, equal_nan, name, index=False,

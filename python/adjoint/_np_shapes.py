@@ -10,7 +10,9 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._np_core import transpose
 from ._np_movement import _split, concatenate
+from ._np_rounding import remainder
 from ._np_support import (as_value, cast_to, iota, normalize_axes,
                           normalize_axis, ravel, to_dtype)
 
@@ -258,7 +260,6 @@ def roll(a, shift, axis=None):
 
 
 def _roll_traced(x, shift, axis):
-    from .numpy import remainder
     if shift.rank or shift.dtype.is_float or not isinstance(
             axis, (int, _np.integer)):
         raise TypeError("adjoint.numpy.roll: a traced shift must be an "
@@ -313,7 +314,6 @@ def swapaxes(a, axis1, axis2):
 
 
 def permute_dims(a, /, axes=None):
-    from .numpy import transpose
     return transpose(a, axes)
 
 

@@ -17,6 +17,7 @@ from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._np_reductions import (_no_extras, amax, amin, argmax, argmin,
                              cumprod, cumsum, mean, prod, sum as _sum)
+from ._np_movement import take_along_axis
 from ._np_rounding import _floor, _rint
 from ._np_sorting import sort
 from ._np_support import (as_value, cast_to, float_dtype, normalize_axes,
@@ -292,8 +293,6 @@ def _quantile(a, q, axis, method, keepdims, nan_aware, scale, name,
 def _taker(ordered):
     """The order statistic at float positions of the shape of the result
     (plus a trailing 1), along the last axis of `ordered`."""
-    from ._np_movement import take_along_axis
-
     def at(position):
         return take_along_axis(ordered, _adj.cast(position, DType.i64), -1)
     return at

@@ -1,6 +1,11 @@
 """What adjoint.numpy's functions share: the translator of the jitted
 function being built (array creation needs its module and float dtype),
-operands as Values, axes and dtypes in numpy's conventions."""
+operands as Values, axes and dtypes in numpy's conventions.
+
+The base of the numpy layer: it imports none of the family modules
+(_np_*.py), _indexing or adjoint.numpy, so that each of them can import it
+at the top. A helper that two of them need (stacking Values, an empty part
+of an array) lives here rather than in one of them."""
 
 import contextlib
 import contextvars
@@ -10,6 +15,8 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._source import _NP_TO_ADJ
+from ._tensor import adj_dtype
 from ._trees import _flatten, _is_integer
 
 # The _Translator running on this thread, while a jitted function is built.
@@ -80,9 +87,8 @@ def as_value(x, name, like=None):
         values = [e for e in leaves if isinstance(e, Value)]
         if values:
             # np.array([a, b]) of tensors stacks them.
-            from ._np_movement import stack
             like = values[0] if like is None else like
-            return stack([as_value(e, name, like) for e in x])
+            return stack_values([as_value(e, name, like) for e in x], 0)
         x = _np.asarray(x)
     if isinstance(x, _np.ndarray):
         return tr.constant(x)
@@ -94,7 +100,6 @@ def as_value(x, name, like=None):
 def _host_constant(a, like):
     """A numpy array met by the Value `like` outside jitted code: floats
     take like's float dtype, as numbers do."""
-    from ._source import _NP_TO_ADJ
     if a.dtype.kind == "f" and like.dtype.is_float:
         dtype = like.dtype
     elif a.dtype in _NP_TO_ADJ:
@@ -173,6 +178,25 @@ def ravel(x):
     return _adj.reshape(x, [size(x.shape)])
 
 
+def stack_values(xs, axis):
+    """Values of one shape joined along a new axis `axis`: numpy's stack
+    (_np_movement), and as_value's list of tensors."""
+    if any(list(x.shape) != list(xs[0].shape) for x in xs):
+        raise ValueError("adjoint.numpy.stack: all input arrays must have "
+                         "the same shape")
+    axis = normalize_axis(axis, xs[0].rank + 1, "stack")
+    return _adj.concat([_adj.reshape(x, list(x.shape[:axis]) + [1] +
+                                     list(x.shape[axis:])) for x in xs],
+                       axis)
+
+
+def empty_part(x, shape):
+    """An empty part of x: no element of x is read, so it is a fill (the
+    CPU lowering rejects an empty slice that starts at a dimension's end,
+    e.g. x[3:] of 3 elements)."""
+    return _adj.fill(x.module, 0.0, shape, x.dtype)
+
+
 def part_dtype(dtype):
     """The dtype of a complex dtype's parts (c64 -> f32, c128 -> f64); any
     other dtype itself."""
@@ -188,7 +212,6 @@ def to_dtype(dtype, name):
     """A numpy dtype (or DType) as a DType; Python's float is the program's
     float dtype, as Python float values are (and complex its complex
     type)."""
-    from ._tensor import adj_dtype
     if dtype is None or isinstance(dtype, DType):
         return dtype
     if dtype is float:

@@ -8,7 +8,11 @@ one mapped axis (vmap's), and the results are reshaped back. `excluded`
 positions and names are passed as they are; keyword arguments are passed
 unmapped (as JAX does for the keywords it is given). A numpy.vectorize
 object made outside jitted code (``@np.vectorize`` on a function) is
-mapped the same way when jitted code calls it on traced arrays.
+mapped the same way when jitted code calls it on traced arrays
+(_numpy_calls makes the same vectorize of its function).
+
+Being built on vmap, this module is above the translator and the
+transforms (and only adjoint.numpy imports it).
 """
 
 import functools
@@ -16,8 +20,10 @@ import re
 
 import numpy as _np
 
+from . import _adjoint as _adj
 from ._adjoint import Value
 from ._np_support import _TRANSLATOR, as_value
+from ._vmap import _Vmap, vmap
 
 _DIMS = r"\(\s*(?:\w+(?:\s*,\s*\w+)*)?\s*\)"
 _SIGNATURE = re.compile(r"^%s(?:\s*,\s*%s)*\s*->\s*%s(?:\s*,\s*%s)*$"
@@ -45,16 +51,6 @@ def vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False,
     return _Vectorized(pyfunc, doc, excluded, signature)
 
 
-def from_numpy(v, node, frame):
-    """A numpy.vectorize object called on traced arrays at `node`: the
-    build of the same vectorization."""
-    from ._np_support import translator
-    same = _Vectorized(v.pyfunc, v.__doc__, v.excluded, v.signature)
-    tr = translator("vectorize")
-    return lambda *args, **kwargs: same._adjoint_build(tr, list(args),
-                                                       kwargs, node, frame)
-
-
 class _Vectorized:
     """The function numpy.vectorize returns (a value of the jitted code
     whose calls build, with the call's position for vmap's errors)."""
@@ -68,8 +64,6 @@ class _Vectorized:
 
     # In jitted code: vmap's own build, at the user's call.
     def _adjoint_build(self, tr, args, kwargs, node, frame):
-        from ._vmap import _Vmap
-
         def mapped(fn, in_axes, values):
             return _Vmap(fn, in_axes, 0)._adjoint_build(
                 tr, list(values), {}, node, frame)
@@ -77,7 +71,6 @@ class _Vectorized:
 
     # From Python, on numpy arrays: adjoint.vmap compiles.
     def __call__(self, *args, **kwargs):
-        from ._vmap import vmap
         return self._apply(args, kwargs, lambda fn, in_axes, values: vmap(
             fn, in_axes)(*values))
 
@@ -127,7 +120,6 @@ class _Vectorized:
 
 
 def _broadcast(x, shape):
-    from . import _adjoint as _adj
     if isinstance(x, Value):
         return x if tuple(x.shape) == shape else _adj.broadcast_to(
             x, list(shape))
@@ -135,7 +127,6 @@ def _broadcast(x, shape):
 
 
 def _reshape(x, shape):
-    from . import _adjoint as _adj
     if isinstance(x, Value):
         return x if tuple(x.shape) == tuple(shape) else _adj.reshape(
             x, list(shape))

@@ -12,8 +12,10 @@ import numpy as _np
 
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
+from ._np_bessel import i0
 from ._np_support import (_TRANSLATOR, as_value, cast_to, float_dtype,
                           module_of, normalize_axis, to_dtype)
+from ._trees import _InlineFn
 
 
 def _length(M, name):
@@ -65,7 +67,6 @@ def blackman(M):
 def kaiser(M, beta):
     """i0(beta sqrt(1 - (2n / (M - 1) - 1)**2)) / i0(beta); beta may be a
     traced scalar."""
-    from ._np_bessel import i0
     b = beta if isinstance(beta, Value) else None
 
     def fn(t):
@@ -195,7 +196,6 @@ def _call(function, args, kwargs):
     """A function of the jitted code (a def or lambda, an _InlineFn) is
     translated, its errors reported at its definition; any other callable
     runs as Python on the Values."""
-    from ._trees import _InlineFn
     tr = _TRANSLATOR.get()
     if tr is not None and isinstance(function, _InlineFn):
         return tr.call(function, list(args), kwargs, function.node,

@@ -13,6 +13,12 @@ The array creation functions (zeros, eye, arange, ...) resolve even with
 only Python arguments, so that they build into the program. Other numpy
 functions of Python values run at build time; an array they return is a
 constant of the program, as a global array is.
+
+The translator imports this module, and adjoint.numpy is above the
+translator (its functions run compiled through jit outside jitted code;
+vectorize and apply_along_axis are built on vmap): adjoint.numpy hands
+itself over when it is imported (use_namespace), and the map from numpy's
+functions to its functions is built from that on the first call.
 """
 
 import types
@@ -26,6 +32,7 @@ from ._np_support import cast_to, to_dtype
 from ._trees import _flatten
 
 _MAP = None
+_NAMESPACE = None
 
 _CREATION = ("zeros", "ones", "full", "empty", "eye", "identity", "arange",
              "linspace",
@@ -40,8 +47,15 @@ def _scalar_type(dtype):
     return convert
 
 
+def use_namespace(namespace):
+    """Makes numpy's functions resolve to those of `namespace`
+    (adjoint.numpy, which calls this at its import)."""
+    global _NAMESPACE, _MAP
+    _NAMESPACE, _MAP = namespace, None
+
+
 def _build_map():
-    from . import numpy as anp
+    anp = _NAMESPACE
     out = {}
     for name in anp.NAMES:
         fn = getattr(_np, name, None)
@@ -110,6 +124,8 @@ def scipy_mapped(fn):
     if scipy_linalg is None or not isinstance(name, str) or \
             getattr(scipy_linalg, name, None) is not fn:
         return None
+    # Here, not at the top: adjoint.scipy is loaded only once user code
+    # has imported scipy.linalg and calls it (not by `import adjoint`).
     from .scipy import linalg
     return getattr(linalg, name) if name in linalg.__all__ else None
 
@@ -132,10 +148,12 @@ def resolve(fn, args, kwargs, node, frame):
             return scipy_function
         return fn
     if isinstance(fn, _np.vectorize) and holds_value(args, kwargs):
-        # numpy.vectorize(f) made outside jitted code (a decorator): its
-        # function is mapped as adjoint.numpy.vectorize's.
-        from ._np_vectorize import from_numpy
-        return from_numpy(fn, node, frame)
+        # numpy.vectorize(f) made outside jitted code (a decorator): the
+        # same vectorization by adjoint.numpy.vectorize, whose build the
+        # translator runs at the user's call.
+        return _NAMESPACE.vectorize(fn.pyfunc, doc=fn.__doc__,
+                                    excluded=fn.excluded,
+                                    signature=fn.signature)
     mapped = _mapped(fn)
     traced = holds_value(args, kwargs)
     if mapped is not None and (traced or getattr(

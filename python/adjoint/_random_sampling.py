@@ -14,6 +14,9 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._indexing import getitem
+from ._np_movement import take, take_along_axis
+from ._np_reductions import cumsum
+from ._np_sorting import argsort
 
 _R = _adj._random
 _WORD = 2.0 ** 32
@@ -64,7 +67,6 @@ def randint(key, shape, minval, maxval, dtype):
 def shuffle(key, x, axis):
     """x sorted along `axis` by random words, in JAX's number of rounds
     (ceil(3 ln(size) / ln(2**32 - 1))), a new subkey per round."""
-    from .numpy import argsort, take_along_axis
     size = max(1, math.prod(x.shape))
     rounds = int(math.ceil(3 * math.log(size) / math.log(2 ** 32 - 1)))
     for _ in range(rounds):
@@ -85,12 +87,10 @@ def permutation(key, x, axis, independent):
     axis = axis % max(1, x.rank)
     if independent or x.rank == 1:
         return shuffle(key, x, axis)
-    from .numpy import take
     return take(x, shuffle(key, arange(key, x.shape[axis]), 0), axis=axis)
 
 
 def choice(key, a, shape, replace, p, axis, float_dtype):
-    from .numpy import cumsum, take
     scalar = isinstance(a, int)
     if not scalar:
         axis = axis % a.rank
@@ -145,7 +145,6 @@ def _gumbel_top(key, p, k):
     """The k largest of gumbel + log(p) (JAX's Gumbel top-k sampling
     without replacement; JAX's default 'low' Gumbel: -log(-log(u)) of
     uniforms on [tiny, 1)), largest first, the lower index on ties."""
-    from .numpy import argsort
     tiny = float(_np.finfo(_NP_FLOAT[p.dtype]).tiny)
     u = _R.uniform(key, list(p.shape), p.dtype, tiny, 1.0)
     g = -_adj.log(-_adj.log(u)) + _adj.log(p)

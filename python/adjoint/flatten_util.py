@@ -12,6 +12,7 @@ import numpy as _np
 from ._adjoint import DType, Value
 from ._np_support import as_value, cast_to
 from ._source import _ADJ_TO_NP, _NP_TO_ADJ
+from .numpy import concatenate, ravel, reshape, split
 from .tree_util import tree_flatten
 
 __all__ = ["ravel_pytree"]
@@ -40,7 +41,6 @@ def ravel_pytree(pytree):
         xs = [as_value(l, "ravel_pytree") for l in leaves]
         specs = [(tuple(x.shape), x.dtype) for x in xs]
         dtype = _common([d for _, d in specs])
-        from .numpy import concatenate, ravel
         flat = concatenate([ravel(cast_to(x, _adj_dtype(dtype)))
                             for x in xs])
     else:
@@ -78,7 +78,6 @@ def _pieces(vector, specs, sizes):
     """The leaves cut from `vector`, in their shapes and dtypes."""
     offsets = _np.cumsum([0] + sizes)
     if isinstance(vector, Value):
-        from .numpy import reshape, split
         parts = split(vector, [int(o) for o in offsets[1:-1]]) \
             if specs else []
         return [cast_to(reshape(p, list(s)), _adj_dtype(d))

@@ -6,10 +6,16 @@ given traced arrays resolve to these (_numpy_calls): ``np.argmax(x)`` is
 ``anp.argmax(x)``; a numpy function that has no entry here is an error
 naming it. The functions that take no array (zeros, eye, arange, ...) build
 into the program being jitted.
+
+The functions are defined in the family modules (_np_*.py; _np_core.py for
+those over adj's own ops), which import one another directly, never this
+module. Here the namespace is assembled: its functions are made eager
+(compiled on numpy arrays outside jitted code, _eager), roots drops
+concrete leading zeros first, numpy.linalg and numpy.fft get their
+submodules, and the translator is handed the namespace (_numpy_calls).
 """
 
 import functools as _functools
-import operator as _operator
 
 import numpy as _np
 
@@ -43,13 +49,11 @@ from ._np_logic import (  # noqa: F401
 from ._np_creation import (  # noqa: F401
     arange, empty, empty_like, eye, full, full_like, identity, linspace,
     ones, ones_like, zeros, zeros_like)
-from ._np_elementwise import float_function as _float_function
 from ._np_elementwise import (  # noqa: F401
     add, clip, divide, equal, greater, greater_equal, isfinite, isinf,
     isnan, less, less_equal, logical_and, logical_not, logical_or,
     logical_xor, maximum, minimum, multiply, not_equal, reciprocal, square,
     subtract, tril, triu, true_divide, where)
-from ._np_movement import ravel as _ravel
 from ._np_movement import (  # noqa: F401
     array_split, concatenate, expand_dims, split, squeeze, stack,
     take, take_along_axis)
@@ -102,131 +106,16 @@ from ._np_windows import (  # noqa: F401
 from ._np_trigonometric import (  # noqa: F401
     acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
     asin, asinh, atan, atan2, atanh, cosh, expm1, log1p, sinh, tan)
-from ._np_support import as_value as _as_value, cast_to as _cast_to
-from ._np_support import binop as _binop, _TRANSLATOR
+from ._np_core import (  # noqa: F401
+    asanyarray, asarray, ascontiguousarray, asfortranarray, cos, erf, exp,
+    log, ndim, power, ravel, reshape, shape, sigmoid, sin, size, sqrt, std,
+    tanh, transpose, var)
 from ._eager import eager as _eager
-from ._np_support import normalize_axes as _axes, size as _size
-from ._np_support import to_dtype as _to_dtype, float_dtype as _float_dtype
-from ._np_support import normalize_axis as _axis
-from ._np_rounding import _no_out
-
-exp, log, tanh, sqrt, sin, cos = (
-    _float_function(getattr(_adj, name), name, complex_ok=True)
-    for name in ("exp", "log", "tanh", "sqrt", "sin", "cos"))
-erf, sigmoid = (_float_function(getattr(_adj, name), name)
-                for name in ("erf", "sigmoid"))
-
-
-def power(x1, x2):
-    """x1 ** x2 with the front end's operand rules (either may be a
-    number)."""
-    return _binop(_operator.pow, x1, x2)
-
 
 absolute = abs
 max = amax
 min = amin
-
-
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
-        correction=None):
-    """The mean squared deviation, divided by N - ddof (numpy 2's
-    `correction` is another name for ddof)."""
-    _no_out(out, "var")
-    if correction is not None:
-        ddof = correction
-    x = _cast_to(_as_value(a, "var"), _to_dtype(dtype, "var"))
-    if not x.dtype.is_inexact:
-        x = _adj.cast(x, _float_dtype())
-    n = _size([x.shape[i] for i in _axes(axis, x.rank, "var")])
-    d = x - _adj.mean(x, axis, True)
-    if d.dtype.is_complex:  # |d|^2, real, as numpy's var of complex data
-        d = _adj.abs(d)
-    dof = n - ddof if n > ddof else 0  # numpy's max(N - ddof, 0)
-    return _adj.sum(d * d, axis, keepdims) / float(dof)
-
-
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *,
-        correction=None):
-    """sqrt(var), whose derivative is 0 where the deviation is 0: over a
-    size-1 axis std is constant (0) in x, and at equal values 0 is a
-    subgradient, where sqrt's infinite slope times a zero deviation would
-    give NaN. The square root of 1 stands in where var is 0, so that no
-    infinite slope is formed even in the branch not taken."""
-    v = var(a, axis, dtype, out, ddof, keepdims, correction=correction)
-    nonzero = v != 0.0  # NaN (a NaN input, ddof = N) stays NaN
-    return _adj.select(nonzero, sqrt(_adj.select(nonzero, v, 1.0)), 0.0)
-
-
-def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
-    """numpy's reshape (one dimension may be -1); `newshape` is numpy 1's
-    name of `shape`."""
-    from ._indexing import _reshape
-    if order != "C":
-        raise ValueError("adjoint.numpy.reshape: only order='C' is "
-                         "supported")
-    shape = newshape if shape is None else shape
-    if shape is None:
-        raise TypeError("adjoint.numpy.reshape: missing the shape")
-    return _reshape(_as_value(a, "reshape"), shape)
-
-
-def transpose(a, axes=None):
-    """a's axes permuted (reversed when `axes` is None)."""
-    x = _as_value(a, "transpose")
-    if axes is None:
-        return _adj.transpose(x)
-    return _adj.transpose(x, [_axis(d, x.rank, "transpose") for d in axes])
-
-
-def ravel(a, order="C"):
-    if order not in ("C", "A", "K"):
-        raise ValueError("adjoint.numpy.ravel: only order='C' is supported")
-    return _ravel(a)
-
-
-def asarray(a, dtype=None):
-    """A Value as it is (cast to `dtype`); numbers and numpy arrays become
-    constants of the program."""
-    return _cast_to(_as_value(a, "asarray"), _to_dtype(dtype, "asarray"))
-
-
 array = asarray
-
-
-def asanyarray(a, dtype=None, order=None, *, like=None):
-    """asarray: a Value has no subclasses, and no memory order to keep."""
-    return asarray(a, dtype)
-
-
-def ascontiguousarray(a, dtype=None, *, like=None):
-    """asarray: every Value is contiguous (its layout is the compiler's)."""
-    return asarray(a, dtype)
-
-
-def asfortranarray(a, dtype=None, *, like=None):
-    """asarray: the same values; memory order is not a Value's property."""
-    return asarray(a, dtype)
-
-
-def shape(a):
-    return tuple(_np.shape(a) if _is_host(a) else _as_value(a, "shape").shape)
-
-
-def ndim(a):
-    return _np.ndim(a) if _is_host(a) else _as_value(a, "ndim").rank
-
-
-def size(a, axis=None):
-    if _is_host(a):
-        return _np.size(a, axis)
-    s = _as_value(a, "size").shape
-    return _size(s) if axis is None else s[axis]
-
-
-def _is_host(a):
-    """An array outside jitted code: its shape is numpy's to say."""
-    return isinstance(a, _np.ndarray) and _TRANSLATOR.get() is None
 
 
 #: The numpy functions this namespace implements (_numpy_calls maps numpy's
@@ -304,3 +193,10 @@ for _name in _fft_functions.NAMES:
 fft.NAMES = _fft_functions.NAMES
 _sys.modules[fft.__name__] = fft
 del _name
+
+# Jitted code's numpy calls resolve to this namespace (_numpy_calls). The
+# translator is below it (the functions here run compiled through jit), so
+# the namespace is handed to it rather than imported by it.
+from ._numpy_calls import use_namespace as _use_namespace  # noqa: E402
+
+_use_namespace(_sys.modules[__name__])

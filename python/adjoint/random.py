@@ -21,6 +21,7 @@ import numpy as _np
 from . import _adjoint as _adj
 from ._adjoint import DType, Value
 from ._np_support import _TRANSLATOR, float_dtype, to_dtype
+from ._precision import compile as _compile
 from . import _random_sampling as _sampling
 
 __all__ = ["key", "PRNGKey", "split", "fold_in", "bits", "uniform",
@@ -69,7 +70,6 @@ def _eager(name, fn, args):
                             (name, a.dtype))
         types.append(_adj.Type.tensor(dtype, list(a.shape)))
     m.function("f", types, fn)
-    from ._precision import compile as _compile
     out = _compile(m, "f")(*arrays)
     return _np.asarray(out)
 
@@ -107,7 +107,6 @@ def key(seed, module=None):
 def _eager_key(seed):
     m = _adj.Module()
     m.function("f", [], lambda: _R.key(m, seed))
-    from ._precision import compile as _compile
     return _np.asarray(_compile(m, "f")())
 
 
