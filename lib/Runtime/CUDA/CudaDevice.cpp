@@ -73,28 +73,29 @@ Status CudaDevice::openContext() {
 }
 
 std::unique_ptr<gpu::LinearAlgebraLibrary> CudaDevice::makeFftLibrary() {
-  const CufftApi *api = nullptr;
-  if (!loadCufft(&api).ok())
-    return nullptr;
-  return std::make_unique<CufftLibrary>(*this, *api);
+  return gpu::makeLibrary(loadCufft, [&](const CufftApi &api) {
+    return std::make_unique<CufftLibrary>(*this, api);
+  });
 }
 
 std::unique_ptr<gpu::DenseSolver> CudaDevice::makeDenseSolver() {
-  const CusolverApi *api = nullptr;
-  if (!loadCusolver(&api).ok())
-    return nullptr;
-  return std::make_unique<CusolverSolver>(*this, *api);
+  return gpu::makeLibrary(loadCusolver, [&](const CusolverApi &api) {
+    return std::make_unique<CusolverSolver>(*this, api);
+  });
 }
 
 std::unique_ptr<gpu::GemmLibrary> CudaDevice::makeGemmLibrary(Status *why) {
-  const CublasLtApi *api = nullptr;
-  *why = loadCublasLt(&api);
-  if (!why->ok())
-    return nullptr;
+  // Workspaces from the pool, ordered on the stream like every block.
   gpu::DeviceMemory workspace{
       [this](size_t bytes, void **ptr) { return allocate(bytes, ptr); },
       [this](void *ptr) { deallocate(ptr); }};
-  return std::make_unique<CublasLtGemm>(*api, stream(), std::move(workspace));
+  return gpu::makeLibrary(
+      loadCublasLt,
+      [&](const CublasLtApi &api) {
+        return std::make_unique<CublasLtGemm>(api, stream(),
+                                              std::move(workspace));
+      },
+      why);
 }
 
 Status CudaDevice::rawAllocate(size_t bytes, void **ptr) {

@@ -39,6 +39,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace adjoint::rt::gpu {
@@ -202,6 +203,21 @@ private:
   std::unique_ptr<GemmRouter> gemms_;
   std::unique_ptr<GemmLibrary> gemmLibrary_;
 };
+
+/// A vendor library over the table `load` gives (loadCufft, ...), made by
+/// `make(table)`; null where the library does not load, with the reason in
+/// `*why` where given.
+template <typename Api, typename Make>
+auto makeLibrary(Status (*load)(const Api **), Make make,
+                 Status *why = nullptr) -> decltype(make(std::declval<const Api &>())) {
+  const Api *api = nullptr;
+  Status status = load(&api);
+  if (why)
+    *why = status;
+  if (!status.ok())
+    return nullptr;
+  return make(*api);
+}
 
 /// The device attributes the launch checks and DeviceProperties need, as
 /// each vendor numbers them (-1: the vendor has none).

@@ -64,25 +64,24 @@ void HipDevice::leaveDevice(intptr_t saved) const {
 }
 
 std::unique_ptr<gpu::LinearAlgebraLibrary> HipDevice::makeFftLibrary() {
-  const RocfftApi *api = nullptr;
-  if (!loadRocfft(&api).ok())
-    return nullptr;
-  return std::make_unique<RocfftLibrary>(*this, *api);
+  return gpu::makeLibrary(loadRocfft, [&](const RocfftApi &api) {
+    return std::make_unique<RocfftLibrary>(*this, api);
+  });
 }
 
 std::unique_ptr<gpu::DenseSolver> HipDevice::makeDenseSolver() {
-  const RocsolverApi *api = nullptr;
-  if (!loadRocsolver(&api).ok())
-    return nullptr;
-  return std::make_unique<RocsolverSolver>(*this, *api);
+  return gpu::makeLibrary(loadRocsolver, [&](const RocsolverApi &api) {
+    return std::make_unique<RocsolverSolver>(*this, api);
+  });
 }
 
 std::unique_ptr<gpu::GemmLibrary> HipDevice::makeGemmLibrary(Status *why) {
-  const RocblasApi *api = nullptr;
-  *why = loadRocblas(&api);
-  if (!why->ok())
-    return nullptr;
-  return std::make_unique<RocblasGemm>(*api, stream());
+  return gpu::makeLibrary(
+      loadRocblas,
+      [&](const RocblasApi &api) {
+        return std::make_unique<RocblasGemm>(api, stream());
+      },
+      why);
 }
 
 Status HipDevice::rawAllocate(size_t bytes, void **ptr) {
