@@ -185,6 +185,8 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   addPipelineText(pm,
                   "gpu-launch-sink-index-computations,gpu-kernel-outlining");
   pm.addPass(createKernelNames());
+  // One device object per program, each distinct kernel once.
+  pm.addPass(createMergeModules());
   // Complex arithmetic as arith and math on the parts, in the kernels and
   // on the host; each vendor converts what remains (create, re, im) with
   // its own types.
@@ -194,10 +196,11 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
 void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
                                        StringRef binaryFormat,
                                        StringRef toolkit) {
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = binaryFormat.str();
-  binary.toolkitPath = toolkit.str();
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  // Every module and target at once, on the thread pool.
+  ModulesToBinaryOptions binary;
+  binary.format = binaryFormat.str();
+  binary.toolkit = toolkit.str();
+  pm.addPass(createModulesToBinary(binary));
   // Fatbins are CUDA's: one per chip comes out of gpu-module-to-binary,
   // the runtime loads one per module.
   if (binaryFormat == "fatbin")

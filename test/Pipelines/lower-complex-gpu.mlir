@@ -10,7 +10,7 @@
 // RUN: ir-opt %s -adj-lower-to-opencl -mlir-print-ir-after=adj-intel-kernels-to-spirv 2>&1 >/dev/null | FileCheck %s --check-prefix=SPIRV
 // REQUIRES: cuda-toolkit, rocm-device-libs
 
-// NVVM: gpu.module @f_kernel
+// NVVM: gpu.module @f_kernels
 // NVVM-NOT: complex.
 // NVVM: llvm.load %{{.*}} : !llvm.ptr -> !llvm.struct<(f32, f32)>
 // NVVM: llvm.fmul
@@ -19,8 +19,8 @@
 // The products' and sums' buffers: 4 x 3 x 8 bytes and 3 x 8 bytes.
 // CUDA: llvm.mlir.constant(96 : i64)
 // CUDA: llvm.mlir.constant(24 : i64)
-// CUDA: llvm.mlir.global internal constant @__adj_gpu_data_f_kernel(
-// HIP: llvm.mlir.global internal constant @__adj_gpu_data_f_kernel(
+// CUDA: llvm.mlir.global internal constant @__adj_gpu_data_f_kernels(
+// HIP: llvm.mlir.global internal constant @__adj_gpu_data_f_kernels(
 
 // SPIRV: spirv.func @f_kernel(%{{.*}}: !spirv.ptr<!spirv.array<12 x vector<2xf32>>, CrossWorkgroup>
 // SPIRV: spirv.Load "CrossWorkgroup" %{{.*}} : vector<2xf32>

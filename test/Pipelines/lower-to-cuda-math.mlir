@@ -15,19 +15,19 @@
 // REQUIRES: cuda-toolkit
 
 // LIBDEVICE-NOT: .extern
-// LIBDEVICE:     gpu.binary @unary_kernel {{.*}}.target sm_90
+// LIBDEVICE:     gpu.binary @unary_kernels {{.*}}.target sm_90
 // LIBDEVICE-NOT: .extern
 // APPROX-NOT:    __nv_
 // APPROX:        gpu.binary {{.*}}.target sm_90{{.*}}sqrt.rn.f32
 // APPROX-NOT:    __nv_
 // F64-NOT:       __nv_exp
 // F64:           lower-to-cuda-math.mlir:[[# @LINE + 30]]:8: error: the kernels call __nv_sin from libdevice, which is not to be linked (libdevice=false): f32 math has approximations, f64 only exp, expm1, log, log1p, tanh and erf
-// Every kernel module of the f32/f16 program gets its cubins and PTX from a
+// The kernel module of the f32/f16 program gets its cubins and PTX from a
 // toolkit without libdevice.
-// CUBINS-COUNT-7: cubin sm_80 {{[1-9][0-9]*}}{{$}}
+// CUBINS:         cubin sm_80 {{[1-9][0-9]*}}{{$}}
 // CUBINS-NEXT:    cubin sm_90 {{[1-9][0-9]*}}{{$}}
 // CUBINS-NEXT:    ptx sm_80 {{[1-9][0-9]*}}{{$}}
-// CUBINS:         extracted 7 modules
+// CUBINS:         extracted 1 modules
 // NOLIB-NOT:      __nv_exp
 // NOLIB:          error: the kernels call __nv_sin from libdevice, and there is no '{{.*}}/nvvm/libdevice/libdevice.10.bc'
 // (gpu-module-to-binary also reports the missing libdevice of the f32

@@ -10,20 +10,20 @@
 // RUN: rm -rf %t && mkdir -p %t/libs %t/approx %t/f64 %t/nolibs/llvm/bin %t/nolibs-out
 // RUN: ir-opt %s -split-input-file -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=64 -adj-amd-rocdl=chip=gfx90a | FileCheck %s --check-prefix=OCML
 // RUN: ir-opt %s -split-input-file -adj-lower-to-hip=chip=gfx90a | %python %inputs/extract-gpu-binaries.py %t/libs
-// RUN: llvm-nm --undefined-only %t/libs/unary_kernel.bin | count 0
-// RUN: llvm-readelf --notes %t/libs/unary_kernel.bin | FileCheck %s --check-prefix=GFX90A
+// RUN: llvm-nm --undefined-only %t/libs/unary_kernels.bin | count 0
+// RUN: llvm-readelf --notes %t/libs/unary_kernels.bin | FileCheck %s --check-prefix=GFX90A
 // RUN: ir-opt %s -split-input-file -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=32 -adj-amd-rocdl=chip=gfx1100 | FileCheck %s --check-prefix=APPROX
 // RUN: ir-opt %s -split-input-file -adj-lower-to-hip=chip=gfx942 | %python %inputs/extract-gpu-binaries.py %t/approx
-// RUN: llvm-nm --undefined-only %t/approx/unary_kernel.bin | count 0
-// RUN: llvm-nm --undefined-only %t/approx/f64_kernel.bin | count 0
-// RUN: llvm-readelf --syms %t/approx/f64_kernel.bin | FileCheck %s --check-prefix=F64SYMS
+// RUN: llvm-nm --undefined-only %t/approx/unary_kernels.bin | count 0
+// RUN: llvm-nm --undefined-only %t/approx/f64_kernels.bin | count 0
+// RUN: llvm-readelf --syms %t/approx/f64_kernels.bin | FileCheck %s --check-prefix=F64SYMS
 // RUN: not ir-opt %s -split-input-file -adj-lower-to-hip="libdevice=false" 2>&1 >/dev/null | FileCheck %s --check-prefix=F64
 // A ROCm folder with ld.lld and no device libraries: the f32 program
 // still gets its code objects, the f64 one an error.
 // RUN: ln -s %rocm_path/llvm/bin/ld.lld %t/nolibs/llvm/bin/ld.lld
 // RUN: not ir-opt %s -split-input-file -adj-lower-to-hip="toolkit=%t/nolibs" 2>&1 >/dev/null | FileCheck %s --check-prefix=NOLIBS
 // RUN: not ir-opt %s -split-input-file -adj-lower-to-hip="toolkit=%t/nolibs" 2>/dev/null | %python %inputs/extract-gpu-binaries.py %t/nolibs-out | FileCheck %s --check-prefix=OBJECTS
-// RUN: llvm-nm --undefined-only %t/nolibs-out/unary_kernel.bin | count 0
+// RUN: llvm-nm --undefined-only %t/nolibs-out/unary_kernels.bin | count 0
 // REQUIRES: rocm-device-libs
 
 // OCML:        llvm.call @__ocml_tanh_f32
@@ -41,7 +41,7 @@
 // F64:         lower-to-hip-math.mlir:[[# @LINE + 22]]:8: error: the kernels call __ocml_sin_f64 from the ROCm device libraries, which are not to be linked (device-libs=false): f32 and f16 math have approximations, f64 only exp, expm1, log, log1p, tanh and erf
 // NOLIBS-NOT:  __ocml_exp_f64
 // NOLIBS:      error: the kernels call __ocml_sin_f64 from the ROCm device libraries, and there are none in '{{.*}}/nolibs/amdgcn/bitcode'
-// OBJECTS:     extracted 7 modules
+// OBJECTS:     extracted 1 modules
 adj.func @unary(%x: tensor<7x33xf32>, %y: tensor<7x33xf32>, %h: tensor<5xf16>) -> (tensor<7x33xf32>, tensor<7x33xf32>, tensor<7x33xf32>, tensor<7x33xf32>, tensor<7x33xf32>, tensor<5xf16>) {
   %e = adj.exp %x : tensor<7x33xf32>
   %a = adj.abs %x : tensor<7x33xf32>

@@ -3,46 +3,45 @@
 // kernels in ROCDL with one bare device pointer per memref (GpuABI.h) and
 // their workgroup size required; the reductions' shuffles at the chip's
 // wavefront size (64 on gfx90a and gfx942, 32 on gfx1100); one HSACO code
-// object (code object v5) per kernel module, embedded with the HSACO format,
-// whose metadata name the chip, the kernels, their arguments and wavefront
-// size.
+// object (code object v5) for the program's one kernel module, embedded
+// with the HSACO format, whose metadata name the chip, the kernels, their
+// arguments and wavefront size.
 // RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=subgroup-size=64 -adj-amd-rocdl | FileCheck %s --check-prefix=ROCDL
 // RUN: ir-opt %s -adj-lower-to-hip -mlir-print-ir-before=convert-gpu-to-rocdl 2>&1 >/dev/null | FileCheck %s --check-prefix=WAVE64
 // RUN: ir-opt %s -adj-lower-to-hip=chip=gfx1100 -mlir-print-ir-before=convert-gpu-to-rocdl 2>&1 >/dev/null | FileCheck %s --check-prefix=WAVE32
 // RUN: ir-opt %s -adj-lower-to-hip | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // RUN: rm -rf %t && mkdir -p %t/gfx942 %t/gfx90a %t/gfx1100
 // RUN: ir-opt %s -adj-lower-to-hip | %python %inputs/extract-gpu-binaries.py %t/gfx942 | FileCheck %s --check-prefix=COUNT
-// RUN: llvm-readelf -h --notes %t/gfx942/model_kernel_2.bin | FileCheck %s --check-prefix=GFX942
-// RUN: llvm-readelf --notes %t/gfx942/model_kernel_0.bin | FileCheck %s --check-prefix=ROW
+// RUN: llvm-readelf -h --notes %t/gfx942/model_kernels.bin | FileCheck %s --check-prefix=GFX942
+// RUN: llvm-readelf --notes %t/gfx942/model_kernels.bin | FileCheck %s --check-prefix=ROW
 // RUN: ir-opt %s -adj-lower-to-hip=chip=gfx90a | %python %inputs/extract-gpu-binaries.py %t/gfx90a
-// RUN: llvm-readelf --notes %t/gfx90a/model_kernel_0.bin | FileCheck %s --check-prefix=GFX90A
+// RUN: llvm-readelf --notes %t/gfx90a/model_kernels.bin | FileCheck %s --check-prefix=GFX90A
 // RUN: ir-opt %s -adj-lower-to-hip=chip=gfx1100 | %python %inputs/extract-gpu-binaries.py %t/gfx1100
-// RUN: llvm-readelf --notes %t/gfx1100/model_kernel_0.bin | FileCheck %s --check-prefix=GFX1100
+// RUN: llvm-readelf --notes %t/gfx1100/model_kernels.bin | FileCheck %s --check-prefix=GFX1100
 // Without ld.lld there is no code object: the target says where it looked.
 // RUN: not ir-opt %s -adj-lower-to-hip="toolkit=%t/none" 2>&1 | FileCheck %s --check-prefix=NOLLD
 // REQUIRES: rocm-device-libs
 
-// After -adj-amd-rocdl every gpu.module has the ROCDL target of gfx942
+// After -adj-amd-rocdl the one gpu.module has the ROCDL target of gfx942
 // (code object v5, wave64); kernels take !llvm.ptr per memref, require
 // their launch's workgroup size, reduce with cross-lane permutes and a
 // barrier; exp is a polynomial (Debian's device libraries predate gfx942:
 // lower-to-hip-math.mlir).
 // ROCDL-NOT:   __ocml
-// ROCDL:       gpu.module @model_kernel [#rocdl.target<O = 3, chip = "gfx942", abi = "500", flags = {wave64}>]
+// ROCDL:       gpu.module @model_kernels [#rocdl.target<O = 3, chip = "gfx942", abi = "500", flags = {wave64}>]
 // ROCDL-NEXT:    llvm.func @model_kernel(%{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.flat_work_group_size = "64,64", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 64, 1, 1>}
-// ROCDL:       gpu.module @model_kernel_0 [#rocdl.target<O = 3, chip = "gfx942", abi = "500", flags = {wave64}>]
-// ROCDL:         llvm.func @model_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 128, 1, 1>}
+// ROCDL:         llvm.func @model_kernel_0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 128, 1, 1>}
 // ROCDL:           rocdl.ds_bpermute
 // ROCDL:           rocdl.barrier
-// ROCDL:       gpu.module @model_kernel_2
-// ROCDL:         llvm.func @model_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 8, 16, 1>}
+// ROCDL:         llvm.func @model_kernel_2(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 8, 16, 1>}
+// ROCDL-NOT:   gpu.module
 
 // The row sum's butterfly starts at half the wavefront.
-// WAVE64:      gpu.module @model_kernel_0
+// WAVE64:      gpu.func @model_kernel_0(
 // WAVE64:        gpu.shuffle  xor %{{.*}}, %c32_i32, %c64_i32 : f32
 // WAVE64-NEXT:   arith.addf
 // WAVE64-NEXT:   gpu.shuffle  xor %{{.*}}, %c16_i32, %c64_i32 : f32
-// WAVE32:      gpu.module @model_kernel_0
+// WAVE32:      gpu.func @model_kernel_0(
 // WAVE32-NOT:    %c64_i32 : f32
 // WAVE32:        gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // WAVE32-NEXT:   arith.addf
@@ -50,18 +49,20 @@
 
 // In LLVM IR the modules carry the HSACO format (3) and kernels one 8-byte
 // argument per memref (argSizes 0: a device address).
-// LLVMIR-DAG: @__adj_gpu_module_model_kernel_2 = internal constant { i32, i32, ptr, i64, ptr } { i32 3, i32 0, ptr @__adj_gpu_data_model_kernel_2, i64 {{[1-9][0-9]*}}, ptr @__adj_gpu_name_model_kernel_2 }
-// LLVMIR-DAG: @__adj_gpu_kernel_model_kernel_2_model_kernel = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernel_2, ptr @__adj_gpu_name_model_kernel_2_model_kernel, i32 3, i32 0, ptr @__adj_gpu_args_model_kernel_2_model_kernel }
-// LLVMIR-DAG: @__adj_gpu_args_model_kernel_2_model_kernel = internal constant [3 x i32] zeroinitializer
+// LLVMIR-DAG: @__adj_gpu_module_model_kernels = internal constant { i32, i32, ptr, i64, ptr } { i32 3, i32 0, ptr @__adj_gpu_data_model_kernels, i64 {{[1-9][0-9]*}}, ptr @__adj_gpu_name_model_kernels }
+// LLVMIR-DAG: @__adj_gpu_kernel_model_kernels_model_kernel_2 = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernels, ptr @__adj_gpu_name_model_kernels_model_kernel_2, i32 3, i32 0, ptr @__adj_gpu_args_model_kernels_model_kernel_2 }
+// LLVMIR-DAG: @__adj_gpu_args_model_kernels_model_kernel_2 = internal constant [3 x i32] zeroinitializer
 
-// COUNT: extracted 5 modules
+// COUNT: extracted 1 modules
 // An AMDGPU ELF for HSA, code object v5 (ELF ABI version 3), for gfx942;
-// the matmul's three pointers at offsets 0, 8 and 16, its tiles in LDS.
+// the matmul's three pointers at offsets 0, 8 and 16, its tiles in LDS (its
+// record follows model_kernel_1's: .args first, .name last).
 // GFX942:      OS/ABI: AMDGPU - HSA
 // GFX942-NEXT: ABI Version: 3
 // GFX942:      Machine: EM_AMDGPU
 // GFX942:      Flags: {{.*}}gfx942
 // GFX942:      amdhsa.kernels:
+// GFX942:        .name: model_kernel_1{{$}}
 // GFX942:        .args:
 // GFX942-NEXT:     - .address_space: generic
 // GFX942-NEXT:       .offset: 0
@@ -77,7 +78,7 @@
 // GFX942-NEXT:       .value_kind: global_buffer
 // GFX942-NEXT:   .group_segment_fixed_size: {{[1-9][0-9]*}}
 // GFX942:        .kernarg_segment_size: 24
-// GFX942:        .name: model_kernel
+// GFX942:        .name: model_kernel_2{{$}}
 // GFX942:        .sgpr_spill_count: 0
 // GFX942:        .vgpr_spill_count: 0
 // GFX942-NEXT:   .wavefront_size: 64
@@ -89,7 +90,7 @@
 // ROW:         .group_segment_fixed_size: 8
 // ROW:         .kernarg_segment_size: 16
 // ROW:         .max_flat_workgroup_size: 128
-// ROW:         .name: model_kernel
+// ROW:         .name: model_kernel_0{{$}}
 // ROW:         .wavefront_size: 64
 // GFX90A:      .wavefront_size: 64
 // GFX90A:      amdhsa.target: amdgcn-amd-amdhsa--gfx90a

@@ -8,7 +8,7 @@
 // RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env spv1.3 | FileCheck %s --check-prefix=COUNT
 // RUN: not ir-opt %s -adj-lower-to-opencl=features=-fp64 2>&1 | FileCheck %s --check-prefix=NOFP64
 // REQUIRES: spirv-tools
-// COUNT: extracted 6 modules
+// COUNT: extracted 1 modules
 // NOFP64: error: f64 needs a device with fp64 (the target has -fp64)
 
 // KERNELS-LABEL: func.func @grow(
@@ -16,35 +16,35 @@
 // KERNELS:         call @adj_rt_gpu_constant(
 // KERNELS:         scf.while
 // KERNELS:           %[[C:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<i1>
-// KERNELS:           gpu.launch_func @grow_kernel::@grow_kernel {{.*}} args({{.*}}, %[[C]] : memref<i1>)
+// KERNELS:           gpu.launch_func @grow_kernels::@grow_kernel {{.*}} args({{.*}}, %[[C]] : memref<i1>)
 // KERNELS:           func.call @adj_rt_gpu_read(%[[SLOT]], %{{.*}}, %{{.*}})
 // KERNELS:           %[[GO:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> i1
 // KERNELS:           func.call @adj_rt_gpu_free(
 // KERNELS:           scf.condition(%[[GO]])
 // KERNELS:         } do {
-// KERNELS:           gpu.launch_func @grow_kernel_0::@grow_kernel
-// KERNELS:           gpu.launch_func @grow_kernel_1::@grow_kernel
+// KERNELS:           gpu.launch_func @grow_kernels::@grow_kernel_0
+// KERNELS:           gpu.launch_func @grow_kernels::@grow_kernel_1
 // KERNELS:           scf.yield
 // KERNELS:         return
 // KERNELS-LABEL: func.func @branch(
-// KERNELS:         gpu.launch_func @branch_kernel::@branch_kernel
+// KERNELS:         gpu.launch_func @grow_kernels::@branch_kernel
 // KERNELS:         call @adj_rt_gpu_read(
 // KERNELS:         %[[P:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i1
 // KERNELS:         scf.if %[[P]]
-// KERNELS:           gpu.launch_func @branch_kernel_{{[0-9]+}}::@branch_kernel
+// KERNELS:           gpu.launch_func @grow_kernels::@branch_kernel_{{[0-9]+}}
 // KERNELS:         } else {
-// KERNELS:           gpu.launch_func @branch_kernel_{{[0-9]+}}::@branch_kernel
+// KERNELS:           gpu.launch_func @grow_kernels::@branch_kernel_{{[0-9]+}}
 // The ownership bookkeeping of the deallocation pass is host memory.
 // KERNELS:         memref.alloc() : memref<2xindex>
 // KERNELS:         call @dealloc_helper(
 
 // LLVMIR-LABEL: define { {{.*}} } @grow(
 // LLVMIR: [[LOOP:[0-9]+]]:
-// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_grow_kernel_grow_kernel,
+// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_grow_kernels_grow_kernel,
 // LLVMIR: call void @adj_rt_gpu_read(ptr %{{.*}}, ptr %{{.*}}, i64 1)
 // LLVMIR: load i1, ptr
 // LLVMIR: br i1
-// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_grow_kernel_0_grow_kernel,
+// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_grow_kernels_grow_kernel_0,
 // LLVMIR: br label %[[LOOP]]
 adj.func @grow(%x: tensor<f64>, %limit: tensor<f64>) -> (tensor<f64>, tensor<i64>) {
   %zero = adj.constant dense<0> : tensor<i64>

@@ -8,24 +8,24 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ir-opt %s -adj-lower-to-opencl | %python %inputs/extract-gpu-binaries.py %t spirv-val --target-env spv1.3 | FileCheck %s --check-prefix=COUNT
 // REQUIRES: spirv-tools
-// COUNT: extracted 4 modules
+// COUNT: extracted 1 modules
 
 // KERNELS-LABEL: func.func @views(
 // KERNELS-SAME:      %{{.*}}: memref<i1>, %[[X:.*]]: memref<4xf32>, %[[T:.*]]: memref<2x3x4xf32>, %[[I:.*]]: memref<5xi64>, %[[U:.*]]: memref<2x5x4xf32>)
 // KERNELS:         %[[R:.*]] = scf.if
 // KERNELS:         scf.for
 // KERNELS:           call @adj_rt_gpu_read(
-// KERNELS:           gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%[[U]] : memref<2x5x4xf32>, %{{.*}} : index, %{{.*}} : index, %{{.*}} : memref<2x3x4xf32>, %{{.*}} : index)
+// KERNELS:           gpu.launch_func @views_kernels::@views_kernel_{{[0-9]+}} {{.*}} args(%[[U]] : memref<2x5x4xf32>, %{{.*}} : index, %{{.*}} : index, %{{.*}} : memref<2x3x4xf32>, %{{.*}} : index)
 // KERNELS:         %[[BASE:.*]], %{{.*}}, %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[R]]
 // KERNELS:         %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [%{{.*}}], strides: [1] : memref<f32> to memref<?xf32>
-// KERNELS:         gpu.launch_func @{{.*}}::@views_kernel {{.*}} args(%{{.*}} : index, %{{.*}} : index, %[[FLAT]] : memref<?xf32>, %{{.*}} : memref<4xf32>)
+// KERNELS:         gpu.launch_func @views_kernels::@views_kernel_{{[0-9]+}} {{.*}} args(%{{.*}} : index, %{{.*}} : index, %[[FLAT]] : memref<?xf32>, %{{.*}} : memref<4xf32>)
 // The scatter kernel indexes its rows from the base buffers.
-// KERNELS:       gpu.func @views_kernel(%[[UB:.*]]: memref<2x5x4xf32>, %{{.*}}: index, %{{.*}}: index, %[[TB:.*]]: memref<2x3x4xf32>, %{{.*}}: index) kernel
+// KERNELS:       gpu.func @views_kernel_{{[0-9]+}}(%[[UB:.*]]: memref<2x5x4xf32>, %{{.*}}: index, %{{.*}}: index, %[[TB:.*]]: memref<2x3x4xf32>, %{{.*}}: index) kernel
 // KERNELS:         memref.subview %[[UB]]
 // KERNELS:         memref.subview %[[TB]]
 
 // In SPIR-V the flat buffer is a pointer to its elements.
-// SPIRV: spirv.func @views_kernel(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !spirv.ptr<f32, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<4 x f32>, CrossWorkgroup>)
+// SPIRV: spirv.func @views_kernel_{{[0-9]+}}(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !spirv.ptr<f32, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<4 x f32>, CrossWorkgroup>)
 // SPIRV:   spirv.PtrAccessChain
 adj.func @views(%c: tensor<i1>, %x: tensor<4xf32>, %t: tensor<2x3x4xf32>, %i: tensor<5xi64>, %u: tensor<2x5x4xf32>) -> (tensor<4xf32>, tensor<2x3x4xf32>) {
   %r = adj.if %c : tensor<i1> -> (tensor<4xf32>) {

@@ -27,23 +27,22 @@
 // KERNELS:         %[[Z:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<4xf32>
 // KERNELS:         call @adj_rt_gpu_alloc(
 // KERNELS:         %[[S:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64xf32>
-// KERNELS:         gpu.launch_func @model_kernel::@model_kernel blocks in (%[[C1:.*]], %[[C1]], %[[C1]]) threads in (%[[C64:.*]], %[[C1]], %[[C1]]) args(%[[S]] : memref<64xf32>)
-// KERNELS:         gpu.launch_func @model_kernel_0::@model_kernel blocks in (%[[C64]], %[[C1]], %[[C1]]) threads in (%[[C112:.*]], %[[C1]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[S]] : memref<64xf32>)
+// KERNELS:         gpu.launch_func @model_kernels::@model_kernel blocks in (%[[C1:.*]], %[[C1]], %[[C1]]) threads in (%[[C64:.*]], %[[C1]], %[[C1]]) args(%[[S]] : memref<64xf32>)
+// KERNELS:         gpu.launch_func @model_kernels::@model_kernel_0 blocks in (%[[C64]], %[[C1]], %[[C1]]) threads in (%[[C112:.*]], %[[C1]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[S]] : memref<64xf32>)
 // KERNELS:         %[[M:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64x30xf32>
-// KERNELS:         gpu.launch_func @model_kernel_1::@model_kernel blocks in (%[[C8:.*]], %[[C1]], %[[C1]]) threads in (%[[C256:.*]], %[[C1]], %[[C1]]) args(%[[M]] : memref<64x30xf32>)
+// KERNELS:         gpu.launch_func @model_kernels::@model_kernel_1 blocks in (%[[C8:.*]], %[[C1]], %[[C1]]) threads in (%[[C256:.*]], %[[C1]], %[[C1]]) args(%[[M]] : memref<64x30xf32>)
 // KERNELS:         call @adj_gpu_gemm(%[[X]], %[[W]], %[[M]]) {adj.gpu.gemm = {a = {batch_stride = 0 : i64, ld = 100 : i64, order = "row"}, b = {batch_stride = 0 : i64, ld = 30 : i64, order = "row"}, batch = 1 : i64, c = {batch_stride = 0 : i64, ld = 30 : i64, order = "row"}, k = 100 : i64, m = 64 : i64, n = 30 : i64}}
-// KERNELS-NEXT:    gpu.launch_func @model_kernel_2::@model_kernel {{.*}} threads in (%[[C8]], %[[C16:.*]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[W]] : memref<100x30xf32>, %[[M]] : memref<64x30xf32>)
+// KERNELS-NEXT:    gpu.launch_func @model_kernels::@model_kernel_2 {{.*}} threads in (%[[C8]], %[[C16:.*]], %[[C1]]) args(%[[X]] : memref<64x100xf32>, %[[W]] : memref<100x30xf32>, %[[M]] : memref<64x30xf32>)
 // KERNELS:         %[[V:.*]] = memref.subview %[[X]][0, 3] [64, 4] [1, 1]
 // KERNELS:         %[[B:.*]] = builtin.unrealized_conversion_cast {{.*}} to memref<64x4xi1>
-// KERNELS:         gpu.launch_func @model_kernel_3::@model_kernel {{.*}} args(%[[V]] : memref<64x4xf32, strided<[100, 1], offset: 3>>, %[[Z]] : memref<4xf32>, %[[B]] : memref<64x4xi1>)
+// KERNELS:         gpu.launch_func @model_kernels::@model_kernel_3 {{.*}} args(%[[V]] : memref<64x4xf32, strided<[100, 1], offset: 3>>, %[[Z]] : memref<4xf32>, %[[B]] : memref<64x4xi1>)
 // KERNELS:         return %[[S]], %[[M]], %[[B]]
-// KERNELS:       gpu.module @model_kernel_0
-// KERNELS:         gpu.func @model_kernel(%{{.*}}: memref<64x100xf32>, %{{.*}}: memref<64xf32>) workgroup(%{{.*}} : memref<7xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 112, 1, 1>
+// KERNELS:       gpu.module @model_kernels
+// KERNELS:         gpu.func @model_kernel_0(%{{.*}}: memref<64x100xf32>, %{{.*}}: memref<64xf32>) workgroup(%{{.*}} : memref<7xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 112, 1, 1>
 // KERNELS:             math.exp
 // KERNELS:           gpu.shuffle  xor %{{.*}}, %{{.*}}, %[[W16:.*]] : f32
 // KERNELS:           gpu.barrier
-// KERNELS:       gpu.module @model_kernel_2
-// KERNELS:         gpu.func @model_kernel({{.*}}) workgroup({{.*}}#gpu.address_space<workgroup>>{{.*}}) kernel attributes {known_block_size = array<i32: 8, 16, 1>
+// KERNELS:         gpu.func @model_kernel_2({{.*}}) workgroup({{.*}}#gpu.address_space<workgroup>>{{.*}}) kernel attributes {known_block_size = array<i32: 8, 16, 1>
 // KERNELS:           gpu.barrier
 // KERNELS:             arith.mulf
 // KERNELS:             arith.addf
@@ -52,26 +51,26 @@
 // shuffles at the pinned subgroup size (16 by default) and a workgroup
 // barrier; the view is its base buffer with the offset (3) folded into the
 // index; booleans are stored as bytes (0/1).
-// SPIRV-LABEL: spirv.module @__spv__model_kernel_0 Physical64 OpenCL
-// SPIRV:         spirv.func @model_kernel(%{{.*}}: !spirv.ptr<!spirv.array<6400 x f32>, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<64 x f32>, CrossWorkgroup>)
+// SPIRV-LABEL: spirv.module @__spv__model_kernels Physical64 OpenCL requires #spirv.vce<{{.*}}Int8{{.*}}>
+// SPIRV:         spirv.func @model_kernel_0(%{{.*}}: !spirv.ptr<!spirv.array<6400 x f32>, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<64 x f32>, CrossWorkgroup>)
 // SPIRV:             spirv.CL.exp
 // SPIRV:           spirv.GroupNonUniformShuffleXor <Subgroup>
 // SPIRV:           spirv.ControlBarrier <Workgroup>
-// SPIRV:         spirv.EntryPoint "Kernel" @model_kernel
-// SPIRV:         spirv.ExecutionMode @model_kernel "LocalSize", 112, 1, 1
-// SPIRV:         spirv.ExecutionMode @model_kernel "SubgroupSize", 16
-// SPIRV-LABEL: spirv.module @__spv__model_kernel_2
+// SPIRV:         spirv.func @model_kernel_2(
 // SPIRV:           spirv.ControlBarrier <Workgroup>
 // SPIRV:             spirv.FMul
 // SPIRV:             spirv.FAdd
-// SPIRV-LABEL: spirv.module @__spv__model_kernel_3 Physical64 OpenCL requires #spirv.vce<v1.1, [Int64, Int8, Kernel, SubgroupDispatch, Addresses, DeviceEnqueue], []>
-// SPIRV:         spirv.func @model_kernel(%[[XV:.*]]: !spirv.ptr<!spirv.array<6403 x f32>, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<4 x f32>, CrossWorkgroup>, %[[BV:.*]]: !spirv.ptr<!spirv.array<256 x i8>, CrossWorkgroup>)
+// SPIRV:         spirv.func @model_kernel_3(%[[XV:.*]]: !spirv.ptr<!spirv.array<6403 x f32>, CrossWorkgroup>, %{{.*}}: !spirv.ptr<!spirv.array<4 x f32>, CrossWorkgroup>, %[[BV:.*]]: !spirv.ptr<!spirv.array<256 x i8>, CrossWorkgroup>)
 // SPIRV:           %[[C3:.*]] = spirv.Constant 3 : i64
 // SPIRV:           spirv.IAdd %{{.*}}, %[[C3]] : i64
 // SPIRV:           spirv.AccessChain %[[XV]]
 // SPIRV:           spirv.FOrdGreaterThan
 // SPIRV:           %[[ONE:.*]] = spirv.Select %{{.*}}, %{{.*}}, %{{.*}} : i1, i8
 // SPIRV:           spirv.Store "CrossWorkgroup" %{{.*}}, %[[ONE]] : i8
+// SPIRV:         spirv.EntryPoint "Kernel" @model_kernel_0
+// SPIRV:         spirv.ExecutionMode @model_kernel_0 "LocalSize", 112, 1, 1
+// SPIRV:         spirv.ExecutionMode @model_kernel_0 "SubgroupSize", 16
+// SPIRV-NOT:   spirv.module
 
 // Host: LLVM dialect only, no gpu ops left; four launches and the GEMM
 // (its kernel the fallback), no GEMM record left.
@@ -85,22 +84,22 @@
 // HOST-NOT:    gpu.
 // HOST:        llvm.func @_mlir_ciface_model(
 
-// LLVMIR-DAG: @__adj_gpu_module_model_kernel_2 = internal constant { i32, i32, ptr, i64, ptr } { i32 1, i32 0, ptr @__adj_gpu_data_model_kernel_2, i64 {{[0-9]+}}, ptr @__adj_gpu_name_model_kernel_2 }
-// LLVMIR-DAG: @__adj_gpu_kernel_model_kernel_2_model_kernel = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernel_2, ptr @__adj_gpu_name_model_kernel_2_model_kernel, i32 3, i32 0, ptr @__adj_gpu_args_model_kernel_2_model_kernel }
-// LLVMIR-DAG: @__adj_gpu_args_model_kernel_2_model_kernel = internal constant [3 x i32] zeroinitializer
+// LLVMIR-DAG: @__adj_gpu_module_model_kernels = internal constant { i32, i32, ptr, i64, ptr } { i32 1, i32 0, ptr @__adj_gpu_data_model_kernels, i64 {{[0-9]+}}, ptr @__adj_gpu_name_model_kernels }
+// LLVMIR-DAG: @__adj_gpu_kernel_model_kernels_model_kernel_2 = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernels, ptr @__adj_gpu_name_model_kernels_model_kernel_2, i32 3, i32 0, ptr @__adj_gpu_args_model_kernels_model_kernel_2 }
+// LLVMIR-DAG: @__adj_gpu_args_model_kernels_model_kernel_2 = internal constant [3 x i32] zeroinitializer
 // The GEMM: f32 (DType 1), 64x30x100, A, B and C row-major (0) with leading
 // dimensions 100, 30, 30; the fallback's launch: 1x1x1 workgroups of 8x16.
-// LLVMIR-DAG: @__adj_gpu_gemm_model_kernel_2_model_kernel_0 = internal constant { i32, i32, i64, i64, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, ptr, i64, i64, i64, i64, i64, i64, i32, i32 } { i32 1, i32 0, i64 1, i64 64, i64 30, i64 100, i32 0, i32 0, i64 100, i64 0, i32 0, i32 0, i64 30, i64 0, i32 0, i32 0, i64 30, i64 0, ptr @__adj_gpu_kernel_model_kernel_2_model_kernel, i64 1, i64 1, i64 1, i64 8, i64 16, i64 1, i32 0, i32 0 }
+// LLVMIR-DAG: @__adj_gpu_gemm_model_kernels_model_kernel_2_0 = internal constant { i32, i32, i64, i64, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, i32, i32, i64, i64, ptr, i64, i64, i64, i64, i64, i64, i32, i32 } { i32 1, i32 0, i64 1, i64 64, i64 30, i64 100, i32 0, i32 0, i64 100, i64 0, i32 0, i32 0, i64 30, i64 0, i32 0, i32 0, i64 30, i64 0, ptr @__adj_gpu_kernel_model_kernels_model_kernel_2, i64 1, i64 1, i64 1, i64 8, i64 16, i64 1, i32 0, i32 0 }
 // LLVMIR: define { {{.*}} } @model(
 // LLVMIR: call ptr @adj_rt_gpu_constant(ptr @__constant_4xf32, i64 16)
 // LLVMIR: call ptr @adj_rt_gpu_alloc(i64 256)
-// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_model_kernel, i64 1, i64 1, i64 1, i64 64, i64 1, i64 1, i32 0, ptr
+// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernels_model_kernel, i64 1, i64 1, i64 1, i64 64, i64 1, i64 1, i32 0, ptr
 // LLVMIR: call ptr @adj_rt_gpu_alloc(i64 7680)
-// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernel_1_model_kernel, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr
+// LLVMIR: call void @adj_rt_gpu_launch(ptr @__adj_gpu_kernel_model_kernels_model_kernel_1, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0, ptr
 // The product: the GEMM with A, B and C at their addresses.
-// LLVMIR: call void @adj_rt_gpu_gemm(ptr @__adj_gpu_gemm_model_kernel_2_model_kernel_0, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr
+// LLVMIR: call void @adj_rt_gpu_gemm(ptr @__adj_gpu_gemm_model_kernels_model_kernel_2_0, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr
 // LLVMIR-NOT: call {{.*}}@malloc
-// COUNT: extracted 5 modules
+// COUNT: extracted 1 modules
 adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf32>, tensor<64x30xf32>, tensor<64x4xi1>) {
   %e = adj.exp %x : tensor<64x100xf32>
   %s = adj.reduce_sum %e axes = [1] : tensor<64x100xf32>
@@ -116,6 +115,6 @@ adj.func @model(%x: tensor<64x100xf32>, %w: tensor<100x30xf32>) -> (tensor<64xf3
 // RUN: ir-opt %s -adj-tensor -adj-bufferize -adj-gpu-kernels=workgroup-size=128 -adj-intel-spirv="subgroup-size=16 chip=cpu" | FileCheck %s --check-prefix=OPTIONS
 // RUN: rm -rf %t.sg && mkdir -p %t.sg
 // RUN: ir-opt %s -adj-lower-to-opencl="workgroup-size=128 subgroup-size=16" | %python %inputs/extract-gpu-binaries.py %t.sg spirv-val | FileCheck %s --check-prefix=COUNT
-// OPTIONS-LABEL: spirv.module @__spv__model_kernel_2 Physical64 OpenCL requires #spirv.vce<v1.1, [Int64, Kernel, SubgroupDispatch, Addresses, DeviceEnqueue], []>
-// OPTIONS: spirv.ExecutionMode @model_kernel "LocalSize", 128, 1, 1
-// OPTIONS: spirv.ExecutionMode @model_kernel "SubgroupSize", 16
+// OPTIONS-LABEL: spirv.module @__spv__model_kernels Physical64 OpenCL requires #spirv.vce<{{.*}}SubgroupDispatch
+// OPTIONS: spirv.ExecutionMode @model_kernel_1 "LocalSize", 128, 1, 1
+// OPTIONS: spirv.ExecutionMode @model_kernel_1 "SubgroupSize", 16

@@ -294,6 +294,78 @@ def KernelNames : Pass<"adj-gpu-kernel-names", "::mlir::ModuleOp"> {
   }];
 }
 
+def MergeModules : Pass<"adj-gpu-merge-modules", "::mlir::ModuleOp"> {
+  let summary = "The kernel modules of a program as one, each distinct "
+                "kernel once";
+  let description = [{
+    Moves the symbols of every outlined `gpu.module` into one, named after
+    the first (`@f_kernel_0` gives `@f_kernels`; modules whose objects are
+    built differently, by their targets or other attributes, form a module
+    each), and points every `gpu.launch_func`
+    at the kernel's new place. A module whose only op is a kernel equal to
+    one already moved (the same signature, attributes and body up to value
+    names and locations) is dropped, and its launches launch that kernel:
+    a step launches a layer's kernels once per layer, with the same shapes.
+    Symbols whose names are taken are renamed (`_<n>`), but a declaration
+    or global equal to the one of that name is shared. A single module is
+    left as it is.
+
+    Before:
+    ```mlir
+    gpu.launch_func @f_kernel::@f_kernel ...
+    gpu.launch_func @f_kernel_0::@f_kernel ...
+    gpu.module @f_kernel { gpu.func @f_kernel(%x: memref<4xf32>) kernel {...} }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel(%x: memref<4xf32>) kernel {...} }
+    ```
+    After (the two bodies equal):
+    ```mlir
+    gpu.launch_func @f_kernels::@f_kernel ...
+    gpu.launch_func @f_kernels::@f_kernel ...
+    gpu.module @f_kernels { gpu.func @f_kernel(%x: memref<4xf32>) kernel {...} }
+    ```
+
+    A module of more than `kernels-per-module` kernels (and nothing else)
+    is then spread over as many modules as that takes, of about equal size
+    (`@f_kernels`, `@f_kernels_0`, ...), which
+    -adj-gpu-modules-to-binary compiles in parallel. The split depends on
+    the program only, not on the machine.
+
+    Why: each gpu.module becomes its own device object, so one per launch
+    costs a compile per launch: an LLVM module, a libdevice link and a
+    ptxas run on NVIDIA, an ld.lld run on AMD, a SPIR-V module and a driver
+    build on Intel, and a module load at run time. Run after
+    -adj-gpu-kernel-names, on every target.
+  }];
+  let options = [
+    Option<"kernelsPerModule", "kernels-per-module", "unsigned", "32",
+           "The most kernels a module keeps before it is split">,
+  ];
+}
+
+def ModulesToBinary : Pass<"adj-gpu-modules-to-binary", "::mlir::ModuleOp"> {
+  let summary = "gpu-module-to-binary with the objects made in parallel";
+  let description = [{
+    Every `gpu.module` becomes a `gpu.binary` with an object per target,
+    as upstream's `gpu-module-to-binary{format toolkit}` makes it, but the
+    objects of all modules and targets are serialized at once on the
+    context's thread pool (each in its own LLVM context, with its own
+    ptxas or ld.lld process); the `gpu.binary` ops then follow in module
+    order. With one thread (or multithreading off) it is upstream's order.
+
+    Why: serialization is almost all of a GPU program's compile time (the
+    NVPTX or AMDGPU backend, libdevice, ptxas), and independent per module
+    and target: a default CUDA build has two (sm_80 and sm_90), and
+    -adj-gpu-merge-modules splits large programs into several modules.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", "\"fatbin\"",
+           "What each object holds: isa, bin, fatbin or llvm (as "
+           "gpu-module-to-binary's format)">,
+    Option<"toolkit", "toolkit", "std::string", "\"\"",
+           "The toolkit folder (CUDA's, or ROCm's) the targets use">,
+  ];
+}
+
 def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
   let summary = "gpu.binary + gpu.launch_func -> adj_rt_gpu_module/kernel "
                 "descriptor globals and adj_rt_gpu_launch/gemm calls";
