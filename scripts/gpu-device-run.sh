@@ -19,7 +19,9 @@
 #       logs and JSON lines to $OUT (the device tool's output folder).
 #
 # Settings of the device half (environment):
-#   STAGES          what to run, in order (default: "conformance tests bench")
+#   STAGES          what to run, in order (default: "conformance compile tests
+#                   bench"; compile is benchmarks/compile-time for cuda:sm_90
+#                   against the CPU, every workload at gpu size)
 #   PRECISION       adjoint-bench --precision (default: highest)
 #   BENCH_REFS      adjoint-bench --references (default: torch,torch.compile,jax)
 #   BENCH_ARGS      more adjoint-bench arguments (workloads, --steps, ...)
@@ -145,10 +147,13 @@ device() {
     python3 -c "import adjoint; d = adjoint.device('cuda'); print(d, d.properties)"; } \
     2>&1 | tee "$OUT/gpu.txt" || FAILED="$FAILED device"
   local s
-  for s in ${STAGES-conformance tests bench}; do
+  for s in ${STAGES-conformance compile tests bench}; do
     case $s in
     conformance)
       stage conformance "$payload/bin/ConformanceTest" ;;
+    compile)
+      stage compile "$ROOT/benchmarks/compile-time" --size gpu \
+        --targets cuda:sm_90 --json "$OUT/compile-time.json" ;;
     tests)
       stage tests env ADJOINT_TEST_GPUS=cuda:0 ADJOINT_TEST_DLPACK_DEVICES=cuda:0 \
         ADJOINT_TEST_REQUIRE_DEVICES=cuda:0 \
@@ -162,7 +167,7 @@ device() {
         --precision "${PRECISION:-highest}" --timeout "${BENCH_TIMEOUT:-120}" \
         --json "$OUT/bench-${PRECISION:-highest}.jsonl" -q ${BENCH_ARGS:-} ;;
     *)
-      echo "device: unknown stage '$s' (conformance, tests, bench)" >&2
+      echo "device: unknown stage '$s' (conformance, compile, tests, bench)" >&2
       FAILED="$FAILED $s" ;;
     esac
   done

@@ -63,6 +63,8 @@ void adjoint::buildAMDROCDLPipeline(OpPassManager &pm,
                           "allowed-dialects=arith,cf,func,index,memref,ub,"
                           "vector},"
                           "convert-math-to-llvm,reconcile-unrealized-casts)");
+  // Loop metadata of the kernels' loops (the GEMM's k steps) for LLVM.
+  pm.addNestedPass<gpu::GPUModuleOp>(createLoopAnnotations());
   if (native)
     pm.addNestedPass<gpu::GPUModuleOp>(amd::createNativeMath());
   amd::AttachTargetOptions target;

@@ -20,6 +20,11 @@
 
 namespace adjoint::gpu {
 
+/// The discardable attribute by which a kernel's scf.for carries LLVM loop
+/// metadata (-adj-gpu-loop-annotations passes it on to LLVM).
+inline constexpr llvm::StringLiteral kLoopAnnotationAttrName =
+    "llvm.loop_annotation";
+
 /// Static grid and workgroup sizes of a launch, x first.
 struct LaunchShape {
   std::array<int64_t, 3> grid{1, 1, 1};

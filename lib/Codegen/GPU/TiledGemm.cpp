@@ -13,6 +13,7 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
@@ -184,6 +185,22 @@ void adjoint::gpu::emitTiledGemm(OpBuilder &b, Location loc,
         barrier(lb, l);
         scf::YieldOp::create(lb, l, inner.getResults());
       });
+
+  // The k steps stay a loop: fully unrolled (LLVM does that to a few
+  // steps, k <= 128), the copies of the staging and of the unrolled inner
+  // loop keep the accumulators and fragments live across one long block,
+  // where AMDGPU's register allocator takes seconds (a 16384x1024x100
+  // product: 4.5 s of one step's compile). Unrolling the steps gains
+  // nothing: each waits at two barriers. The annotation reaches LLVM
+  // through -adj-gpu-loop-annotations.
+  MLIRContext *ctx = b.getContext();
+  kLoop->setAttr(
+      kLoopAnnotationAttrName,
+      LLVM::LoopAnnotationAttr::get(
+          ctx, {}, {}, {},
+          LLVM::LoopUnrollAttr::get(ctx, b.getBoolAttr(true), {}, {}, {}, {},
+                                    {}, {}),
+          {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}));
 
   for (int64_t i = 0; i < t.threadM; ++i) {
     Value m = add(b, loc, m0, add(b, loc, ty, indexConstant(b, loc, i * by)));

@@ -45,6 +45,8 @@ void adjoint::buildNVIDIANVVMPipeline(OpPassManager &pm,
                       // What has no libdevice function (math.absi, ...):
                       // LLVM intrinsics, which NVPTX selects.
                       "convert-math-to-llvm,reconcile-unrealized-casts)");
+  // Loop metadata of the kernels' loops (the GEMM's k steps) for LLVM.
+  pm.addNestedPass<gpu::GPUModuleOp>(createLoopAnnotations());
   if (!libdevice)
     pm.addNestedPass<gpu::GPUModuleOp>(nvidia::createNativeMath());
   nvidia::AttachTargetOptions target;

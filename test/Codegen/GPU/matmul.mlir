@@ -36,6 +36,8 @@
 // CHECK-COUNT-4:    memref.load %[[BS]]
 // CHECK-COUNT-16:   arith.mulf
 // CHECK:          gpu.barrier
+// The k steps stay a loop (-adj-gpu-loop-annotations hands this to LLVM).
+// CHECK:        } {llvm.loop_annotation = #{{.*}}}
 // CHECK-COUNT-16: memref.store %{{.*}} : memref<37x53xf32>
 // CHECK-NOT:  linalg.matmul
 // TF32-LABEL: func.func @matmul

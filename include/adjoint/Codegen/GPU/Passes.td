@@ -366,6 +366,28 @@ def ModulesToBinary : Pass<"adj-gpu-modules-to-binary", "::mlir::ModuleOp"> {
   ];
 }
 
+def LoopAnnotations : Pass<"adj-gpu-loop-annotations",
+                           "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Loop annotations of kernels' loops reach LLVM";
+  let description = [{
+    A kernel's `scf.for` may carry `llvm.loop_annotation` (the tiled GEMM's
+    k steps: `unroll = <disable = true>`). convert-scf-to-cf moves it to
+    the loop's latch branch and the LLVM conversion keeps it there, but as
+    a discardable attribute, which LLVM IR translation ignores; this pass
+    makes it the branch's `loop_annotation`, which becomes `!llvm.loop`.
+    Run after the kernels are in the LLVM dialect (NVIDIA and AMD).
+
+    Before:
+    ```mlir
+    llvm.br ^bb1(%i : i64) {llvm.loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
+    ```
+    After:
+    ```mlir
+    llvm.br ^bb1(%i : i64) {loop_annotation = #llvm.loop_annotation<unroll = <disable = true>>}
+    ```
+  }];
+}
+
 def LaunchToRuntime : Pass<"adj-gpu-launch-to-runtime", "::mlir::ModuleOp"> {
   let summary = "gpu.binary + gpu.launch_func -> adj_rt_gpu_module/kernel "
                 "descriptor globals and adj_rt_gpu_launch/gemm calls";
@@ -553,7 +575,8 @@ def Matmul : Pass<"adj-gpu-matmul", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "64", "Rows of C per workgroup">,
     Option<"tileN", "tile-n", "int64_t", "64", "Columns of C per workgroup">,
@@ -608,7 +631,8 @@ def Conv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"tileM", "tile-m", "int64_t", "64", "Filters per workgroup">,
     Option<"tileN", "tile-n", "int64_t", "64", "Output pixels per "
