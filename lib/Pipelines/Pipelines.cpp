@@ -185,7 +185,8 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   addPipelineText(pm,
                   "gpu-launch-sink-index-computations,gpu-kernel-outlining");
   pm.addPass(createKernelNames());
-  // One device object per program, each distinct kernel once.
+  // The program's kernels in one device object (a few, for large ones),
+  // each distinct kernel once.
   pm.addPass(createMergeModules());
   // Complex arithmetic as arith and math on the parts, in the kernels and
   // on the host; each vendor converts what remains (create, re, im) with
@@ -201,8 +202,8 @@ void adjoint::buildGPUHostLLVMPipeline(OpPassManager &pm,
   binary.format = binaryFormat.str();
   binary.toolkit = toolkit.str();
   pm.addPass(createModulesToBinary(binary));
-  // Fatbins are CUDA's: one per chip comes out of gpu-module-to-binary,
-  // the runtime loads one per module.
+  // Fatbins are CUDA's: one per chip comes out of the serialization, the
+  // runtime loads one per module.
   if (binaryFormat == "fatbin")
     pm.addPass(nvidia::createMergeFatbins());
   pm.addPass(createLaunchToRuntime());
