@@ -27,12 +27,18 @@ using namespace adjoint::rt::test;
 
 #define STREAM_VENDORS CudaVendor, HipVendor
 
+/// `device`, the vendor's device on its fake, and `journal`, the fake's
+/// journal; the test returns (passing, after a warning) where the fake is
+/// not loaded.
+#define FAKE_DEVICE_OR_RETURN(device, journal)                                 \
+  FakeStreamJournal *journal = nullptr;                                        \
+  auto *device = fakeDevice<TestType>(&journal);                               \
+  if (!device)                                                                 \
+    return;
+
 TEMPLATE_TEST_CASE("stream devices: discovery and properties",
                    "[gpu][stream-device]", STREAM_VENDORS) {
-  FakeStreamJournal *j = nullptr;
-  auto *device = fakeDevice<TestType>(&j);
-  if (!device)
-    return;
+  FAKE_DEVICE_OR_RETURN(device, j);
   REQUIRE(device->id() == TestType::id);
   REQUIRE(device->kind() == TestType::kind);
   Device *plain = nullptr;
@@ -60,10 +66,7 @@ TEMPLATE_TEST_CASE("stream devices: discovery and properties",
 TEMPLATE_TEST_CASE("stream devices: copies stage in pinned memory and "
                    "bounce large transfers",
                    "[gpu][stream-device]", STREAM_VENDORS) {
-  FakeStreamJournal *j = nullptr;
-  auto *device = fakeDevice<TestType>(&j);
-  if (!device)
-    return;
+  FAKE_DEVICE_OR_RETURN(device, j);
   // A small upload is staged in a pinned block and queued; with the pool's
   // cache empty (earlier tests left blocks there) it allocates anew.
   device->emptyCache();
@@ -132,10 +135,7 @@ TEMPLATE_TEST_CASE("stream devices: copies stage in pinned memory and "
 TEMPLATE_TEST_CASE("stream devices: modules load once, launches pass their "
                    "arguments",
                    "[gpu][stream-device]", STREAM_VENDORS) {
-  FakeStreamJournal *j = nullptr;
-  auto *device = fakeDevice<TestType>(&j);
-  if (!device)
-    return;
+  FAKE_DEVICE_OR_RETURN(device, j);
   const adj_rt_gpu_kernel &scale = TestType::scale();
   void *in = nullptr, *out = nullptr;
   REQUIRE(device->allocate(4000, &in).ok());
@@ -198,10 +198,7 @@ TEMPLATE_TEST_CASE("stream devices: modules load once, launches pass their "
 TEMPLATE_TEST_CASE("stream devices: timeOnStream measures the work between "
                    "two events",
                    "[gpu][stream-device]", STREAM_VENDORS) {
-  FakeStreamJournal *j = nullptr;
-  auto *device = fakeDevice<TestType>(&j);
-  if (!device)
-    return;
+  FAKE_DEVICE_OR_RETURN(device, j);
   j->clockMs = 100;
   j->launchMs = 1.5;
   void *block = nullptr;
@@ -239,10 +236,7 @@ TEMPLATE_TEST_CASE("stream devices: timeOnStream measures the work between "
 TEMPLATE_TEST_CASE("stream devices: DLPack exchanges device memory without "
                    "copies, handed back after our queue",
                    "[gpu][stream-device]", STREAM_VENDORS) {
-  FakeStreamJournal *j = nullptr;
-  auto *device = fakeDevice<TestType>(&j);
-  if (!device)
-    return;
+  FAKE_DEVICE_OR_RETURN(device, j);
   Tensor t = Tensor::fromDoubles(DType::F32, {3}, {1, 2, 3}).to(*device);
   dlpack::DLDevice where = dlpack::deviceOf(t);
   REQUIRE(where.device_type == TestType::dlpackType);
@@ -270,10 +264,7 @@ TEMPLATE_TEST_CASE("stream devices: DLPack exchanges device memory without "
 TEMPLATE_TEST_CASE("stream devices: a refused allocation empties the cache "
                    "and retries",
                    "[gpu][stream-device]", STREAM_VENDORS) {
-  FakeStreamJournal *j = nullptr;
-  auto *device = fakeDevice<TestType>(&j);
-  if (!device)
-    return;
+  FAKE_DEVICE_OR_RETURN(device, j);
   device->emptyCache();
   size_t limit = j->memoryLimit;
   j->memoryLimit = j->liveDeviceBytes + (size_t(3) << 19); // 1.5 MiB more
@@ -295,10 +286,7 @@ TEMPLATE_TEST_CASE("stream devices: a refused allocation empties the cache "
 
 TEMPLATE_TEST_CASE("stream devices: the calling thread's device is restored",
                    "[gpu][stream-device]", STREAM_VENDORS) {
-  FakeStreamJournal *j = nullptr;
-  auto *device = fakeDevice<TestType>(&j);
-  if (!device)
-    return;
+  FAKE_DEVICE_OR_RETURN(device, j);
   auto selectOther = fakeSymbol<TestType, FakeSelectOtherFn>("fakeSelectOther");
   auto current = fakeSymbol<TestType, FakeCurrentFn>("fakeCurrent");
   REQUIRE(selectOther);
