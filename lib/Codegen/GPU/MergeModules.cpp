@@ -95,6 +95,8 @@ struct MergeModulesPass
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
       groups[objectAttributes(gpuModule)].push_back(gpuModule);
     // Launches of a moved or merged kernel: the old reference to the new.
+    // A kernel merge() moves and split() moves on has two entries, which
+    // the replacement follows.
     DenseMap<Attribute, Attribute> moved;
     SymbolTable symbols(module);
     for (auto &[attributes, members] : groups) {
@@ -107,10 +109,13 @@ struct MergeModulesPass
     AttrTypeReplacer replacer;
     replacer.addReplacement(
         [&](SymbolRefAttr ref) -> std::optional<Attribute> {
-          auto it = moved.find(ref);
-          if (it == moved.end())
+          Attribute to = ref;
+          for (auto it = moved.find(to); it != moved.end();
+               it = moved.find(to))
+            to = it->second;
+          if (to == ref)
             return std::nullopt;
-          return it->second;
+          return to;
         });
     replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
                                           /*replaceLocs=*/false,
@@ -130,7 +135,10 @@ struct MergeModulesPass
     };
     // The launches of its own kernels follow the rename.
     if (failed(symbols.rename(into,
-                              uniqueName(symbols, mergedName(into.getName())))))
+                              uniqueName(mergedName(into.getName()),
+                                         [&](StringRef name) {
+                                           return symbols.lookup(name);
+                                         }))))
       return into.emitError("cannot rename the kernel module");
     StringAttr name = into.getNameAttr();
     SymbolTable table(into);
@@ -178,10 +186,9 @@ struct MergeModulesPass
           }
           // A name free in both: the uses in `from` must not meet another
           // of its symbols either.
-          std::string name = old.str();
-          for (unsigned n = 0; table.lookup(name) || fromTable.lookup(name);
-               ++n)
-            name = old.str() + "_" + std::to_string(n);
+          std::string name = uniqueName(old, [&](StringRef name) {
+            return table.lookup(name) || fromTable.lookup(name);
+          });
           if (failed(fromTable.rename(&op, name)))
             return op.emitError("cannot rename it into the kernel module");
         }
@@ -263,12 +270,7 @@ struct MergeModulesPass
                                   {FlatSymbolRefAttr::get(
                                       kernel.getNameAttr())});
       };
-      // A kernel moved by merge() has an entry already: it moves on.
-      Attribute from = to(module);
-      for (auto &[old, now] : moved)
-        if (now == from)
-          now = to(modules[p]);
-      moved[from] = to(modules[p]);
+      moved[to(module)] = to(modules[p]);
     }
   }
 
@@ -283,11 +285,12 @@ struct MergeModulesPass
     return (base.ends_with("kernel") ? base + "s" : base + "_kernels").str();
   }
 
-  /// `base`, or `base_<n>` with the first n that `table` does not hold.
-  static std::string uniqueName(SymbolTable &table, const std::string &base) {
-    std::string name = base;
-    for (unsigned n = 0; table.lookup(name); ++n)
-      name = base + "_" + std::to_string(n);
+  /// `base`, or `base_<n>` with the first n for which `taken` is false.
+  static std::string uniqueName(StringRef base,
+                                llvm::function_ref<bool(StringRef)> taken) {
+    std::string name = base.str();
+    for (unsigned n = 0; taken(name); ++n)
+      name = (base + "_" + Twine(n)).str();
     return name;
   }
 };

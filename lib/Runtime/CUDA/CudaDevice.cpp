@@ -28,9 +28,7 @@ struct Kernel {
   CUfunction function;
   uint32_t sharedLimit;
 };
-} // namespace
 
-namespace {
 /// The driver's entry points the stream-device layer calls.
 gpu::StreamEntryPoints entryPoints(const CudaApi &cu) {
   gpu::StreamEntryPoints e;

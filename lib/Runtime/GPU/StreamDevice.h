@@ -121,8 +121,9 @@ public:
   };
 
 protected:
-  // The vendor's part. All but enterDevice/leaveDevice are called with the
-  // device current (inside a Current).
+  // The vendor's part. copyAsync and makeGemmLibrary are called with the
+  // device current (inside a Current), which enterDevice and leaveDevice
+  // make so; openContext before the device can be made current.
   /// Makes the device current on this thread; `*saved` is what
   /// leaveDevice() restores.
   virtual Status enterDevice(intptr_t *saved) const = 0;

@@ -7,7 +7,6 @@
 #include "HIP/RocfftLibrary.h"
 #include "HIP/RocsolverSolver.h"
 
-#include <algorithm>
 #include <cstring>
 
 using namespace adjoint::rt;
@@ -19,9 +18,7 @@ struct Module {
   hipModule_t module;
   KernelArguments arguments;
 };
-} // namespace
 
-namespace {
 /// The runtime's entry points the stream-device layer calls.
 gpu::StreamEntryPoints entryPoints(const HipApi &hip) {
   gpu::StreamEntryPoints e;

@@ -1,7 +1,7 @@
 //===- LinearAlgebra.cpp - Batching rules of the decompositions -----------===//
 //
-// A MatrixDecomposition op acts on the last two dimensions and are batched over
-// the leading ones already, so the batch is one more leading dimension:
+// A MatrixDecomposition op acts on the last two dimensions and is batched
+// over the leading ones already, so the batch is one more leading dimension:
 // an unbatched operand of triangular_solve (a shared matrix) is broadcast
 // to the batch, as the op wants equal batch dimensions, and every result
 // is batched.
