@@ -26,6 +26,7 @@ from .chart import plot
 from .isolation import child_environment, kill_running, run_isolated
 from .jsonl import read_records, write_json_line
 from .metadata import metadata
+from .profile import render_profiles
 from .progress import Progress
 from .protocol import REFERENCES, load_workloads, resolve_size
 from .stats import evaluate, suite_record, summarize
@@ -104,6 +105,12 @@ def parse_args(argv):
     p.add_argument("--weight", action="append", default=[],
                    metavar="NAME=W", help="override a workload's weight in "
                    "the score (repeatable)")
+    p.add_argument("--profile", action="store_true",
+                   help="after Adjoint's timed steps: kernels, library "
+                   "calls and host time per step, with and without GPU "
+                   "graphs, and the ten most expensive kernels (GPU "
+                   "devices; in the JSON as implementations.adjoint."
+                   "profile)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress output")
     args = p.parse_args(argv)
@@ -211,7 +218,8 @@ def run(args):
                 "seed": args.seed, "threads": args.threads,
                 "device": args.device if impl == "adjoint"
                 else reference_device(args.device),
-                "precision": args.precision}
+                "precision": args.precision,
+                "profile": args.profile and impl == "adjoint"}
         progress.begin(label)
         try:
             run_ = run_isolated(spec, env, args.timeout,
@@ -257,6 +265,9 @@ def run(args):
         write_json_line(out, suite)
         out.close()
     print(render(records, suite, args.references))
+    profiles = render_profiles(records)
+    if profiles:
+        print(profiles)
     if interrupted:
         print("adjoint-bench: interrupted", file=sys.stderr)
         return 130

@@ -98,13 +98,14 @@ def make_step(workload, impl, size):
 
 
 def measure(workload, impl, size, steps_, warmup, seed=0, progress=None,
-            device="cpu", precision="highest"):
+            device="cpu", precision="highest", profile=False):
     """The protocol in this process (the child): returns the raw result.
     Every framework's arrays go to `device` once, before timing, and stay
     there (Adjoint's compiled steps run where their inputs are); the
     harness gives the references the same CUDA GPU as Adjoint and the CPU
     otherwise (steps.reference_device). `precision` is set in the
-    framework before its step is made (steps.set_precision)."""
+    framework before its step is made (steps.set_precision). `profile`:
+    Adjoint's profile on its device after the timed steps (profile.py)."""
     import resource
     from . import steps
     framework = impl.split(".")[0]
@@ -138,6 +139,11 @@ def measure(workload, impl, size, steps_, warmup, seed=0, progress=None,
         final = workload.value(steps.to_host(out, framework))
     items = float(problem.items)
     timed = times[warmup:]
+    profiled = None
+    if profile and framework == "adjoint":
+        from .profile import profile_adjoint
+        profiled = profile_adjoint(step, params, batches, problem.lr,
+                                   lambda x: steps.sync(x, framework))
     return {
         "status": "ok",
         "items": items,
@@ -150,6 +156,7 @@ def measure(workload, impl, size, steps_, warmup, seed=0, progress=None,
         "values": values,
         "final_first_batch": final,
         "base_rss_mb": base_rss,
+        "profile": profiled,
     }
 
 
@@ -181,7 +188,8 @@ def child_main(spec_path):
         result = measure(workload, spec["implementation"], size,
                          spec["steps"], spec["warmup"], spec.get("seed", 0),
                          progress, spec.get("device", "cpu"),
-                         spec.get("precision", "highest"))
+                         spec.get("precision", "highest"),
+                         spec.get("profile", False))
     except Exception as e:  # noqa: BLE001 - reported, never raised
         tb = traceback.format_exc()
         result = {"status": "failed",

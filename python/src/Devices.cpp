@@ -47,6 +47,33 @@ py::dict memoryStatsDict(const rt::Device &device) {
   return d;
 }
 
+py::dict countersDict(const rt::Device &device) {
+  rt::DeviceCounters c = device.counters();
+  py::dict d;
+  d["kernels"] = c.kernels;
+  d["library_calls"] = c.libraryCalls;
+  d["copies"] = c.copies;
+  d["fills"] = c.fills;
+  d["calls"] = c.calls;
+  d["graph_calls"] = c.graphCalls;
+  d["graph_captures"] = c.graphCaptures;
+  d["graph_updates"] = c.graphUpdates;
+  d["graph_fallbacks"] = c.graphFallbacks;
+  return d;
+}
+
+py::list kernelTimesList(const rt::Device &device) {
+  py::list times;
+  for (const rt::KernelTime &t : device.kernelTimes()) {
+    py::dict d;
+    d["name"] = t.name;
+    d["calls"] = t.calls;
+    d["milliseconds"] = t.milliseconds;
+    times.append(d);
+  }
+  return times;
+}
+
 } // namespace
 
 rt::Device &adjoint::python::deviceOf(const py::handle &spec) {
@@ -82,6 +109,19 @@ void adjoint::python::bindDevices(py::module_ &m) {
                              "subgroup sizes, memory, fp64/fp16.")
       .def("memory_stats", &memoryStatsDict,
            "The device's caching pool: bytes in use, cached, peak.")
+      .def("counters", &countersDict,
+           "What the device ran since the process began: kernels (launched "
+           "or in graphs), vendor-library GEMMs, copies, fills, compiled "
+           "calls, calls run as one graph launch, graphs captured and "
+           "updated in place, and why functions run without graphs. Zeros "
+           "on the CPU.")
+      .def("set_profiling", &rt::Device::setProfiling, py::arg("on"),
+           "Profiling mode: each kernel timed on the device (slow; graphs "
+           "off). Switching it on clears kernel_times().")
+      .def("kernel_times", &kernelTimesList,
+           "The kernels timed while profiling, the most expensive first: "
+           "name, calls, milliseconds (negative where the driver cannot "
+           "time).")
       .def("empty_cache", &rt::Device::emptyCache,
            "Gives the pool's cached blocks back to the driver.")
       .def(

@@ -39,3 +39,59 @@ def test_device_put_round_trips_through_cuda_memory():
     big = np.random.default_rng(0).standard_normal(600_000)
     y = adj.device_put(big, d)
     np.testing.assert_array_equal(np.from_dlpack(y.to("cpu")), big)
+
+
+def test_a_jitted_functions_calls_from_the_third_on_run_as_graphs():
+    d = adj.device("cuda:0")
+    f = adj.jit(lambda x: (adj.numpy.exp(x) * 2.0 + x).sum())
+    x = adj.device_put(np.linspace(0, 1, 256, dtype=np.float32), d)
+    before = d.counters()
+    for _ in range(5):
+        f(x)
+    d.synchronize()
+    after = d.counters()
+    kernels = after["kernels"] - before["kernels"]
+    # Every call runs the same kernels, whether launched or in a graph.
+    assert kernels > 0 and kernels % 5 == 0
+    assert after["calls"] - before["calls"] == 5
+    assert after["graph_calls"] - before["graph_calls"] == 3
+    assert after["graph_captures"] - before["graph_captures"] == 1
+    # With graphs off, the same calls run plainly.
+    os.environ["ADJOINT_GPU_GRAPHS"] = "0"
+    try:
+        f(x)
+    finally:
+        del os.environ["ADJOINT_GPU_GRAPHS"]
+    last = d.counters()
+    assert last["graph_calls"] == after["graph_calls"]
+    assert last["kernels"] - after["kernels"] == kernels // 5
+    assert adj.device("cpu").counters()["kernels"] == 0
+
+
+def test_adjoint_bench_profile_reports_kernels_host_time_and_graphs(
+        tmp_path):
+    import json
+    import subprocess
+    import sys
+    bench = os.path.join(os.path.dirname(__file__), "..", "..",
+                         "benchmarks", "adjoint-bench")
+    out = tmp_path / "bench.jsonl"
+    # The fake runs no kernel: the losses are wrong and the run "fails";
+    # the profile is what is checked.
+    subprocess.run([sys.executable, bench, "mlp", "--device", "cuda:0",
+                    "--size", "tiny", "--references", "none", "--steps",
+                    "2", "--profile", "--json", str(out), "-q"],
+                   check=False, timeout=600, capture_output=True)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    prof = records[0]["implementations"]["adjoint"]["profile"]
+    assert prof["device"] == "cuda:0"
+    assert prof["kernels_per_step"] >= 10
+    assert prof["calls_per_step"] >= 1
+    # Every step call is past its first two: each runs as one graph.
+    assert prof["graph_calls_per_step"] == prof["calls_per_step"]
+    assert prof["graph_fallbacks"] == []
+    for key in ("host_ms_per_step", "step_ms", "host_ms_per_step_no_graphs",
+                "step_ms_no_graphs"):
+        assert prof[key] > 0
+    assert 1 <= len(prof["top_kernels"]) <= 10
+    assert all(k["calls"] >= 1 for k in prof["top_kernels"])

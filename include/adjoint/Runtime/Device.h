@@ -53,6 +53,35 @@ struct DeviceProperties {
   bool fp16 = false;
 };
 
+/// What a device ran, counted since it was made (GPU devices; the CPU
+/// counts nothing): the figures a profile divides by the number of steps.
+struct DeviceCounters {
+  /// Kernels run: launched one by one, or as nodes of launched graphs.
+  uint64_t kernels = 0;
+  /// GEMMs a vendor library (cuBLASLt, rocBLAS) computed.
+  uint64_t libraryCalls = 0;
+  uint64_t copies = 0;
+  uint64_t fills = 0;
+  /// Compiled calls that ran on the device, and those of them whose work
+  /// ran as one graph launch.
+  uint64_t calls = 0;
+  uint64_t graphCalls = 0;
+  /// Graphs captured from a call's work (each instantiated, or updated in
+  /// place: graphUpdates of them).
+  uint64_t graphCaptures = 0;
+  uint64_t graphUpdates = 0;
+  /// Why calls ran without a graph, one line per compiled function.
+  std::vector<std::string> graphFallbacks;
+};
+
+/// GPU time of one kernel (by name) while the device was profiling.
+struct KernelTime {
+  std::string name;
+  uint64_t calls = 0;
+  /// Summed over the calls; negative where the driver cannot time them.
+  double milliseconds = 0;
+};
+
 class Device {
 public:
   virtual ~Device();
@@ -101,6 +130,14 @@ public:
   /// other frameworks (DLPack's stream protocol); 0 where the driver has no
   /// such handle (the CPU, OpenCL, Level Zero) or the device is unusable.
   virtual uintptr_t nativeStream() { return 0; }
+
+  /// What the device ran (zeros on the CPU).
+  virtual DeviceCounters counters() const { return {}; }
+  /// Profiling mode: each kernel timed on the device as it runs (slow: it
+  /// waits for each), graphs off. Switching it on clears the times.
+  virtual void setProfiling(bool on) {}
+  /// The kernels timed while profiling, the most expensive first.
+  virtual std::vector<KernelTime> kernelTimes() const { return {}; }
 };
 
 /// The host CPU: memory from a MemoryPool, synchronous copies.

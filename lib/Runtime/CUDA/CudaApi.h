@@ -38,6 +38,18 @@ using CUstream = gpu::Stream;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUevent = gpu::Event;
+using CUgraph = gpu::Graph;
+using CUgraphExec = gpu::GraphExec;
+using CUgraphNode = struct CUgraphNode_st *;
+
+/// cuGraphExecUpdate_v2's account of an update (result 0: updated).
+struct CUgraphExecUpdateResultInfo {
+  int result;
+  CUgraphNode errorNode;
+  CUgraphNode errorFromNode;
+};
+/// cuGraphExecUpdate_v2's result where the graphs differ in shape.
+constexpr CUresult CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910;
 
 enum CUdevice_attribute : int {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,

@@ -42,6 +42,12 @@ gpu::StreamEntryPoints entryPoints(const CudaApi &cu) {
   e.eventSynchronize = {cu.cuEventSynchronize, "cuEventSynchronize"};
   e.eventElapsedTime = {cu.cuEventElapsedTime, "cuEventElapsedTime"};
   e.eventDestroy = {cu.cuEventDestroy_v2, "cuEventDestroy_v2"};
+  e.streamBeginCapture = {cu.cuStreamBeginCapture_v2, "cuStreamBeginCapture_v2"};
+  e.streamEndCapture = {cu.cuStreamEndCapture, "cuStreamEndCapture"};
+  e.graphInstantiate = {cu.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags"};
+  e.graphLaunch = {cu.cuGraphLaunch, "cuGraphLaunch"};
+  e.graphDestroy = {cu.cuGraphDestroy, "cuGraphDestroy"};
+  e.graphExecDestroy = {cu.cuGraphExecDestroy, "cuGraphExecDestroy"};
   return e;
 }
 } // namespace
@@ -304,4 +310,17 @@ Status adjoint::rt::cuda::probeDevices(
     return Status::error(StatusCode::Unavailable,
                          "no CUDA GPU (the driver found none)");
   return Status::success();
+}
+
+Status CudaDevice::updateGraph(gpu::GraphExec exec, gpu::Graph graph,
+                               bool *updated) {
+  *updated = false;
+  if (!cu_.cuGraphExecUpdate_v2)
+    return Status::success();
+  CUgraphExecUpdateResultInfo info{};
+  CUresult result = cu_.cuGraphExecUpdate_v2(exec, graph, &info);
+  if (result == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE)
+    return Status::success();
+  *updated = result == CUDA_SUCCESS;
+  return check(result, "cuGraphExecUpdate_v2", " on " + id());
 }

@@ -38,6 +38,25 @@ size_t GemmRouter::measurements() const {
   return measurements_;
 }
 
+GemmRoute GemmRouter::settledRoute(GemmLibrary *library,
+                                   const adj_rt_gpu_gemm_desc &gemm, void *a,
+                                   void *b, void *c) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (route_ == GemmRoute::Kernels || !library)
+    return GemmRoute::Kernels;
+  GemmKey key(gemm, alignmentOf(a, b, c));
+  bool available = false;
+  // A failure to prepare fails run() the same way, recorded or not.
+  if (!library->prepare(gemm, key, &available).ok())
+    return GemmRoute::Kernels;
+  if (route_ == GemmRoute::Library)
+    return GemmRoute::Library;
+  if (!available)
+    return GemmRoute::Kernels;
+  auto choice = choices_.find(key);
+  return choice == choices_.end() ? GemmRoute::Measure : choice->second;
+}
+
 GemmRoute GemmRouter::cachedRoute(const adj_rt_gpu_gemm_desc &gemm,
                                   uint32_t alignment) const {
   std::lock_guard<std::mutex> lock(mutex_);

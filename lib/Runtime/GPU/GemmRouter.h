@@ -92,6 +92,14 @@ public:
   Status run(GemmLibrary *library, const adj_rt_gpu_gemm_desc &gemm, void *a,
              void *b, void *c, const std::function<Status()> &launchKernel);
 
+  /// The route run() would take for `gemm` at these addresses without
+  /// measuring (which waits for the device): a forced route, the kernel
+  /// without a library or for a problem the library cannot compute, or
+  /// the route measured already; Measure where it would measure.
+  GemmRoute settledRoute(GemmLibrary *library,
+                         const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                         void *c);
+
   /// For tests: problems measured so far, and the route cached for `gemm`
   /// at addresses aligned to `alignment` bytes (Measure when none is).
   size_t measurements() const;

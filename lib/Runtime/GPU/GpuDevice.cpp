@@ -1,6 +1,7 @@
 //===- GpuDevice.cpp - What every GPU driver shares -----------------------===//
 
 #include "GPU/GpuDevice.h"
+#include "GPU/CallGraphs.h"
 #include "GPU/Gemm.h"
 #include "GPU/SpirvCheck.h"
 
@@ -32,7 +33,8 @@ GpuDevice::GpuDevice(DeviceKind kind, int index, DeviceProperties properties)
             return rawAllocate(bytes, ptr);
           },
           [this](void *ptr) { rawRelease(ptr); },
-          [this] { (void)synchronize(); }}) {}
+          [this] { (void)synchronize(); }}),
+      calls_(std::make_unique<CallGraphs>()) {}
 
 // Devices are never destroyed (the registry keeps them for the process).
 GpuDevice::~GpuDevice() = default;
@@ -52,34 +54,55 @@ Status GpuDevice::status() const {
 }
 
 Status GpuDevice::allocate(size_t bytes, void **ptr) {
-  return pool_.allocate(bytes, ptr);
+  Status status = pool_.allocate(bytes, ptr);
+  if (status.ok())
+    holdCaptured(*ptr, /*allocated=*/true, nullptr);
+  return status;
 }
 
 void GpuDevice::deallocate(void *ptr) {
-  if (ptr)
+  if (!ptr)
+    return;
+  bool keep = false;
+  holdCaptured(ptr, /*allocated=*/false, &keep);
+  if (!keep)
     pool_.deallocate(ptr);
 }
 
-template <typename Fn> Status GpuDevice::onQueue(size_t bytes, Fn work) {
+template <typename Fn>
+Status GpuDevice::onQueue(size_t bytes, const char *why, bool always,
+                          Fn work) {
   if (!bytes)
     return Status::success();
   if (Status status = ready(); !status.ok())
     return status;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  settleRecording(why, always);
   return work();
 }
 
 Status GpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
-  return onQueue(bytes, [&] {
-    if (bytes > kMaxStagedCopy)
+  return onQueue(bytes, nullptr, false, [&] {
+    if (bytes > kMaxStagedCopy) {
+      settleRecording("uploads more than 1 MiB of host memory", true);
+      ++sink_->copies;
       return enqueueCopy(dst, src, bytes, CopyKind::HostToDevice,
                          /*blocking=*/true);
+    }
     void *copy = nullptr;
     if (Status status = allocateStaging(bytes, &copy); !status.ok())
       return status;
     std::memcpy(copy, src, bytes);
-    if (Status status = enqueueCopy(dst, copy, bytes, CopyKind::HostToDevice,
-                                    /*blocking=*/false);
+    if (StepLog *log = recordingHere()) {
+      // Staged until the device next waits for its queue, which is after
+      // the call's graph.
+      log->copy(dst, copy, bytes, CopyKind::HostToDevice);
+      staging_.push_back(copy);
+      stagingBytes_ += bytes;
+      return stagingBytes_ > kMaxStagingBytes ? synchronize()
+                                              : Status::success();
+    }
+    if (Status status = issueCopy(dst, copy, bytes, CopyKind::HostToDevice);
         !status.ok()) {
       // The copy may have been queued before the driver failed.
       (void)finish();
@@ -94,7 +117,8 @@ Status GpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
 }
 
 Status GpuDevice::copyDeviceToHost(void *dst, const void *src, size_t bytes) {
-  return onQueue(bytes, [&] {
+  return onQueue(bytes, "reads device memory on the host", true, [&] {
+    ++sink_->copies;
     return enqueueCopy(dst, src, bytes, CopyKind::DeviceToHost,
                        /*blocking=*/true);
   });
@@ -102,18 +126,28 @@ Status GpuDevice::copyDeviceToHost(void *dst, const void *src, size_t bytes) {
 
 Status GpuDevice::copyDeviceToDevice(void *dst, const void *src,
                                      size_t bytes) {
-  return onQueue(bytes, [&] {
-    return enqueueCopy(dst, src, bytes, CopyKind::DeviceToDevice,
-                       /*blocking=*/false);
+  return onQueue(bytes, nullptr, false, [&] {
+    if (StepLog *log = recordingHere()) {
+      log->copy(dst, src, bytes, CopyKind::DeviceToDevice);
+      return Status::success();
+    }
+    return issueCopy(dst, src, bytes, CopyKind::DeviceToDevice);
   });
 }
 
 Status GpuDevice::fill(void *dst, uint8_t value, size_t bytes) {
-  return onQueue(bytes, [&] { return enqueueFill(dst, value, bytes); });
+  return onQueue(bytes, nullptr, false, [&] {
+    if (StepLog *log = recordingHere()) {
+      log->fill(dst, value, bytes);
+      return Status::success();
+    }
+    return issueFill(dst, value, bytes);
+  });
 }
 
 Status GpuDevice::synchronize() {
-  return onQueue(1, [&] {
+  // Transient: a full staging area or an allocation that empties the pool.
+  return onQueue(1, "waits for the device", false, [&] {
     Status status = finish();
     if (status.ok())
       releaseAllStaging();
@@ -122,7 +156,7 @@ Status GpuDevice::synchronize() {
 }
 
 Status GpuDevice::withQueue(const std::function<Status()> &work) {
-  return onQueue(1, work);
+  return onQueue(1, "calls a vendor library outside GEMMs", true, work);
 }
 
 Status GpuDevice::allocateStaging(size_t bytes, void **ptr) {
@@ -224,7 +258,12 @@ Status GpuDevice::launch(const adj_rt_gpu_kernel &kernel,
   }
   if (!grid[0] || !grid[1] || !grid[2])
     return Status::success(); // nothing to run
-  return enqueueLaunch(handle, kernel, grid, block, sharedBytes, args);
+  if (StepLog *log = recordingHere()) {
+    log->launch(kernel, handle, grid, block, sharedBytes, args);
+    return Status::success();
+  }
+  settleRecording(nullptr, false);
+  return issueLaunch(handle, kernel, grid, block, sharedBytes, args);
 }
 
 Status GpuDevice::gemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
@@ -237,7 +276,18 @@ Status GpuDevice::gemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
     return Status::error(StatusCode::InvalidArgument,
                          "adj_rt_gpu_gemm on " + id() +
                              ": a null device address for A, B or C");
-  return enqueueGemm(gemm, a, b, c, fallbackArgs);
+  {
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (StepLog *log = recordingHere()) {
+      if (int route = settledGemmRoute(gemm, a, b, c); route >= 0) {
+        log->gemm(gemm, route, a, b, c, fallbackArgs);
+        return Status::success();
+      }
+      interruptRecording("measures a GEMM's routes", false);
+    }
+    settleRecording(nullptr, false);
+  }
+  return issueGemm(gemm, a, b, c, fallbackArgs);
 }
 
 void GpuDevice::forgetLoadedCode() {
@@ -249,7 +299,9 @@ void GpuDevice::forgetLoadedCode() {
   // Queued launches may still use the kernels and read the constants. A
   // failure here is the device's (it reports it on the next blocking call
   // too); releasing then is still right, nothing can run them any more.
+  settleRecording("unloads code", false);
   (void)finish();
+  dropGraphs();
   for (auto &[descriptor, handle] : kernels_)
     releaseKernel(handle);
   for (auto &[descriptor, handle] : modules_)
@@ -290,6 +342,7 @@ Status GpuDevice::constant(const void *host, uint64_t bytes, void **device) {
   if (!status.ok())
     return status;
   // The host data is a global of the loaded object: no staging needed.
+  settleRecording("uploads a constant", false);
   if (bytes)
     if (status = enqueueCopy(block, host, bytes, CopyKind::HostToDevice,
                              /*blocking=*/false);

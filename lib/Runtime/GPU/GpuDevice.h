@@ -22,17 +22,40 @@
 #include "adjoint/Runtime/Device.h"
 #include "adjoint/Runtime/GpuABI.h"
 
+#include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace adjoint::rt::gpu {
 
+class CallGraphs;
+class GraphDriver;
+class StepLog;
+
 /// Which sides of a copy are device memory (drivers with separate host and
 /// device calls, as CUDA, pick theirs from it).
 enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice };
+
+/// What a device ran (DeviceCounters), counted where it is queued: on the
+/// device's own account, or on a graph's while it is captured.
+struct WorkCounts {
+  uint64_t kernels = 0;
+  uint64_t libraryCalls = 0;
+  uint64_t copies = 0;
+  uint64_t fills = 0;
+  void add(const WorkCounts &other) {
+    kernels += other.kernels;
+    libraryCalls += other.libraryCalls;
+    copies += other.copies;
+    fills += other.fills;
+  }
+};
 
 class GpuDevice : public Device {
 public:
@@ -60,6 +83,20 @@ public:
   PoolStats memoryStats() const override { return pool_.stats(); }
   void emptyCache() override;
   void setMemoryLimit(size_t bytes) override { pool_.setByteLimit(bytes); }
+
+  DeviceCounters counters() const override;
+  void setProfiling(bool on) override;
+  std::vector<KernelTime> kernelTimes() const override;
+
+  /// A compiled call's start and end on this device (invoke();
+  /// GpuDeviceSteps.cpp). `function` identifies the compiled function.
+  /// Where the driver has graphs, a function's calls from the third on
+  /// record their work and replay it as one graph launch at the end;
+  /// beginCall() says whether this call records (pass it to endCall()).
+  bool beginCall(const void *function);
+  /// `completed`: the call returned normally (otherwise what it recorded
+  /// is dropped). The error of queuing the call's work, if any.
+  Status endCall(bool recorded, bool completed);
 
   /// Whether `ptr` is a live block of this device's pool.
   bool ownsBlock(const void *ptr) const { return pool_.owns(ptr); }
@@ -156,16 +193,67 @@ protected:
   /// memory is a limited resource).
   virtual PinnedPool *stagingPool() { return nullptr; }
 
+  /// The driver's graphs (GraphDriver.h); null (the default) where it has
+  /// none.
+  virtual GraphDriver *graphDriver() { return nullptr; }
+  /// The route enqueueGemm() would take for `gemm` at these addresses, a
+  /// number of the driver's (recorded calls replay it only while it
+  /// stays); -1 where it would first measure the routes, which waits for
+  /// the device. The default has one route.
+  virtual int settledGemmRoute(const adj_rt_gpu_gemm_desc &gemm, void *a,
+                               void *b, void *c) {
+    return 0;
+  }
+  /// Runs `enqueue` (which queues work) and gives the device's time for
+  /// that work in `*milliseconds`; the default cannot time (-1).
+  virtual Status timeQueued(const std::function<Status()> &enqueue,
+                            double *milliseconds) {
+    *milliseconds = -1;
+    return enqueue();
+  }
+
   /// Runs `work` with the device ready and its lock held, so that nothing
   /// else is queued meanwhile (for driver calls outside the hooks above).
   Status withQueue(const std::function<Status()> &work);
 
 private:
+  // The queue's work, recorded or run (GpuDeviceSteps.cpp). Each issue*
+  // queues one operation on the driver, counted.
+  Status issueLaunch(void *handle, const adj_rt_gpu_kernel &kernel,
+                     const uint64_t grid[3], const uint64_t block[3],
+                     uint32_t sharedBytes, void **args);
+  Status issueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                   void *c, void **fallbackArgs);
+  Status issueCopy(void *dst, const void *src, size_t bytes, CopyKind kind);
+  Status issueFill(void *dst, uint8_t value, size_t bytes);
+  /// Queues every operation of `log` in order.
+  Status issueAll(const StepLog &log);
+  /// The log of the call recording on this thread, or null.
+  StepLog *recordingHere();
+  /// Before queuing work: a call recording on another thread queues what
+  /// it has and runs on plainly; the recording call itself does so when
+  /// `why` names work that cannot wait for its end (null: work it records).
+  void settleRecording(const char *why, bool always);
+  /// Queues what the recording call logged so far and stops its recording
+  /// (the rest of the call runs plainly): something that cannot wait for
+  /// the end of the call, `why`, is about to use the queue. `always`: the
+  /// function does it on every call, so it is not recorded again.
+  void interruptRecording(const char *why, bool always);
+  /// The end of a recorded call: its work as a graph launch.
+  Status launchAsGraph(const void *function, StepLog &log);
+  /// Releases every graph (their kernels are being unloaded).
+  void dropGraphs();
+  /// Device blocks taken while a graph is captured (a library's workspace)
+  /// belong to the graph: they stay allocated while it may run.
+  void holdCaptured(void *ptr, bool allocated, bool *keep);
+
+
   /// Runs initialize() once; its status after that.
   Status ready();
   /// Runs `work` (returning a Status) with the device ready and locked;
-  /// nothing for zero bytes.
-  template <typename Fn> Status onQueue(size_t bytes, Fn work);
+  /// nothing for zero bytes; settleRecording(why, always) first.
+  template <typename Fn>
+  Status onQueue(size_t bytes, const char *why, bool always, Fn work);
   /// Host memory that holds a small upload until the queue has passed it,
   /// and its release, called after finish().
   Status allocateStaging(size_t bytes, void **ptr);
@@ -204,6 +292,18 @@ private:
   std::unique_ptr<SolverLinearAlgebra> solverLinearAlgebra_;
   std::unique_ptr<LinearAlgebraLibrary> fftLibrary_;
   LinearAlgebraRouter linearAlgebraRouter_{[this] { return synchronize(); }};
+
+  WorkCounts counts_;
+  /// Where issue* count: counts_, or a graph's while it is captured.
+  WorkCounts *sink_ = &counts_;
+  /// The compiled functions' calls and graphs (GpuDeviceSteps.cpp).
+  std::unique_ptr<CallGraphs> calls_;
+  /// The thread capturing a graph, and the blocks it took meanwhile.
+  std::atomic<std::thread::id> capturing_{};
+  std::unordered_set<void *> capturedAllocations_;
+  std::vector<void *> capturedBlocks_;
+  bool profiling_ = false;
+  std::map<std::string, KernelTime> kernelTimes_;
 };
 
 } // namespace adjoint::rt::gpu

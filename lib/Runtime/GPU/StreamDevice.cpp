@@ -157,6 +157,20 @@ Status StreamDevice::enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
   });
 }
 
+int StreamDevice::settledGemmRoute(const adj_rt_gpu_gemm_desc &gemm, void *a,
+                                   void *b, void *c) {
+  GemmRoute route;
+  // The router is made on the first GEMM, which is never recorded; an
+  // invalid route variable fails the GEMM, recorded or not.
+  if (!gemms_ || !gemmRouteFromEnvironment(gemmVariable_, &route).ok())
+    return -1;
+  // The library may make its plan for the problem here.
+  ADJ_STREAM_CURRENT(-1);
+  gemms_->setRoute(route);
+  route = gemms_->settledRoute(gemmLibrary_.get(), gemm, a, b, c);
+  return route == GemmRoute::Measure ? -1 : static_cast<int>(route);
+}
+
 Status StreamDevice::checkGrid(const adj_rt_gpu_kernel &kernel,
                                const uint64_t grid[3]) const {
   for (int d = 0; d < 3; ++d)

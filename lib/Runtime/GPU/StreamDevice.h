@@ -15,6 +15,8 @@
 //   - the grid limits and the check of a kernel's arguments against its
 //     descriptor;
 //   - event timing of work on the stream (timeOnStream);
+//   - graphs (GraphDriver.h): stream capture, instantiation, launch, and
+//     in-place update, the one entry point whose signature differs;
 //   - the stream as a handle for other frameworks (nativeStream);
 //   - GEMMs: the vendor's library (a GemmLibrary) or the generated kernel,
 //     measured per problem by the GemmRouter.
@@ -32,6 +34,7 @@
 
 #include "GPU/GemmRouter.h"
 #include "GPU/GpuDevice.h"
+#include "GPU/GraphDriver.h"
 #include "GPU/PinnedPool.h"
 #include "GPU/StreamHandles.h"
 
@@ -67,6 +70,15 @@ struct StreamEntryPoints {
   Entry<int (*)(Event)> eventSynchronize;
   Entry<int (*)(float *, Event, Event)> eventElapsedTime;
   Entry<int (*)(Event)> eventDestroy;
+  /// Graphs, where the driver has them (null entries where not): capture
+  /// of the stream's work (mode 2, relaxed: the pool may allocate while a
+  /// graph is captured), instantiation (flags 0), launch, destruction.
+  Entry<int (*)(Stream, int)> streamBeginCapture;
+  Entry<int (*)(Stream, Graph *)> streamEndCapture;
+  Entry<int (*)(GraphExec *, Graph, unsigned long long)> graphInstantiate;
+  Entry<int (*)(GraphExec, Stream)> graphLaunch;
+  Entry<int (*)(Graph)> graphDestroy;
+  Entry<int (*)(GraphExec)> graphExecDestroy;
 };
 
 class StreamDevice : public GpuDevice {
@@ -142,6 +154,10 @@ protected:
   /// `context`.
   virtual Status check(int result, const char *call,
                        const std::string &context) const = 0;
+  /// Gives `exec` the parameters of `graph` in place (cuGraphExecUpdate,
+  /// hipGraphExecUpdate); `*updated` false, the status ok, where the
+  /// driver cannot. Called with the device current.
+  virtual Status updateGraph(GraphExec exec, Graph graph, bool *updated) = 0;
 
   /// Calls `entry` with `args`, its result checked.
   template <typename Fn, typename... Args>
@@ -159,6 +175,13 @@ protected:
   PinnedPool *stagingPool() override { return &pinned_; }
   Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
                      void *c, void **fallbackArgs) override;
+  int settledGemmRoute(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
+                       void *c) override;
+  GraphDriver *graphDriver() override;
+  Status timeQueued(const std::function<Status()> &enqueue,
+                    double *milliseconds) override {
+    return timeOnStream(enqueue, milliseconds);
+  }
 
   /// InvalidArgument when `grid` exceeds the device's limits.
   Status checkGrid(const adj_rt_gpu_kernel &kernel,
@@ -171,6 +194,22 @@ protected:
                         const std::vector<uint32_t> &declared) const;
 
 private:
+  /// The GraphDriver over the graph entry points (StreamGraphs.cpp).
+  class Graphs final : public GraphDriver {
+  public:
+    explicit Graphs(StreamDevice &device) : device_(device) {}
+    Status beginCapture() override;
+    Status endCapture(void **graph) override;
+    Status instantiate(void *graph, void **exec) override;
+    Status update(void *exec, void *graph, bool *updated) override;
+    Status launch(void *exec) override;
+    void destroyGraph(void *graph) override;
+    void destroyExec(void *exec) override;
+
+  private:
+    StreamDevice &device_;
+  };
+
   Status allocatePinned(size_t bytes, void **ptr);
   void freePinned(void *ptr);
   bool isPinned(const void *host) const;
@@ -203,6 +242,7 @@ private:
   /// start-up); gemmLibrary_ stays null where it is unavailable.
   std::unique_ptr<GemmRouter> gemms_;
   std::unique_ptr<GemmLibrary> gemmLibrary_;
+  Graphs graphs_{*this};
 };
 
 /// A vendor library over the table `load` gives (loadCufft, ...), made by

@@ -37,6 +37,11 @@ using hipStream_t = gpu::Stream;
 using hipModule_t = struct ihipModule_t *;
 using hipFunction_t = struct ihipModuleSymbol_t *;
 using hipEvent_t = gpu::Event;
+using hipGraph_t = gpu::Graph;
+using hipGraphExec_t = gpu::GraphExec;
+using hipGraphNode_t = struct hipGraphNode *;
+/// hipGraphExecUpdate's result where the graphs differ in shape.
+constexpr hipError_t hipErrorGraphExecUpdateFailure = 910;
 
 enum hipDeviceAttribute_t : int {
   hipDeviceAttributeMaxBlockDimX = 26,

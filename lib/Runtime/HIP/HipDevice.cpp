@@ -32,6 +32,12 @@ gpu::StreamEntryPoints entryPoints(const HipApi &hip) {
   e.eventSynchronize = {hip.hipEventSynchronize, "hipEventSynchronize"};
   e.eventElapsedTime = {hip.hipEventElapsedTime, "hipEventElapsedTime"};
   e.eventDestroy = {hip.hipEventDestroy, "hipEventDestroy"};
+  e.streamBeginCapture = {hip.hipStreamBeginCapture, "hipStreamBeginCapture"};
+  e.streamEndCapture = {hip.hipStreamEndCapture, "hipStreamEndCapture"};
+  e.graphInstantiate = {hip.hipGraphInstantiateWithFlags, "hipGraphInstantiateWithFlags"};
+  e.graphLaunch = {hip.hipGraphLaunch, "hipGraphLaunch"};
+  e.graphDestroy = {hip.hipGraphDestroy, "hipGraphDestroy"};
+  e.graphExecDestroy = {hip.hipGraphExecDestroy, "hipGraphExecDestroy"};
   return e;
 }
 } // namespace
@@ -302,4 +308,18 @@ Status adjoint::rt::hip::probeDevices(
     return Status::error(StatusCode::Unavailable,
                          "no HIP GPU (the runtime found none)");
   return Status::success();
+}
+
+Status HipDevice::updateGraph(gpu::GraphExec exec, gpu::Graph graph,
+                              bool *updated) {
+  *updated = false;
+  if (!hip_.hipGraphExecUpdate)
+    return Status::success();
+  hipGraphNode_t errorNode = nullptr;
+  int why = 0;
+  hipError_t result = hip_.hipGraphExecUpdate(exec, graph, &errorNode, &why);
+  if (result == hipErrorGraphExecUpdateFailure)
+    return Status::success();
+  *updated = result == hipSuccess;
+  return check(result, "hipGraphExecUpdate", " on " + id());
 }

@@ -64,6 +64,8 @@ protected:
                    gpu::CopyKind kind) override;
   /// rocBLAS, where it loads.
   std::unique_ptr<gpu::GemmLibrary> makeGemmLibrary(Status *why) override;
+  Status updateGraph(gpu::GraphExec exec, gpu::Graph graph,
+                     bool *updated) override;
   Status check(int result, const char *call,
                const std::string &context = "") const override {
     return hip::check(hip_, result, call, context);

@@ -278,25 +278,31 @@ cublasLtMatmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
                                   : *static_cast<const float *>(alpha);
   double betaValue = doubleScale ? *static_cast<const double *>(beta)
                                  : *static_cast<const float *>(beta);
-  std::vector<double> cBefore;
-  for (int64_t e = 0; e < la.batch; ++e)
-    for (uint64_t j = 0; j < n; ++j)
+  // The product runs on the stream (now, or when a graph that captured it
+  // runs), where a real cuBLASLt's kernels would.
+  FakeLtMatmul call{desc->compute, desc->scale, desc->transa, desc->transb,
+                    m, n, k, la.batch, a, b, d, workspaceBytes, stream,
+                    uint32_t(alignment), {}};
+  runOnFakeStream("libcuda.so.1", "cuLaunchHostFunc", stream, [=]() mutable {
+    for (int64_t e = 0; e < la.batch; ++e)
+      for (uint64_t j = 0; j < n; ++j)
+        for (uint64_t i = 0; i < m; ++i)
+          call.cBefore.push_back(load(lc.type, c, at(lc, e, i, j)));
+    for (int64_t e = 0; e < la.batch; ++e)
       for (uint64_t i = 0; i < m; ++i)
-        cBefore.push_back(load(lc.type, c, at(lc, e, i, j)));
-  for (int64_t e = 0; e < la.batch; ++e)
-    for (uint64_t i = 0; i < m; ++i)
-      for (uint64_t j = 0; j < n; ++j) {
-        double sum = 0;
-        for (uint64_t p = 0; p < k; ++p)
-          sum += load(la.type, a, ta ? at(la, e, p, i) : at(la, e, i, p)) *
-                 load(lb.type, b, tb ? at(lb, e, j, p) : at(lb, e, p, j));
-        double old = load(lc.type, c, at(lc, e, i, j));
-        store(ld.type, d, at(ld, e, i, j), alphaValue * sum + betaValue * old);
-      }
-  advanceCudaClock(gMatmulMs);
-  calls().push_back({desc->compute, desc->scale, desc->transa, desc->transb,
-                     m, n, k, la.batch, a, b, d, workspaceBytes, stream,
-                     uint32_t(alignment), std::move(cBefore)});
+        for (uint64_t j = 0; j < n; ++j) {
+          double sum = 0;
+          for (uint64_t p = 0; p < k; ++p)
+            sum += load(la.type, a, ta ? at(la, e, p, i) : at(la, e, i, p)) *
+                   load(lb.type, b, tb ? at(lb, e, j, p) : at(lb, e, p, j));
+          double old = load(lc.type, c, at(lc, e, i, j));
+          store(ld.type, d, at(ld, e, i, j),
+                alphaValue * sum + betaValue * old);
+        }
+    advanceCudaClock(gMatmulMs);
+    calls().push_back(call);
+    call.cBefore.clear();
+  });
   return CUBLAS_STATUS_SUCCESS;
 }
 

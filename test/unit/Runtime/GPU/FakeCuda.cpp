@@ -435,6 +435,49 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY,
                       block, sharedBytes, stream, params, extra);
 }
 
+CUresult cuStreamBeginCapture_v2(CUstream stream, int mode) {
+  NEED_CONTEXT();
+  return fake::beginCapture(stream, mode);
+}
+
+CUresult cuStreamEndCapture(CUstream stream, CUgraph *graph) {
+  NEED_CONTEXT();
+  return fake::endCapture(stream, reinterpret_cast<void **>(graph));
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph,
+                                     unsigned long long flags) {
+  NEED_CONTEXT();
+  if (flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  return fake::instantiate(reinterpret_cast<void **>(exec), graph);
+}
+
+CUresult cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph graph,
+                              CUgraphExecUpdateResultInfo *info) {
+  NEED_CONTEXT();
+  fake::Result result = fake::update(exec, graph);
+  // CU_GRAPH_EXEC_UPDATE_SUCCESS, or ..._ERROR_TOPOLOGY_CHANGED.
+  *info = {result == fake::Success ? 0 : 2, nullptr, nullptr};
+  return result;
+}
+
+CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
+  NEED_CONTEXT();
+  return fake::launchGraph(exec, stream);
+}
+
+CUresult cuGraphDestroy(CUgraph graph) { return fake::destroyGraph(graph); }
+
+CUresult cuGraphExecDestroy(CUgraphExec exec) {
+  return fake::destroyExec(exec);
+}
+
+CUresult cuLaunchHostFunc(CUstream stream, void (*fn)(void *), void *data) {
+  NEED_CONTEXT();
+  return fake::hostWork(stream, fn, data);
+}
+
 CUresult cuEventCreate(CUevent *event, unsigned flags) {
   NEED_CONTEXT();
   if (flags != CU_EVENT_DEFAULT)

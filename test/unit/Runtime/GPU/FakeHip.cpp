@@ -286,6 +286,54 @@ hipError_t hipModuleLaunchKernel(hipFunction_t function, unsigned gridX,
                       block, sharedBytes, stream, params, extra);
 }
 
+hipError_t hipStreamBeginCapture(hipStream_t stream, int mode) {
+  NEED_DEVICE();
+  return fake::beginCapture(stream, mode);
+}
+
+hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *graph) {
+  NEED_DEVICE();
+  return fake::endCapture(stream, reinterpret_cast<void **>(graph));
+}
+
+hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *exec,
+                                        hipGraph_t graph,
+                                        unsigned long long flags) {
+  NEED_DEVICE();
+  if (flags)
+    return hipErrorInvalidValue;
+  return fake::instantiate(reinterpret_cast<void **>(exec), graph);
+}
+
+hipError_t hipGraphExecUpdate(hipGraphExec_t exec, hipGraph_t graph,
+                              hipGraphNode_t *errorNode, int *result) {
+  NEED_DEVICE();
+  fake::Result status = fake::update(exec, graph);
+  // hipGraphExecUpdateSuccess, or ...ErrorTopologyChanged.
+  *errorNode = nullptr;
+  *result = status == fake::Success ? 0 : 2;
+  return status;
+}
+
+hipError_t hipGraphLaunch(hipGraphExec_t exec, hipStream_t stream) {
+  NEED_DEVICE();
+  return fake::launchGraph(exec, stream);
+}
+
+hipError_t hipGraphDestroy(hipGraph_t graph) {
+  return fake::destroyGraph(graph);
+}
+
+hipError_t hipGraphExecDestroy(hipGraphExec_t exec) {
+  return fake::destroyExec(exec);
+}
+
+hipError_t hipLaunchHostFunc(hipStream_t stream, void (*fn)(void *),
+                             void *data) {
+  NEED_DEVICE();
+  return fake::hostWork(stream, fn, data);
+}
+
 hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags) {
   NEED_DEVICE();
   if (flags != hipEventDefault)

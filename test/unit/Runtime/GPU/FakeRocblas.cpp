@@ -14,6 +14,7 @@
 #include "HIP/Rocblas.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 using namespace adjoint::rt::hip;
@@ -135,21 +136,34 @@ rocblas_status rocblas_gemm_strided_batched_ex(
       algo != rocblas_gemm_algo_standard || flags != 0)
     return kNotImplemented;
   std::string type;
+  // The product runs on the stream (now, or when a graph that captured it
+  // runs), where rocBLAS's kernels would.
+  std::function<void()> work;
   if (aType == rocblas_datatype_f32_r &&
       computeType == rocblas_datatype_f32_r) {
     type = "f32";
-    compute<float, float>(opA, opB, m, n, k, alpha, a, lda, strideA, b, ldb,
-                          strideB, beta, c, ldc, strideC, d, ldd, strideD,
-                          batch);
+    float alphaValue = *static_cast<const float *>(alpha),
+          betaValue = *static_cast<const float *>(beta);
+    work = [=] {
+      compute<float, float>(opA, opB, m, n, k, &alphaValue, a, lda, strideA,
+                            b, ldb, strideB, &betaValue, c, ldc, strideC, d,
+                            ldd, strideD, batch);
+    };
   } else if (aType == rocblas_datatype_f64_r &&
              computeType == rocblas_datatype_f64_r) {
     type = "f64";
-    compute<double, double>(opA, opB, m, n, k, alpha, a, lda, strideA, b, ldb,
-                            strideB, beta, c, ldc, strideC, d, ldd, strideD,
-                            batch);
+    double alphaValue = *static_cast<const double *>(alpha),
+           betaValue = *static_cast<const double *>(beta);
+    work = [=] {
+      compute<double, double>(opA, opB, m, n, k, &alphaValue, a, lda,
+                              strideA, b, ldb, strideB, &betaValue, c, ldc,
+                              strideC, d, ldd, strideD, batch);
+    };
   } else {
     return kNotImplemented;
   }
+  runOnFakeStream("libamdhip64.so.6", "hipLaunchHostFunc",
+                  reinterpret_cast<Handle *>(handle)->stream, work);
   auto name = [](rocblas_operation op) {
     return op == rocblas_operation_none ? "N" : "T";
   };

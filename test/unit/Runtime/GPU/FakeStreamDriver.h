@@ -37,6 +37,9 @@ enum Result : int {
   InvalidContext = 201,
   InvalidHandle = 400,
   NotFound = 500,
+  StreamCaptureUnsupported = 900,
+  StreamCaptureInvalidated = 901,
+  GraphExecUpdateFailure = 910,
 };
 
 /// A kernel: its parameters' sizes as its image declares them, and the
@@ -70,6 +73,26 @@ Result synchronize(const void *stream);
 Result launch(const Function &function, const unsigned grid[3],
               const unsigned block[3], unsigned sharedBytes,
               const void *stream, void **params, void **extra);
+
+// Graphs. While the stream captures, copies, fills and launches become
+// nodes of the graph being captured (their arguments read then, host
+// sources read when the graph runs) instead of running; a synchronize or
+// an event recorded meanwhile invalidates the capture. A launched graph
+// runs its nodes in order, as the plain calls would.
+Result beginCapture(const void *stream, int mode);
+Result endCapture(const void *stream, void **graph);
+Result instantiate(void **exec, void *graph);
+/// Gives `exec` the nodes of `graph` when both have nodes of the same kinds
+/// and sizes (kernels: the same function) in the same order; otherwise
+/// GraphExecUpdateFailure and `exec` unchanged.
+Result update(void *exec, void *graph);
+Result launchGraph(void *exec, const void *stream);
+Result destroyGraph(void *graph);
+Result destroyExec(void *exec);
+
+/// Queues `fn(data)` on the stream (cuLaunchHostFunc, hipLaunchHostFunc):
+/// the fake libraries' work, run at once or as a node of a captured graph.
+Result hostWork(const void *stream, void (*fn)(void *), void *data);
 
 Result createEvent(void **event);
 Result recordEvent(void *event, const void *stream);

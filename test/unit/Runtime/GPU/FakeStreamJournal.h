@@ -11,7 +11,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <dlfcn.h>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,8 @@ struct FakeLaunch {
 /// Everything the fake driver saw, in order. `stream` lists the work on the
 /// device's stream: "HtoD <bytes> pinned|pageable", "DtoH <bytes>
 /// pinned|pageable", "DtoD <bytes>", "memset <bytes> <value>", "launch
-/// <function>", "event <milliseconds>".
+/// <function>", "event <milliseconds>", and "graph <nodes>" before the
+/// work of a launched graph.
 struct FakeStreamJournal {
   std::vector<FakeLaunch> launches;
   std::vector<std::string> stream;
@@ -40,6 +43,17 @@ struct FakeStreamJournal {
   int deviceFrees = 0;
   int pinnedAllocations = 0;
   int pinnedFrees = 0;
+  /// Graphs captured, instantiated, updated in place and launched, and
+  /// graphs and executable graphs not destroyed yet.
+  int graphCaptures = 0;
+  int graphInstantiations = 0;
+  int graphUpdates = 0;
+  int graphLaunches = 0;
+  int liveGraphs = 0;
+  int liveGraphExecs = 0;
+  /// Makes the next captures fail (at their end), as for work a driver
+  /// cannot capture.
+  bool refuseCapture = false;
   /// Dynamic shared memory allowed per function past the default (CUDA's
   /// cuFuncSetAttribute), in order.
   std::vector<int> sharedOptIns;
@@ -78,6 +92,30 @@ inline FakeStreamJournal *findFakeCudaJournal() {
 }
 inline FakeStreamJournal *findFakeHipJournal() {
   return findFakeJournal("libamdhip64.so.6");
+}
+
+/// Runs a fake library's `work` on `stream` of the fake driver `library`
+/// through its host-function entry point `hostFunction` (cuLaunchHostFunc,
+/// hipLaunchHostFunc), as the real library queues kernels: at once, or
+/// each time a graph that captured it runs. Runs it at once where that
+/// driver is not loaded. The work is kept for the process (a graph may run
+/// it again).
+inline void runOnFakeStream(const char *library, const char *hostFunction,
+                            void *stream, std::function<void()> work) {
+  using HostFn = int (*)(void *, void (*)(void *), void *);
+  static std::deque<std::function<void()>> kept;
+  void *driver = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
+  auto queue =
+      driver ? reinterpret_cast<HostFn>(dlsym(driver, hostFunction)) : nullptr;
+  if (driver)
+    dlclose(driver);
+  if (!queue) {
+    work();
+    return;
+  }
+  kept.push_back(std::move(work));
+  queue(stream, [](void *w) { (*static_cast<std::function<void()> *>(w))(); },
+        &kept.back());
 }
 
 #endif // ADJOINT_TEST_UNIT_RUNTIME_GPU_FAKESTREAMJOURNAL_H

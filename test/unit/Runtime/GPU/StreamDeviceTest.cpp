@@ -27,15 +27,6 @@ using namespace adjoint::rt::test;
 
 #define STREAM_VENDORS CudaVendor, HipVendor
 
-/// `device`, the vendor's device on its fake, and `journal`, the fake's
-/// journal; the test returns (passing, after a warning) where the fake is
-/// not loaded.
-#define FAKE_DEVICE_OR_RETURN(device, journal)                                 \
-  FakeStreamJournal *journal = nullptr;                                        \
-  auto *device = fakeDevice<TestType>(&journal);                               \
-  if (!device)                                                                 \
-    return;
-
 TEMPLATE_TEST_CASE("stream devices: discovery and properties",
                    "[gpu][stream-device]", STREAM_VENDORS) {
   FAKE_DEVICE_OR_RETURN(device, j);

@@ -161,6 +161,15 @@ typename Vendor::Device *fakeDevice(FakeStreamJournal **journal) {
   return static_cast<typename Vendor::Device *>(device);
 }
 
+/// `device`, the vendor's device on its fake, and `journal`, the fake's
+/// journal; the test returns (passing, after a warning) where the fake is
+/// not loaded.
+#define FAKE_DEVICE_OR_RETURN(device, journal)                                 \
+  FakeStreamJournal *journal = nullptr;                                        \
+  auto *device = fakeDevice<TestType>(&journal);                               \
+  if (!device)                                                                 \
+    return;
+
 /// A C symbol of the vendor's fake library.
 template <typename Vendor, typename Fn> Fn fakeSymbol(const char *name) {
   void *library = dlopen(Vendor::library, RTLD_NOW | RTLD_NOLOAD);
