@@ -18,10 +18,26 @@
 #       repository root: unpacks both into /tmp and runs $STAGES, writing
 #       logs and JSON lines to $OUT (the device tool's output folder).
 #
+# The device half fits one device call (at most 600 s): stages run in
+# order while DEVICE_BUDGET lasts, each stopped at its own timeout or at
+# the budget's end; what did not fit is listed in $OUT/skipped.txt.
+#
 # Settings of the device half (environment):
-#   STAGES          what to run, in order (default: "conformance compile tests
-#                   bench"; compile is benchmarks/compile-time for cuda:sm_90
-#                   against the CPU, every workload at gpu size)
+#   STAGES          what to run, in order (default: "conformance profile
+#                   bench compile tests"):
+#                     conformance  the conformance suite on cuda:0
+#                     profile      per workload, in its own run and timeout:
+#                                  compile, first and steady step, kernels,
+#                                  library calls and host time per step with
+#                                  and without graphs, the ten most
+#                                  expensive kernels ($OUT/profile.json)
+#                     bench        adjoint-bench against the references
+#                     compile      benchmarks/compile-time, cuda:sm_90
+#                                  against the CPU, every workload
+#                     tests        the workloads' steps and DLPack on cuda:0
+#   DEVICE_BUDGET   seconds for all stages (default: 560)
+#   PROFILE_WORKLOADS  the profile stage's workloads (default: all nine)
+#   PROFILE_TIMEOUT seconds per workload's profile run (default: 75)
 #   PRECISION       adjoint-bench --precision (default: highest)
 #   BENCH_REFS      adjoint-bench --references (default: torch,torch.compile,jax)
 #   BENCH_ARGS      more adjoint-bench arguments (workloads, --steps, ...)
@@ -97,18 +113,63 @@ prepare() {
   echo 'prepare: done; on the device: run(command="bash scripts/gpu-device-run.sh device", carry=[".device"])'
 }
 
-# Runs one stage with a time limit, its output in $OUT/<name>.log; a failed
-# stage is reported and the next one still runs.
+# Seconds left of DEVICE_BUDGET (from the start of the device half).
+remaining() { echo $((DEADLINE - SECONDS)); }
+
+# Records that `what` did not run, and why.
+skip() {
+  echo "== skipped: $*"
+  echo "$*" >>"$OUT/skipped.txt"
+}
+
+# Runs one stage with a time limit (its STAGE_TIMEOUT or what is left of
+# the budget), its output in $OUT/<name>.log; a failed stage is reported
+# and the next one still runs. A stage with less than a minute left is
+# skipped.
 stage() {
   local name=$1
   shift
-  echo "== $name: $*"
+  local limit=${STAGE_TIMEOUT:-540}
+  ((limit <= $(remaining) - 25)) || limit=$(($(remaining) - 25))
+  if ((limit < 60)); then
+    skip "stage $name: $(remaining) s of the budget left"
+    return
+  fi
+  echo "== $name ($limit s): $*"
   local start=$SECONDS rc=0
-  timeout --signal=TERM --kill-after=20 "${STAGE_TIMEOUT:-540}" "$@" \
+  timeout --signal=TERM --kill-after=20 "$limit" "$@" \
     >"$OUT/$name.log" 2>&1 || rc=$?
   tail -n 25 "$OUT/$name.log"
   echo "== $name: exit $rc after $((SECONDS - start)) s"
   [[ $rc == 0 ]] || FAILED="$FAILED $name"
+}
+
+# The profile stage: each workload's adjoint-bench --profile run in its own
+# call and timeout, then one summary, $OUT/profile.json.
+profile() {
+  mkdir -p "$OUT/profile"
+  local w limit rc
+  for w in ${PROFILE_WORKLOADS:-gemm mlp lstm dlrm ppo gnn convnet bert llama}; do
+    limit=${PROFILE_TIMEOUT:-75}
+    ((limit <= $(remaining) - 25)) || limit=$(($(remaining) - 25))
+    if ((limit < 30)); then
+      skip "profile of $w: $(remaining) s of the budget left"
+      continue
+    fi
+    echo "== profile $w ($limit s)"
+    rc=0
+    timeout --signal=TERM --kill-after=10 "$limit" \
+      "$ROOT/benchmarks/adjoint-bench" "$w" --device cuda --size gpu \
+      --references none --precision "${PRECISION:-highest}" --steps 5 \
+      --warmup 2 --timeout "$limit" --profile \
+      --json "$OUT/profile/$w.jsonl" -q >"$OUT/profile/$w.log" 2>&1 || rc=$?
+    sed -n '/^Profile/,$p' "$OUT/profile/$w.log" | head -n 20
+    [[ $rc == 0 ]] || { echo "== profile $w: exit $rc"; FAILED="$FAILED profile:$w"; }
+  done
+  if compgen -G "$OUT/profile/*.jsonl" >/dev/null; then
+    (cd "$ROOT/benchmarks" && python3 -m adjoint_bench.profile summarize \
+      "$OUT"/profile/*.jsonl) >"$OUT/profile.json"
+  fi
 }
 
 device() {
@@ -140,17 +201,21 @@ device() {
     export ADJOINT_CUFFT=$toolkit/lib64/libcufft.so.12
   fi
   export ADJOINT_CACHE_DIR=/tmp/adjoint-cache
+  DEADLINE=$((SECONDS + ${DEVICE_BUDGET:-560}))
   FAILED=""
+  : >"$OUT/skipped.txt"
   # What ran where, for the notes; a failure here is reported, and the
   # stages still run (their logs say more).
   { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv &&
     python3 -c "import adjoint; d = adjoint.device('cuda'); print(d, d.properties)"; } \
     2>&1 | tee "$OUT/gpu.txt" || FAILED="$FAILED device"
   local s
-  for s in ${STAGES-conformance compile tests bench}; do
+  for s in ${STAGES-conformance profile bench compile tests}; do
     case $s in
     conformance)
       stage conformance "$payload/bin/ConformanceTest" ;;
+    profile)
+      profile ;;
     compile)
       stage compile "$ROOT/benchmarks/compile-time" --size gpu \
         --targets cuda:sm_90 --json "$OUT/compile-time.json" ;;
@@ -167,10 +232,14 @@ device() {
         --precision "${PRECISION:-highest}" --timeout "${BENCH_TIMEOUT:-120}" \
         --json "$OUT/bench-${PRECISION:-highest}.jsonl" -q ${BENCH_ARGS:-} ;;
     *)
-      echo "device: unknown stage '$s' (conformance, compile, tests, bench)" >&2
+      echo "device: unknown stage '$s' (conformance, profile, bench, compile, tests)" >&2
       FAILED="$FAILED $s" ;;
     esac
   done
+  if [[ -s $OUT/skipped.txt ]]; then
+    echo "device: skipped (the budget of ${DEVICE_BUDGET:-560} s):"
+    sed 's/^/  /' "$OUT/skipped.txt"
+  fi
   if [[ -n $FAILED ]]; then
     echo "device: failed:$FAILED"
     return 1

@@ -10,11 +10,19 @@ the child after the timed steps (protocol.measure).
 - the same with graphs off (ADJOINT_GPU_GRAPHS=0), and the full step time
   both ways: what graphs save;
 - the ten most expensive kernels, timed one by one in the device's
-  profiling mode (a separate step: timing each kernel serializes them).
+  profiling mode (a separate step: timing each kernel serializes them);
+- the time the step's jits spent building and compiling (part of the
+  first step's time).
+
+`python3 -m adjoint_bench.profile summarize FILE.jsonl...` prints one JSON
+object of every workload's answers from saved --profile runs
+(scripts/gpu-device-run.sh's profile stage).
 """
 
 import contextlib
+import json
 import os
+import sys
 import time
 
 TOP_KERNELS = 10
@@ -38,6 +46,7 @@ def _timed_steps(step, params, batches, lr, steps, sync):
         done = time.perf_counter()
         host.append(issued - start)
         full.append(done - start)
+        del out  # not alive during the next step
     return params, host, full
 
 
@@ -62,7 +71,8 @@ def _mean_ms(values):
 def profile_adjoint(step, params, batches, lr, sync, steps=5):
     """The profile of Adjoint's `step` (see the module's docstring), or
     None where its arrays are on the CPU (no device counters there)."""
-    devices = [d for d in _devices(params) if d.kind != "cpu"]
+    import adjoint
+    devices = [d for d in _devices((params, batches)) if d.kind != "cpu"]
     if not devices:
         return None
     device = devices[0]
@@ -85,6 +95,8 @@ def profile_adjoint(step, params, batches, lr, sync, steps=5):
     return {
         "device": device.id,
         "steps": steps,
+        # This child compiles only this workload's step.
+        "compile_s": adjoint.JitFunction.total_compile_seconds,
         "kernels_per_step": per_step("kernels"),
         "library_calls_per_step": per_step("library_calls"),
         "copies_per_step": per_step("copies"),
@@ -143,3 +155,44 @@ def render_profiles(records):
                     k["milliseconds"] / max(k["calls"], 1), k["calls"],
                     k["name"]))
     return "\n".join(lines)
+
+
+#: The answers of summarize(), from the profile.
+_SUMMARY_KEYS = ("compile_s", "kernels_per_step", "library_calls_per_step",
+                 "copies_per_step", "fills_per_step", "calls_per_step",
+                 "graph_calls_per_step", "graph_fallbacks",
+                 "host_ms_per_step", "step_ms", "host_ms_per_step_no_graphs",
+                 "step_ms_no_graphs", "top_kernels")
+
+
+def summarize(paths):
+    """Per workload, from saved adjoint-bench --profile runs: the status,
+    the compile, the first and second step (loading code, measuring GEMM
+    routes), the steady step (mean of the timed steps) and the profile."""
+    from .jsonl import read_records
+    out = {}
+    for path in paths:
+        for rec in read_records(path)[0]:
+            ours = rec["implementations"].get("adjoint", {})
+            prof = ours.get("profile") or {}
+            warmup = ours.get("warmup_s") or []
+            timed = ours.get("step_s") or []
+            entry = {
+                "status": ours.get("status"),
+                "error": ours.get("error"),
+                "first_step_s": ours.get("compile_s"),
+                "second_step_s": warmup[1] if len(warmup) > 1 else None,
+                "steady_step_ms": 1e3 * sum(timed) / len(timed)
+                if timed else None,
+            }
+            entry.update({k: prof.get(k) for k in _SUMMARY_KEYS})
+            out[rec["workload"]] = entry
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] != "summarize":
+        sys.exit("usage: python3 -m adjoint_bench.profile summarize "
+                 "FILE.jsonl...")
+    json.dump(summarize(sys.argv[2:]), sys.stdout, indent=1)
+    print()

@@ -26,6 +26,7 @@ _source errors and sources. See docs/python.md, "Front end".
 """
 
 import sys
+import time
 
 import numpy as _np
 
@@ -137,8 +138,10 @@ class JitFunction(Jitted):
     built, part of the cache key. ``donate_argnums`` and
     ``donate_argnames`` donate arguments (_donation: outputs are computed
     into the memory of their adjoint.Tensor leaves, which the call
-    deletes). ``builds counts the modules built
-    (one per new signature). CPU results are adjoint.Array (numpy arrays
+    deletes). ``builds`` counts the modules built (one per new signature)
+    and ``compile_seconds`` the time spent building and compiling them
+    (``JitFunction.total_compile_seconds``: every jit's, in the process).
+    CPU results are adjoint.Array (numpy arrays
     with ``block_until_ready``).
 
     ``device`` ("cpu", "opencl:0", an adjoint.Device) is where the compiled
@@ -149,6 +152,10 @@ class JitFunction(Jitted):
     with adjoint.to_numpy. On cuda, f32 matmuls use TF32 when the matmul
     precision in effect at the call is "tf32" (adjoint.matmul_precision);
     each precision has its own compiled code."""
+
+    #: Seconds every JitFunction of the process spent building and
+    #: compiling.
+    total_compile_seconds = 0.0
 
     def __init__(self, fn, static_argnums=(), device=None, static_ints=None,
                  static_argnames=(), donate_argnums=(), donate_argnames=()):
@@ -175,6 +182,7 @@ class JitFunction(Jitted):
         self.__doc__ = getattr(fn, "__doc__", None)
         self.__wrapped__ = fn
         self.builds = 0
+        self.compile_seconds = 0.0
         self._cache = {}
         #: The quick path's cache: _quick_key -> (executable, output
         #: builder, weak leaves to convert, device).
@@ -312,6 +320,7 @@ class JitFunction(Jitted):
             key += (("donate",) + tuple(donated),)
         entry = self._cache.get(key)
         if entry is None:
+            start = time.perf_counter()
             m = Module()
             self.builds += 1
             fn, tree = self._translate(m, layout, leaves, float_dtype)
@@ -320,6 +329,9 @@ class JitFunction(Jitted):
             exe = _adj.compile(m, fn.name, donate=donated,
                                target=_precision.target_for(device.kind))
             entry = self._cache[key] = (exe, tree)
+            spent = time.perf_counter() - start
+            self.compile_seconds += spent
+            JitFunction.total_compile_seconds += spent
         return entry, self._arrays(leaves, float_dtype), device
 
     def __call__(self, *args, **kwargs):

@@ -95,3 +95,14 @@ def test_adjoint_bench_profile_reports_kernels_host_time_and_graphs(
         assert prof[key] > 0
     assert 1 <= len(prof["top_kernels"]) <= 10
     assert all(k["calls"] >= 1 for k in prof["top_kernels"])
+    assert 0 < prof["compile_s"] <= records[0]["implementations"][
+        "adjoint"]["compile_s"]
+    # The device run's summary of saved runs (scripts/gpu-device-run.sh).
+    summary = subprocess.run(
+        [sys.executable, "-m", "adjoint_bench.profile", "summarize",
+         str(out)], check=True, capture_output=True, text=True,
+        cwd=os.path.dirname(bench)).stdout
+    mlp = json.loads(summary)["mlp"]
+    assert mlp["kernels_per_step"] == prof["kernels_per_step"]
+    assert mlp["first_step_s"] > 0 and mlp["steady_step_ms"] > 0
+    assert mlp["top_kernels"] == prof["top_kernels"]
