@@ -156,7 +156,13 @@ void adjoint::buildLowerToCPUPipeline(OpPassManager &pm) {
 }
 
 void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
-                                      const LowerToTargetOptions &options) {
+                                      const LowerToTargetOptions &options,
+                                      bool floatAtomics) {
+  // Scatters as one kernel each, not a host loop of row kernels.
+  ScattersOptions scatters;
+  scatters.atomics = floatAtomics;
+  scatters.workgroupSize = options.workgroupSize;
+  pm.addPass(createScatters(scatters));
   // Decompositions (calls -adj-to-linalg made) as matrix kernels.
   pm.addPass(createLinearAlgebra());
   // Products, convolutions and reductions first, as tiled kernels with
@@ -231,7 +237,7 @@ void adjoint::buildLowerToCUDAPipeline(OpPassManager &pm,
     cuda.subgroupSize = 32;
   buildTensorPipeline(pm, "cuda");
   buildBufferizePipeline(pm);
-  buildGPUKernelsPipeline(pm, cuda);
+  buildGPUKernelsPipeline(pm, cuda, /*floatAtomics=*/true);
   buildNVIDIANVVMPipeline(pm, cuda);
   // A fatbin: a cubin per chip (sm_80 and sm_90 unless one is named) and
   // the lowest chip's PTX (cuModuleLoadData picks the device's cubin; the
@@ -251,7 +257,7 @@ void adjoint::buildLowerToHIPPipeline(OpPassManager &pm,
   hip.subgroupSize = resolved.wavefrontSize;
   buildTensorPipeline(pm, "hip");
   buildBufferizePipeline(pm);
-  buildGPUKernelsPipeline(pm, hip);
+  buildGPUKernelsPipeline(pm, hip, /*floatAtomics=*/true);
   buildAMDROCDLPipeline(pm, hip, /*checkLinker=*/true);
   // One HSACO code object per kernel module, linked by the ROCm folder's
   // ld.lld with the device libraries the target checked.

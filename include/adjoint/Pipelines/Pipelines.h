@@ -61,14 +61,17 @@ void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
 /// vendor's own stage is built in its Codegen folder
 /// (`adjoint/Codegen/{Intel,NVIDIA,AMD}/Pipeline.h`).
 ///
-/// `-adj-gpu-kernels`: linalg ops on buffers -> gpu.launch (contractions,
+/// `-adj-gpu-kernels`: scatter loops -> one kernel each (-adj-gpu-scatters;
+/// with atomic sums where the target has `floatAtomics`: CUDA, HIP),
+/// linalg ops on buffers -> gpu.launch (contractions,
 /// convolutions and reductions as tiled kernels: -adj-gpu-matmul,
 /// -adj-gpu-conv, -adj-gpu-reductions; the rest one work item per output:
 /// -adj-gpu-map-to-kernels), device buffers on the host -> runtime calls
 /// (-adj-gpu-host-memory), launches -> gpu.module kernels +
 /// gpu.launch_func (gpu-kernel-outlining).
 void buildGPUKernelsPipeline(mlir::OpPassManager &pm,
-                             const LowerToTargetOptions &options);
+                             const LowerToTargetOptions &options,
+                             bool floatAtomics = false);
 /// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
 /// format gpu-module-to-binary names `binaryFormat`, with the CUDA toolkit
 /// `toolkit` where the target needs one; fatbins, CUDA's, merged into one

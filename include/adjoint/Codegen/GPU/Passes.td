@@ -92,6 +92,61 @@ def LinearAlgebra : Pass<"adj-gpu-linear-algebra", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def Scatters : Pass<"adj-gpu-scatters", "::mlir::ModuleOp"> {
+  let summary = "Sequential scatter loops on buffers -> one kernel each";
+  let description = [{
+    adj.scatter_add and adj.scatter lower, on every target, to an scf.for
+    over the index positions that combines one row of updates per step, in
+    the interpreter's order. On a GPU that loop would stay on the host,
+    reading each index from device memory and launching a kernel per
+    position. This pass replaces each such loop (with the loop over the
+    leading dimensions around it) by one kernel:
+
+    - `atomics` (CUDA, HIP), for combines that only sum (addf, addi): one
+      work item per (leading, position, column) element adds its update
+      into the target with `memref.atomic_rmw` (a float sum's order is the
+      hardware's, as in XLA's and torch's GPU scatters);
+    - otherwise one work item per (leading, column) element walks the
+      positions in order: bit for bit the sequential loop's results.
+
+    Before (a scatter_add of 5 rows of 4 into a 3x4 target):
+    ```mlir
+    scf.for %j = %c0 to %c5 step %c1 {
+      %i = memref.load %idx[%j] : memref<5xi64>
+      %n = ... clamp of %i into [0, 3) ...
+      %row = memref.subview %t[%n, 0] [1, 4] [1, 1] : ...
+      %upd = memref.subview %u[%j, 0] [1, 4] [1, 1] : ...
+      linalg.generic {...} ins(%upd : ...) outs(%row : ...) {
+      ^bb0(%in: f32, %out: f32):
+        %s = arith.addf %out, %in : f32
+        linalg.yield %s : f32
+      }
+    }
+    ```
+    After (atomics):
+    ```mlir
+    gpu.launch blocks(...) in (%gx = %c1, ...) threads(...) in (%bx = %c20, ...) {
+      // item -> (%j, %c); the index arithmetic and views cloned at %j
+      %v = memref.load %upd[%c] : ...
+      %old = memref.atomic_rmw addf %v, %row[%c] : (f32, ...) -> f32
+    }
+    ```
+  }];
+  let options = [
+    Option<"atomics", "atomics", "bool", /*default=*/"false",
+           "Sums combine with atomic adds, one work item per update">,
+    Option<"workgroupSize", "workgroup-size", "int64_t", /*default=*/"256",
+           "Work items per workgroup of the kernels">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def MapToKernels : Pass<"adj-gpu-map-to-kernels", "::mlir::ModuleOp"> {
   let summary = "Linalg ops on buffers in host functions -> gpu.launch, one "
                 "work item per element of the parallel iteration space";
