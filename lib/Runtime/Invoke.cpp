@@ -543,20 +543,32 @@ Status adjoint::rt::invoke(PackedEntry entry, const Signature &signature,
   // A jump out of recursive code skips its leave calls: restore the depth.
   int64_t callDepth = tCallDepth;
   // On a GPU with graphs, the call's work may be recorded and launched as
-  // one graph when it ends (GpuDeviceSteps.cpp).
-  bool recorded =
-      gpuDevice && gpuDevice->beginCall(reinterpret_cast<const void *>(entry));
+  // one graph when it ends (GpuDeviceSteps.cpp). The guard ends a call
+  // that did not return (an exception through compiled code) as failed.
+  struct CallOnDevice {
+    gpu::GpuDevice *device;
+    bool recorded;
+    bool ended = false;
+    Status end(bool completed) {
+      ended = true;
+      return device ? device->endCall(recorded, completed)
+                    : Status::success();
+    }
+    ~CallOnDevice() {
+      if (!ended)
+        (void)end(false);
+    }
+  } onDevice{gpuDevice,
+             gpuDevice &&
+                 gpuDevice->beginCall(reinterpret_cast<const void *>(entry))};
   setTaskContext(&call);
   bool completed = runGuarded(entry, args.data(), &call);
   setTaskContext(outer);
   tCallDepth = callDepth;
-  if (gpuDevice) {
-    bool succeeded = completed && !call.failed && call.error.ok() &&
-                     call.deviceError.ok();
-    if (Status status = gpuDevice->endCall(recorded, succeeded);
-        !status.ok() && call.deviceError.ok())
-      call.deviceError = status;
-  }
+  if (Status status = onDevice.end(completed && !call.failed &&
+                                   call.error.ok() && call.deviceError.ok());
+      !status.ok() && call.deviceError.ok())
+    call.deviceError = status;
   // Compiled code releases the closure objects it made before it returns,
   // but not when a hook jumped out of it; nothing it made can outlive the
   // call (its signature has no function values or environments).

@@ -58,6 +58,7 @@ py::dict countersDict(const rt::Device &device) {
   d["graph_calls"] = c.graphCalls;
   d["graph_captures"] = c.graphCaptures;
   d["graph_updates"] = c.graphUpdates;
+  d["graph_interrupts"] = c.graphInterrupts;
   d["graph_fallbacks"] = c.graphFallbacks;
   return d;
 }

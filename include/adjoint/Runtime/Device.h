@@ -70,6 +70,10 @@ struct DeviceCounters {
   /// place: graphUpdates of them).
   uint64_t graphCaptures = 0;
   uint64_t graphUpdates = 0;
+  /// Recording calls that had to queue their work before their end
+  /// (another thread or a nested call used the device, a GEMM's routes
+  /// were measured, ...): each ran the rest plainly.
+  uint64_t graphInterrupts = 0;
   /// Why calls ran without a graph, one line per compiled function.
   std::vector<std::string> graphFallbacks;
 };

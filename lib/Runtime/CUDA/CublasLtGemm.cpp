@@ -12,10 +12,6 @@ using namespace adjoint::rt::cuda;
 using adjoint::rt::gpu::GemmKey;
 
 namespace {
-/// The most workspace a GEMM may take: what cuBLASLt's heuristics ask for
-/// on Hopper for the large tiles (a block from the pool, reused).
-constexpr uint64_t kMaxWorkspaceBytes = uint64_t(32) << 20;
-
 bool fitsInt32(uint64_t v) { return v <= uint64_t(INT32_MAX); }
 } // namespace
 
@@ -43,7 +39,7 @@ struct CublasLtGemm::Plan {
 };
 
 CublasLtGemm::CublasLtGemm(const CublasLtApi &api, cudaStream_t stream,
-                           gpu::DeviceMemory workspace)
+                           gpu::LibraryWorkspace workspace)
     : api_(api), stream_(stream), workspace_(std::move(workspace)) {}
 
 CublasLtGemm::~CublasLtGemm() {
@@ -168,7 +164,7 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
                              "cublasLtMatmulPreferenceCreate");
       !s.ok())
     return s;
-  uint64_t maxWorkspace = kMaxWorkspaceBytes;
+  uint64_t maxWorkspace = gpu::kLibraryWorkspaceBytes;
   cublasLtMatmulHeuristicResult_t result{};
   int returned = 0;
   Status s = checkCublas(api_.cublasLtMatmulPreferenceSetAttribute(
@@ -220,7 +216,7 @@ Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &, const GemmKey &key,
   const Plan &plan = *planned->second;
   void *workspace = nullptr;
   if (plan.workspaceBytes)
-    if (Status s = workspace_.allocate(plan.workspaceBytes, &workspace); !s.ok())
+    if (Status s = workspace_(&workspace); !s.ok())
       return s;
   const double one64 = 1.0;
   const float one32 = 1.0f;
@@ -233,8 +229,5 @@ Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &, const GemmKey &key,
                            c, plan.layouts[2], &plan.algo, workspace,
                            plan.workspaceBytes, stream_),
       "cublasLtMatmul");
-  // Stream-ordered: the pool hands the block only to work queued later.
-  if (workspace)
-    workspace_.deallocate(workspace);
   return s;
 }

@@ -7,9 +7,9 @@
 // The plans (matmul and layout descriptors, the heuristic's algorithm and
 // workspace size) are made once per problem. Row-major matrices are
 // cuBLASLt's column-major ones transposed: a row-major C is computed as
-// C^T = B^T A^T. The workspace is a block of the device's pool, lent
-// through gpu::DeviceMemory, so that this class is tested on its own
-// against a fake libcublasLt.
+// C^T = B^T A^T. The workspace is the device's library workspace
+// (gpu::LibraryWorkspace), lent as a function so that this class is tested
+// on its own against a fake libcublasLt.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,10 +27,10 @@ namespace adjoint::rt::cuda {
 
 class CublasLtGemm final : public gpu::GemmLibrary {
 public:
-  /// GEMMs on `stream`, their workspaces from `workspace`; the cuBLASLt
+  /// GEMMs on `stream`, in the workspace `workspace` gives; the cuBLASLt
   /// handle is made on the first one.
   CublasLtGemm(const CublasLtApi &api, cudaStream_t stream,
-               gpu::DeviceMemory workspace);
+               gpu::LibraryWorkspace workspace);
   ~CublasLtGemm() override;
   CublasLtGemm(const CublasLtGemm &) = delete;
   CublasLtGemm &operator=(const CublasLtGemm &) = delete;
@@ -52,7 +52,7 @@ private:
 
   const CublasLtApi &api_;
   cudaStream_t stream_;
-  gpu::DeviceMemory workspace_;
+  gpu::LibraryWorkspace workspace_;
   cublasLtHandle_t handle_ = nullptr;
   std::unordered_map<gpu::GemmKey, std::unique_ptr<Plan>, gpu::GemmKeyHash>
       plans_;

@@ -89,15 +89,11 @@ std::unique_ptr<gpu::DenseSolver> CudaDevice::makeDenseSolver() {
 }
 
 std::unique_ptr<gpu::GemmLibrary> CudaDevice::makeGemmLibrary(Status *why) {
-  // Workspaces from the pool, ordered on the stream like every block.
-  gpu::DeviceMemory workspace{
-      [this](size_t bytes, void **ptr) { return allocate(bytes, ptr); },
-      [this](void *ptr) { deallocate(ptr); }};
   return gpu::makeLibrary(
       loadCublasLt,
       [&](const CublasLtApi &api) {
         return std::make_unique<CublasLtGemm>(api, stream(),
-                                              std::move(workspace));
+                                              libraryWorkspace());
       },
       why);
 }

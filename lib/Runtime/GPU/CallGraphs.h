@@ -38,8 +38,6 @@ public:
     void *exec = nullptr;
     /// What one launch of it runs.
     WorkCounts counts;
-    /// Device blocks taken while it was captured, held while it may run.
-    std::vector<void *> blocks;
     uint64_t lastUse = 0;
   };
   struct Function {
@@ -62,11 +60,12 @@ public:
   std::unordered_map<const void *, Function> functions;
   std::unique_ptr<Recording> recording;
   /// Calls begun, calls whose work ran as a graph, graphs captured and, of
-  /// those, graphs updated in place.
+  /// those, graphs updated in place, and recording calls interrupted.
   uint64_t calls = 0;
   uint64_t graphCalls = 0;
   uint64_t captures = 0;
   uint64_t updates = 0;
+  uint64_t interrupts = 0;
   /// Ticks at each graph launch (Graph::lastUse).
   uint64_t clock = 0;
 };

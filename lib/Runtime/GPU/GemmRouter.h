@@ -56,6 +56,15 @@ public:
                          void *a, void *b, void *c) = 0;
 };
 
+/// The workspace of a device's library GEMMs: one block of this size, made
+/// on first use and kept for the device's life. Kept, because a graph that
+/// captured a library GEMM (GpuDeviceSteps.cpp) replays its kernels on
+/// that address; one, because all of them run in order on the device's
+/// stream. cuBLASLt's heuristics ask for up to 32 MiB on Hopper.
+constexpr size_t kLibraryWorkspaceBytes = size_t(32) << 20;
+/// Gives the workspace block (kLibraryWorkspaceBytes).
+using LibraryWorkspace = std::function<Status(void **block)>;
+
 /// Device memory a device lends from its pool (stream-ordered reuse: a
 /// block given back may be handed to work queued later).
 struct DeviceMemory {

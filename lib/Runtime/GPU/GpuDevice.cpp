@@ -54,18 +54,11 @@ Status GpuDevice::status() const {
 }
 
 Status GpuDevice::allocate(size_t bytes, void **ptr) {
-  Status status = pool_.allocate(bytes, ptr);
-  if (status.ok())
-    holdCaptured(*ptr, /*allocated=*/true, nullptr);
-  return status;
+  return pool_.allocate(bytes, ptr);
 }
 
 void GpuDevice::deallocate(void *ptr) {
-  if (!ptr)
-    return;
-  bool keep = false;
-  holdCaptured(ptr, /*allocated=*/false, &keep);
-  if (!keep)
+  if (ptr)
     pool_.deallocate(ptr);
 }
 
@@ -77,7 +70,8 @@ Status GpuDevice::onQueue(size_t bytes, const char *why, bool always,
   if (Status status = ready(); !status.ok())
     return status;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  settleRecording(why, always);
+  if (Status status = settleRecording(why, always); !status.ok())
+    return status;
   return work();
 }
 
@@ -94,10 +88,8 @@ Status GpuDevice::copyHostToDevice(void *dst, const void *src, size_t bytes) {
       return status;
     std::memcpy(copy, src, bytes);
     if (StepLog *log = recordingHere()) {
-      // Staged until the device next waits for its queue, which is after
-      // the call's graph.
-      log->copy(dst, copy, bytes, CopyKind::HostToDevice);
-      staging_.push_back(copy);
+      // The log owns the staging until the copy is queued (issueAll).
+      log->copy(dst, copy, bytes, CopyKind::HostToDevice, /*staged=*/true);
       stagingBytes_ += bytes;
       return stagingBytes_ > kMaxStagingBytes ? synchronize()
                                               : Status::success();
@@ -262,7 +254,8 @@ Status GpuDevice::launch(const adj_rt_gpu_kernel &kernel,
     log->launch(kernel, handle, grid, block, sharedBytes, args);
     return Status::success();
   }
-  settleRecording(nullptr, false);
+  if (Status status = settleRecording(nullptr, false); !status.ok())
+    return status;
   return issueLaunch(handle, kernel, grid, block, sharedBytes, args);
 }
 
@@ -279,13 +272,26 @@ Status GpuDevice::gemm(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b,
   {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
     if (StepLog *log = recordingHere()) {
-      if (int route = settledGemmRoute(gemm, a, b, c); route >= 0) {
+      bool argsGiven = fallbackArgs != nullptr;
+      for (uint32_t i = 0; argsGiven && i < gemm.fallback->numArgs; ++i)
+        argsGiven = fallbackArgs[i] != nullptr;
+      int route = argsGiven ? settledGemmRoute(gemm, a, b, c) : -1;
+      if (route >= 0) {
         log->gemm(gemm, route, a, b, c, fallbackArgs);
         return Status::success();
       }
-      interruptRecording("measures a GEMM's routes", false);
+      // Queued now: the routes are measured (which waits for the device),
+      // or the fallback's arguments are missing, which only the kernel
+      // route reads.
+      if (Status status = settleRecording(
+              argsGiven ? "measures a GEMM's routes"
+                        : "a GEMM without its kernel's arguments",
+              false);
+          !status.ok())
+        return status;
     }
-    settleRecording(nullptr, false);
+    if (Status status = settleRecording(nullptr, false); !status.ok())
+      return status;
   }
   return issueGemm(gemm, a, b, c, fallbackArgs);
 }
@@ -299,7 +305,7 @@ void GpuDevice::forgetLoadedCode() {
   // Queued launches may still use the kernels and read the constants. A
   // failure here is the device's (it reports it on the next blocking call
   // too); releasing then is still right, nothing can run them any more.
-  settleRecording("unloads code", false);
+  (void)settleRecording("unloads code", false);
   (void)finish();
   dropGraphs();
   for (auto &[descriptor, handle] : kernels_)
@@ -330,6 +336,9 @@ Status GpuDevice::constant(const void *host, uint64_t bytes, void **device) {
   }
   if (Status status = ready(); !status.ok())
     return status;
+  if (Status status = settleRecording("uploads a constant", false);
+      !status.ok())
+    return status;
   // Constants live as long as their code (forgetLoadedCode), outside the
   // pool, so that they never show in its statistics as memory a call
   // leaked.
@@ -342,7 +351,6 @@ Status GpuDevice::constant(const void *host, uint64_t bytes, void **device) {
   if (!status.ok())
     return status;
   // The host data is a global of the loaded object: no staging needed.
-  settleRecording("uploads a constant", false);
   if (bytes)
     if (status = enqueueCopy(block, host, bytes, CopyKind::HostToDevice,
                              /*blocking=*/false);

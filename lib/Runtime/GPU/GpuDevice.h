@@ -168,8 +168,9 @@ protected:
   virtual void releaseModule(void *handle) = 0;
   /// Queues a checked, non-empty GEMM. A driver with a vendor library
   /// chooses between it and launchFallback(); the default launches the
-  /// fallback. Called without the device's lock (a library call may
-  /// allocate a workspace from the pool or time both routes).
+  /// fallback. Called without the device's lock (the router may time both
+  /// routes), except when a recorded call's work is queued at its end
+  /// (GpuDeviceSteps.cpp), with every route settled.
   virtual Status enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
                              void *b, void *c, void **fallbackArgs) {
     return launchFallback(gemm, fallbackArgs);
@@ -228,24 +229,25 @@ private:
   Status issueFill(void *dst, uint8_t value, size_t bytes);
   /// Queues every operation of `log` in order.
   Status issueAll(const StepLog &log);
+  /// The staging of `log`'s uploads, queued now, held until the device
+  /// next waits for its queue.
+  void adoptStaging(const StepLog &log);
   /// The log of the call recording on this thread, or null.
   StepLog *recordingHere();
   /// Before queuing work: a call recording on another thread queues what
   /// it has and runs on plainly; the recording call itself does so when
-  /// `why` names work that cannot wait for its end (null: work it records).
-  void settleRecording(const char *why, bool always);
+  /// `why` names work that cannot wait for its end (null: work it records),
+  /// and then fails with the error of queuing what it had recorded.
+  Status settleRecording(const char *why, bool always);
   /// Queues what the recording call logged so far and stops its recording
   /// (the rest of the call runs plainly): something that cannot wait for
   /// the end of the call, `why`, is about to use the queue. `always`: the
   /// function does it on every call, so it is not recorded again.
-  void interruptRecording(const char *why, bool always);
+  Status interruptRecording(const char *why, bool always);
   /// The end of a recorded call: its work as a graph launch.
   Status launchAsGraph(const void *function, StepLog &log);
   /// Releases every graph (their kernels are being unloaded).
   void dropGraphs();
-  /// Device blocks taken while a graph is captured (a library's workspace)
-  /// belong to the graph: they stay allocated while it may run.
-  void holdCaptured(void *ptr, bool allocated, bool *keep);
 
 
   /// Runs initialize() once; its status after that.
@@ -298,11 +300,7 @@ private:
   WorkCounts *sink_ = &counts_;
   /// The compiled functions' calls and graphs (GpuDeviceSteps.cpp).
   std::unique_ptr<CallGraphs> calls_;
-  /// The thread capturing a graph, and the blocks it took meanwhile.
-  std::atomic<std::thread::id> capturing_{};
-  std::unordered_set<void *> capturedAllocations_;
-  std::vector<void *> capturedBlocks_;
-  bool profiling_ = false;
+  std::atomic<bool> profiling_{false};
   std::map<std::string, KernelTime> kernelTimes_;
 };
 

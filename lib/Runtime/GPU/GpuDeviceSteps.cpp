@@ -17,9 +17,10 @@
 // Why equal signatures make a graph safe to launch again: every address the
 // recorded work uses was handed to this call (its inputs, the outputs and
 // temporaries it allocated from the pool, staging it filled), belongs to
-// the loaded code (constants), or belongs to the graph itself (blocks a
-// library took while the graph was captured, such as cuBLASLt's workspace,
-// held until the graph is released).
+// the loaded code (constants), or is the device's library workspace (one
+// block kept for the device's life: GemmRouter.h). A block freed and
+// handed to someone else changes the next call's addresses, hence its
+// signature.
 //
 // A call that needs the device before its end (a read of device memory for
 // host control flow, a vendor decomposition) queues what it recorded so far
@@ -112,6 +113,12 @@ Status GpuDevice::issueFill(void *dst, uint8_t value, size_t bytes) {
   return enqueueFill(dst, value, bytes);
 }
 
+void GpuDevice::adoptStaging(const StepLog &log) {
+  for (const StepLog::Op &op : log.ops())
+    if (op.staged)
+      staging_.push_back(const_cast<void *>(op.src));
+}
+
 Status GpuDevice::issueAll(const StepLog &log) {
   for (const StepLog::Op &op : log.ops()) {
     std::vector<void *> args = log.args(op);
@@ -174,7 +181,13 @@ Status GpuDevice::endCall(bool recorded, bool completed) {
   if (!recording || recording->stopped)
     return recording ? recording->error : Status::success();
   // A failed call's results are discarded: its work need not run.
-  if (!completed || recording->log.empty())
+  if (!completed) {
+    for (const StepLog::Op &op : recording->log.ops())
+      if (op.staged)
+        releaseStaging(const_cast<void *>(op.src));
+    return Status::success();
+  }
+  if (recording->log.empty())
     return Status::success();
   return launchAsGraph(recording->function, recording->log);
 }
@@ -187,47 +200,47 @@ StepLog *GpuDevice::recordingHere() {
              : nullptr;
 }
 
-void GpuDevice::settleRecording(const char *why, bool always) {
+Status GpuDevice::settleRecording(const char *why, bool always) {
   CallGraphs::Recording *recording = calls_->recording.get();
   if (!recording || recording->stopped)
-    return;
-  if (recording->thread != std::this_thread::get_id())
-    interruptRecording("another thread used the device during a call",
-                       false);
-  else if (why)
-    interruptRecording(why, always);
+    return Status::success();
+  if (recording->thread == std::this_thread::get_id())
+    return why ? interruptRecording(why, always) : Status::success();
+  // The recording call learns of a failure at its end (endCall).
+  (void)interruptRecording("another thread used the device during a call",
+                           false);
+  return Status::success();
 }
 
-void GpuDevice::interruptRecording(const char *why, bool always) {
+Status GpuDevice::interruptRecording(const char *why, bool always) {
   CallGraphs::Recording &recording = *calls_->recording;
-  if (always)
-    calls_->functions[recording.function].fallback = why;
+  ++calls_->interrupts;
   recording.stopped = true;
   StepLog log = std::move(recording.log);
   recording.log = StepLog();
-  if (Status status = issueAll(log); !status.ok() && recording.error.ok())
+  Status status = issueAll(log);
+  adoptStaging(log);
+  if (status.ok() && always)
+    calls_->functions[recording.function].fallback = why;
+  if (!status.ok() && recording.error.ok())
     recording.error = status;
+  return status;
 }
 
 //===----------------------------------------------------------------------===//
 // Graphs
 //===----------------------------------------------------------------------===//
 
-void GpuDevice::holdCaptured(void *ptr, bool allocated, bool *keep) {
-  if (capturing_.load(std::memory_order_relaxed) != std::this_thread::get_id())
-    return;
-  if (allocated) {
-    capturedAllocations_.insert(ptr);
-  } else if (capturedAllocations_.erase(ptr)) {
-    capturedBlocks_.push_back(ptr);
-    *keep = true;
-  }
-}
-
 Status GpuDevice::launchAsGraph(const void *function, StepLog &log) {
   GraphDriver &driver = *graphDriver();
   CallGraphs::Function &f = calls_->functions[function];
   uint64_t now = ++calls_->clock;
+  // Queued one way or another: the device holds the staging from here on.
+  struct Adopt {
+    GpuDevice &device;
+    const StepLog &log;
+    ~Adopt() { device.adoptStaging(log); }
+  } adopt{*this, log};
   for (CallGraphs::Graph &graph : f.graphs)
     if (graph.signature == log.signature()) {
       Status status = driver.launch(graph.exec);
@@ -239,11 +252,9 @@ Status GpuDevice::launchAsGraph(const void *function, StepLog &log) {
       return status;
     }
 
-  // Capture the work; what it counts and the blocks it takes are the
-  // graph's.
+  // Capture the work, counted on the graph's account.
   WorkCounts counts;
   sink_ = &counts;
-  capturing_ = std::this_thread::get_id();
   Status status = driver.beginCapture();
   Status issued = status.ok() ? issueAll(log) : status;
   void *captured = nullptr;
@@ -252,18 +263,15 @@ Status GpuDevice::launchAsGraph(const void *function, StepLog &log) {
   if (status.ok())
     status = issued;
   sink_ = &counts_;
-  capturing_ = std::thread::id();
-  std::vector<void *> held = std::move(capturedBlocks_);
-  capturedBlocks_.clear();
-  capturedAllocations_.clear();
+  // Nothing captured ran: the work is queued plainly. A failure then is
+  // the call's own; otherwise the function is not recorded again.
   auto fallBack = [&](const std::string &why) {
     if (captured)
       driver.destroyGraph(captured);
-    // Nothing captured ran: the blocks are free again.
-    for (void *block : held)
-      pool_.deallocate(block);
-    f.fallback = why;
-    return issueAll(log);
+    Status plain = issueAll(log);
+    if (plain.ok())
+      f.fallback = why;
+    return plain;
   };
   if (!status.ok())
     return fallBack("the driver could not capture its work: " +
@@ -288,18 +296,13 @@ Status GpuDevice::launchAsGraph(const void *function, StepLog &log) {
   driver.destroyGraph(captured);
   if (!slot)
     slot = &f.graphs.emplace_back();
-  else {
-    // Launches of the old graph queued before keep running; its blocks go
-    // back to the pool in queue order.
-    if (!updated)
-      driver.destroyExec(slot->exec);
-    for (void *block : slot->blocks)
-      pool_.deallocate(block);
-  }
+  else if (!updated)
+    // Launches of the old graph queued before still run (the driver
+    // frees it after them).
+    driver.destroyExec(slot->exec);
   slot->signature = log.signature();
   slot->exec = exec;
   slot->counts = counts;
-  slot->blocks = std::move(held);
   slot->lastUse = now;
   ++calls_->captures;
   calls_->updates += updated;
@@ -312,14 +315,14 @@ Status GpuDevice::launchAsGraph(const void *function, StepLog &log) {
 }
 
 void GpuDevice::dropGraphs() {
+  // The functions' calls and reasons stay: code loaded later at the same
+  // entry may be counted as warm or be left unrecorded, never replayed.
   GraphDriver *driver = graphDriver();
-  for (auto &[function, f] : calls_->functions)
-    for (CallGraphs::Graph &graph : f.graphs) {
+  for (auto &[function, f] : calls_->functions) {
+    for (CallGraphs::Graph &graph : f.graphs)
       driver->destroyExec(graph.exec);
-      for (void *block : graph.blocks)
-        pool_.deallocate(block);
-    }
-  calls_->functions.clear();
+    f.graphs.clear();
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -337,6 +340,7 @@ DeviceCounters GpuDevice::counters() const {
   c.graphCalls = calls_->graphCalls;
   c.graphCaptures = calls_->captures;
   c.graphUpdates = calls_->updates;
+  c.graphInterrupts = calls_->interrupts;
   for (const auto &[function, f] : calls_->functions)
     if (!f.fallback.empty())
       c.graphFallbacks.push_back(f.fallback);

@@ -55,12 +55,14 @@ void StepLog::gemm(const adj_rt_gpu_gemm_desc &gemm, int route, void *a,
   ops_.push_back(op);
 }
 
-void StepLog::copy(void *dst, const void *src, size_t bytes, CopyKind kind) {
+void StepLog::copy(void *dst, const void *src, size_t bytes, CopyKind kind,
+                   bool staged) {
   Op op{Kind::Copy};
   op.dst = dst;
   op.src = src;
   op.bytes = bytes;
   op.copyKind = kind;
+  op.staged = staged;
   sign(op.kind);
   sign(op.dst);
   sign(op.src);

@@ -45,6 +45,9 @@ public:
     const void *src = nullptr;
     size_t bytes = 0;
     CopyKind copyKind = CopyKind::DeviceToDevice;
+    /// A host-to-device copy from staging memory the log owns until the
+    /// copy is queued (GpuDevice's staging holds it from then on).
+    bool staged = false;
     uint8_t value = 0;
     /// The argument values of the launch (or of the GEMM's fallback):
     /// entries [firstArg, firstArg + numArgs) of the log's offsets.
@@ -59,7 +62,8 @@ public:
   /// (GpuDevice::settledGemmRoute).
   void gemm(const adj_rt_gpu_gemm_desc &gemm, int route, void *a, void *b,
             void *c, void **fallbackArgs);
-  void copy(void *dst, const void *src, size_t bytes, CopyKind kind);
+  void copy(void *dst, const void *src, size_t bytes, CopyKind kind,
+            bool staged = false);
   void fill(void *dst, uint8_t value, size_t bytes);
 
   const std::vector<Op> &ops() const { return ops_; }

@@ -157,6 +157,17 @@ Status StreamDevice::enqueueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
   });
 }
 
+LibraryWorkspace StreamDevice::libraryWorkspace() {
+  return [this](void **block) {
+    if (!workspace_)
+      if (Status status = allocate(kLibraryWorkspaceBytes, &workspace_);
+          !status.ok())
+        return status;
+    *block = workspace_;
+    return Status::success();
+  };
+}
+
 int StreamDevice::settledGemmRoute(const adj_rt_gpu_gemm_desc &gemm, void *a,
                                    void *b, void *c) {
   GemmRoute route;

@@ -154,6 +154,10 @@ protected:
   /// `context`.
   virtual Status check(int result, const char *call,
                        const std::string &context) const = 0;
+  /// The device's library workspace (GemmRouter.h), for makeGemmLibrary:
+  /// a block of the pool made on first use (with the device locked, as
+  /// library calls are) and never given back.
+  LibraryWorkspace libraryWorkspace();
   /// Gives `exec` the parameters of `graph` in place (cuGraphExecUpdate,
   /// hipGraphExecUpdate); `*updated` false, the status ok, where the
   /// driver cannot. Called with the device current.
@@ -242,6 +246,7 @@ private:
   /// start-up); gemmLibrary_ stays null where it is unavailable.
   std::unique_ptr<GemmRouter> gemms_;
   std::unique_ptr<GemmLibrary> gemmLibrary_;
+  void *workspace_ = nullptr;
   Graphs graphs_{*this};
 };
 

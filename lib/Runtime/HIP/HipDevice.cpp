@@ -82,7 +82,8 @@ std::unique_ptr<gpu::GemmLibrary> HipDevice::makeGemmLibrary(Status *why) {
   return gpu::makeLibrary(
       loadRocblas,
       [&](const RocblasApi &api) {
-        return std::make_unique<RocblasGemm>(api, stream());
+        return std::make_unique<RocblasGemm>(api, stream(),
+                                             libraryWorkspace());
       },
       why);
 }

@@ -29,6 +29,8 @@ Status adjoint::rt::hip::loadRocblas(const RocblasApi **api) {
                          &table.rocblas_status_to_string);
     resolveOptional(library, "rocblas_set_atomics_mode",
                          &table.rocblas_set_atomics_mode);
+    resolveOptional(library, "rocblas_set_workspace",
+                    &table.rocblas_set_workspace);
     Status status;
 #define ADJ_ROCBLAS_FN(name, params)                                           \
   if (status.ok())                                                             \

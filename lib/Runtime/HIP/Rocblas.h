@@ -45,6 +45,10 @@ struct RocblasApi {
   /// Optional: set to rocblas_atomics_not_allowed on every handle.
   rocblas_status (*rocblas_set_atomics_mode)(rocblas_handle handle,
                                              int mode) = nullptr;
+  /// Optional (rocBLAS 2.x and later): the device workspace of a handle,
+  /// the device's library workspace on every handle.
+  rocblas_status (*rocblas_set_workspace)(rocblas_handle handle, void *block,
+                                          size_t bytes) = nullptr;
 #define ADJ_ROCBLAS_FN(name, params) rocblas_status(*name) params = nullptr;
 #include "HIP/Rocblas.def"
 };

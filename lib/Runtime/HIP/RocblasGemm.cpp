@@ -34,6 +34,18 @@ Status RocblasGemm::prepare(const adj_rt_gpu_gemm_desc &gemm,
                                 "rocblas_set_stream");
         !s.ok())
       return s;
+    if (api_.rocblas_set_workspace) {
+      void *block = nullptr;
+      if (Status s = workspace_(&block); !s.ok())
+        return s;
+      if (Status s = checkRocblas(
+              api_,
+              api_.rocblas_set_workspace(handle_, block,
+                                         gpu::kLibraryWorkspaceBytes),
+              "rocblas_set_workspace");
+          !s.ok())
+        return s;
+    }
     // The same product twice must give the same bits (rocBLAS 4.0's
     // default; older ones allow atomics).
     if (api_.rocblas_set_atomics_mode)

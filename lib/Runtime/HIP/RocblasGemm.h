@@ -21,9 +21,13 @@ namespace adjoint::rt::hip {
 class RocblasGemm final : public gpu::GemmLibrary {
 public:
   /// GEMMs on `stream`; the rocBLAS handle is made on the first one, with
-  /// the device current (rocBLAS binds a handle to the current device).
-  RocblasGemm(const RocblasApi &api, hipStream_t stream)
-      : api_(api), stream_(stream) {}
+  /// the device current (rocBLAS binds a handle to the current device),
+  /// and given `workspace`'s block where rocBLAS takes one (otherwise it
+  /// keeps its own, which it may move when a GEMM needs more, under the
+  /// feet of graphs that captured its kernels).
+  RocblasGemm(const RocblasApi &api, hipStream_t stream,
+              gpu::LibraryWorkspace workspace)
+      : api_(api), stream_(stream), workspace_(std::move(workspace)) {}
   ~RocblasGemm() override;
   RocblasGemm(const RocblasGemm &) = delete;
   RocblasGemm &operator=(const RocblasGemm &) = delete;
@@ -37,6 +41,7 @@ public:
 private:
   const RocblasApi &api_;
   hipStream_t stream_;
+  gpu::LibraryWorkspace workspace_;
   rocblas_handle handle_ = nullptr;
 };
 

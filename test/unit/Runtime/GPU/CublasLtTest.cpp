@@ -89,9 +89,18 @@ struct FakeDevice {
     };
     return device;
   }
-  gpu::DeviceMemory memory() {
-    gpu::GemmRouter::Device device = lend();
-    return {device.allocate, device.deallocate};
+  /// The library workspace: one block, made on the first request.
+  void *workspaceBlock = nullptr;
+  int workspaceRequests = 0;
+  ~FakeDevice() { std::free(workspaceBlock); }
+  gpu::LibraryWorkspace workspace() {
+    return [this](void **block) {
+      if (!workspaceBlock)
+        workspaceBlock = std::malloc(gpu::kLibraryWorkspaceBytes);
+      ++workspaceRequests;
+      *block = workspaceBlock;
+      return Status::success();
+    };
   }
   std::function<Status()> kernel() {
     return [this] {
@@ -110,7 +119,7 @@ struct RoutedGemm {
   RoutedGemm(const CublasLtApi *api, Status why, FakeDevice &device,
              GemmRoute route)
       : library(api ? std::make_unique<CublasLtGemm>(*api, fakeStream(),
-                                                     device.memory())
+                                                     device.workspace())
                     : nullptr),
         router("ADJOINT_CUDA_GEMM", std::move(why), device.lend(), route) {}
   Status run(const adj_rt_gpu_gemm_desc &gemm, void *a, void *b, void *c,
@@ -184,7 +193,9 @@ void checkLibrary(DType dtype, uint64_t batch, const Matrix &a,
   REQUIRE(gemm.run(desc, av.data(), bv.data(), cv.data(), fake.kernel()).ok());
   REQUIRE(fakeCalls().size() == before + 1);
   REQUIRE(fake.kernelLaunches == 0);
-  REQUIRE(fake.live == 0); // the workspace went back
+  REQUIRE(fake.live == 0);
+  // The GEMM's workspace is the device's one block, not the pool's.
+  REQUIRE(fake.workspaceRequests == (fakeCalls().back().workspaceBytes ? 1 : 0));
   std::vector<double> expected = c.data;
   for (uint64_t e = 0; e < batch; ++e)
     for (uint64_t i = 0; i < a.rows; ++i)

@@ -115,6 +115,15 @@ rocblas_status rocblas_set_stream(rocblas_handle handle, hipStream_t stream) {
   return rocblas_status_success;
 }
 
+rocblas_status rocblas_set_workspace(rocblas_handle handle, void *block,
+                                     size_t bytes) {
+  if (!handle || (bytes && !block))
+    return kInvalidHandle;
+  journal().workspace = block;
+  journal().workspaceBytes = bytes;
+  return rocblas_status_success;
+}
+
 rocblas_status rocblas_gemm_strided_batched_ex(
     rocblas_handle handle, rocblas_operation opA, rocblas_operation opB,
     int32_t m, int32_t n, int32_t k, const void *alpha, const void *a,

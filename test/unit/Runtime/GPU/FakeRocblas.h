@@ -15,6 +15,9 @@ struct FakeRocblasJournal {
   std::vector<std::string> scals;
   void *stream = nullptr;
   int handles = 0;
+  /// The workspace rocblas_set_workspace gave the last handle.
+  void *workspace = nullptr;
+  size_t workspaceBytes = 0;
   /// How far each GEMM advances the fake HIP runtime's clock.
   double gemmMs = 0;
 };

@@ -202,6 +202,9 @@ TEST_CASE("HIP GEMMs through rocBLAS: every layout, batches, f32 and f64",
   // One handle, bound to the device's stream.
   REQUIRE(blas->handles == 1);
   REQUIRE(blas->stream == reinterpret_cast<void *>(device->nativeStream()));
+  // The device's one library workspace, which graphs may replay on.
+  REQUIRE(blas->workspace != nullptr);
+  REQUIRE(blas->workspaceBytes == gpu::kLibraryWorkspaceBytes);
 }
 
 TEST_CASE("HIP GEMMs: the faster of rocBLAS and the kernel, measured once",

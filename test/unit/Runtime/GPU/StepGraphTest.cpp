@@ -61,6 +61,46 @@ void readingEntry(void **args) {
   adj_rt_gpu_read(&first, reinterpret_cast<void *>(out[1]), sizeof(float));
 }
 
+/// The values gUploadEntry uploads; changed between calls.
+std::vector<float> gUpload(kN);
+
+/// (x) -> y: y = the host's gUpload (a staged upload), then y += x by the
+/// scale kernel (not run by the fake): y's data is the upload's.
+void uploadEntry(void **args) {
+  auto *out = static_cast<int64_t *>(args[0]);
+  int64_t n = kN;
+  void *y = adj_rt_gpu_alloc(uint64_t(n) * sizeof(float));
+  adj_rt_gpu_write(y, gUpload.data(), uint64_t(n) * sizeof(float));
+  float factor = 1;
+  void *argv[] = {&y, &y, &factor, &n};
+  adj_rt_gpu_launch(gScale, 1, 1, 1, 64, 1, 1, 0, argv);
+  writeDescriptor(out, y, n);
+}
+
+Signature oneVector();
+
+/// The input and device of nestingEntry's inner call.
+Tensor gNestedInput;
+Device *gNestedDevice = nullptr;
+
+/// copyScaleEntry, with a call of copyScaleEntry on the same device in the
+/// middle (as a callback into compiled code makes).
+void nestingEntry(void **args) {
+  copyScaleEntry(args);
+  std::vector<Tensor> outputs;
+  Status inner = invoke(copyScaleEntry, oneVector(), {gNestedInput}, outputs,
+                        nullptr, gNestedDevice);
+  if (!inner.ok())
+    failCompiledCall(inner.code(), inner.message().c_str());
+}
+
+/// copyScaleEntry's copy and launch, then a launch without a kernel: the
+/// call fails after recording work.
+void failingEntry(void **args) {
+  copyScaleEntry(args);
+  adj_rt_gpu_launch(nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr);
+}
+
 Signature oneVector() { return vectorSignature(DType::F32, kN, 1); }
 
 /// Calls `entry` on `x`; the output's values.
@@ -133,14 +173,24 @@ TEMPLATE_TEST_CASE("stream devices: a function's calls from the third on "
   REQUIRE(graphed.kernels == plain.kernels + 1);
 
   // The same work at the same addresses (y's block back in the pool and
-  // handed out again) launches the graph again, captured once.
+  // handed out again) launches the graph again, captured once; x's new
+  // contents show that the graph's copy ran.
   void *address = y.data();
   y = Tensor();
+  std::vector<double> changed = ramp(kN, 3, -7);
+  REQUIRE(device
+              ->copyHostToDevice(
+                  const_cast<void *>(x.data()),
+                  Tensor::fromDoubles(DType::F32, {kN}, changed).data(),
+                  kN * sizeof(float))
+              .ok());
+  launches = j->launches.size();
   Tensor again;
-  REQUIRE(call(*device, copyScaleEntry, x, &again) == expected);
+  REQUIRE(call(*device, copyScaleEntry, x, &again) == changed);
   REQUIRE(again.data() == address);
   REQUIRE(j->graphCaptures == captures + 1);
   REQUIRE(j->graphLaunches == graphLaunches + 2);
+  REQUIRE(j->launches.size() == launches + 1);
   REQUIRE(j->launches.back().args[0] == bytesOf(address));
   REQUIRE(device->counters().graphCalls == plain.graphCalls + 2);
 }
@@ -151,24 +201,33 @@ TEMPLATE_TEST_CASE("stream devices: new addresses update a function's "
   FAKE_DEVICE_OR_RETURN(device, j);
   gScale = ownScale<TestType>();
   unsetenv("ADJOINT_GPU_GRAPHS");
+  PackedEntry entry = [](void **args) { copyScaleEntry(args); };
   // Inputs and outputs all kept alive: every call's addresses are new.
   std::vector<Tensor> inputs, outputs(8);
   for (int i = 0; i < 8; ++i)
     inputs.push_back(input(*device, 10 * i));
   int instantiations = j->graphInstantiations, updates = j->graphUpdates;
+  int execs = j->liveGraphExecs;
   for (int i = 0; i < 8; ++i) {
-    REQUIRE(call(*device, copyScaleEntry, inputs[i], &outputs[i]) ==
+    size_t launches = j->launches.size();
+    REQUIRE(call(*device, entry, inputs[i], &outputs[i]) ==
             ramp(kN, 1, 10 * i));
     // The launch that ran is this call's, on this call's addresses.
+    REQUIRE(j->launches.size() == launches + 1);
     REQUIRE(j->launches.back().args[0] == bytesOf(outputs[i].data()));
   }
-  // The first calls ran plainly (this test's device may have seen the
-  // function before); then one graph per address pattern up to the
-  // function's four, then the least recently used updated in place.
-  REQUIRE(j->graphUpdates > updates);
-  REQUIRE(j->graphInstantiations - instantiations <= 4);
+  // Two plain calls, a graph each for the next four address patterns (the
+  // function's most), then the least recently used updated in place.
+  REQUIRE(j->graphInstantiations == instantiations + 4);
+  REQUIRE(j->graphUpdates == updates + 2);
   REQUIRE(j->liveGraphs == 0);
-  REQUIRE(j->liveGraphExecs <= 8); // four per function, two functions
+  REQUIRE(j->liveGraphExecs == execs + 4);
+  // Unloading code releases every graph; the next call captures anew.
+  int captures = j->graphCaptures;
+  device->forgetLoadedCode();
+  REQUIRE(j->liveGraphExecs == 0);
+  REQUIRE(call(*device, entry, inputs[0]) == ramp(kN, 1, 0));
+  REQUIRE(j->graphCaptures == captures + 1);
 }
 
 TEMPLATE_TEST_CASE("stream devices: a call that reads device memory runs "
@@ -246,4 +305,53 @@ TEMPLATE_TEST_CASE("stream devices: ADJOINT_GPU_GRAPHS=0 and profiling run "
   // Graphs again once profiling is off.
   REQUIRE(call(*device, entry, x) == ramp(kN, 1, 7));
   REQUIRE(j->graphLaunches == graphLaunches + 1);
+}
+
+TEMPLATE_TEST_CASE("stream devices: recorded uploads, nested calls and "
+                   "failed calls",
+                   "[gpu][stream-device][graphs]", STREAM_VENDORS) {
+  FAKE_DEVICE_OR_RETURN(device, j);
+  gScale = ownScale<TestType>();
+  unsetenv("ADJOINT_GPU_GRAPHS");
+  Tensor x = input(*device, 11);
+
+  SECTION("each call's upload lands, graph or not") {
+    PackedEntry entry = [](void **args) { uploadEntry(args); };
+    uint64_t graphCalls = device->counters().graphCalls;
+    for (int i = 0; i < 6; ++i) {
+      for (int e = 0; e < kN; ++e)
+        gUpload[e] = float(e * (i + 1));
+      std::vector<double> expected(gUpload.begin(), gUpload.end());
+      REQUIRE(call(*device, entry, x) == expected);
+    }
+    REQUIRE(device->counters().graphCalls == graphCalls + 4);
+  }
+  SECTION("a call inside a recording call runs both plainly") {
+    PackedEntry entry = [](void **args) { nestingEntry(args); };
+    gNestedInput = x;
+    gNestedDevice = device;
+    DeviceCounters before = device->counters();
+    for (int i = 0; i < 4; ++i)
+      REQUIRE(call(*device, entry, x) == ramp(kN, 1, 11));
+    DeviceCounters after = device->counters();
+    // The outer calls from the third on began recording and were
+    // interrupted by the inner call.
+    REQUIRE(after.graphInterrupts == before.graphInterrupts + 2);
+    REQUIRE(after.kernels == before.kernels + 8);
+    gNestedInput = Tensor();
+  }
+  SECTION("a failed call's recorded work is dropped") {
+    PackedEntry entry = [](void **args) { failingEntry(args); };
+    for (int i = 0; i < 4; ++i) {
+      size_t from = j->stream.size();
+      std::vector<Tensor> outputs;
+      Status status =
+          invoke(entry, oneVector(), {x}, outputs, nullptr, device);
+      REQUIRE(status.code() == StatusCode::InvalidArgument);
+      // The plain calls queued their copy and launch before failing; the
+      // recorded ones never queue theirs.
+      REQUIRE(since(*j, from).size() == (i < 2 ? 2u : 0u));
+    }
+    REQUIRE(call(*device, copyScaleEntry, x) == ramp(kN, 1, 11));
+  }
 }
