@@ -102,19 +102,27 @@ bool CachingAllocator::owns(const void *ptr) const {
 }
 
 void CachingAllocator::releaseCached() {
-  std::vector<void *> blocks;
+  decltype(free_) cached;
+  size_t bytes = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto &[size, list] : free_)
-      blocks.insert(blocks.end(), list.begin(), list.end());
-    free_.clear();
+    cached.swap(free_);
+    bytes = stats_.bytesCached;
     stats_.bytesCached = 0;
   }
-  if (blocks.empty())
+  if (cached.empty())
     return;
-  backend_.quiesce();
-  for (void *block : blocks)
-    backend_.release(block);
+  if (!backend_.quiesce()) {
+    // Queued work may still use them: back to the cache.
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto &[size, list] : cached)
+      free_[size].insert(free_[size].end(), list.begin(), list.end());
+    stats_.bytesCached += bytes;
+    return;
+  }
+  for (auto &[size, list] : cached)
+    for (void *block : list)
+      backend_.release(block);
 }
 
 void CachingAllocator::emptyCache() { releaseCached(); }

@@ -41,8 +41,10 @@ public:
     std::function<Status(size_t bytes, void **ptr)> allocate;
     /// Gives a driver block back; called only after `quiesce`.
     std::function<void(void *ptr)> release;
-    /// Waits until no queued work can still use a cached block.
-    std::function<void()> quiesce;
+    /// Waits until no queued work can still use a cached block; false when
+    /// it cannot (the device fails, or its queue is being captured into a
+    /// graph): the cached blocks are kept then.
+    std::function<bool()> quiesce;
   };
 
   explicit CachingAllocator(Backend backend);

@@ -33,7 +33,7 @@ GpuDevice::GpuDevice(DeviceKind kind, int index, DeviceProperties properties)
             return rawAllocate(bytes, ptr);
           },
           [this](void *ptr) { rawRelease(ptr); },
-          [this] { (void)synchronize(); }}),
+          [this] { return synchronize().ok(); }}),
       calls_(std::make_unique<CallGraphs>()) {}
 
 // Devices are never destroyed (the registry keeps them for the process).

@@ -110,7 +110,7 @@ TEST_CASE("the caching allocator reuses, retries and counts",
   // A fake driver: blocks from the heap, refusing while `refuse` is set
   // unless the cache was just given back (as a full device would).
   int released = 0, quiesced = 0;
-  bool refuseUntilRelease = false;
+  bool refuseUntilRelease = false, cannotWait = false;
   gpu::CachingAllocator pool(gpu::CachingAllocator::Backend{
       [&](size_t bytes, void **ptr) {
         if (refuseUntilRelease && released == 0)
@@ -122,7 +122,10 @@ TEST_CASE("the caching allocator reuses, retries and counts",
         ++released;
         std::free(ptr);
       },
-      [&] { ++quiesced; }});
+      [&] {
+        ++quiesced;
+        return !cannotWait;
+      }});
   size_t size = gpu::CachingAllocator::roundSize(1000);
   REQUIRE(size >= 1000);
   REQUIRE(size % gpu::kDeviceAlignment == 0);
@@ -168,6 +171,26 @@ TEST_CASE("the caching allocator reuses, retries and counts",
   pool.emptyCache();
   REQUIRE(pool.stats().bytesCached == 0);
   REQUIRE(pool.stats().liveBlocks == 0);
+
+  // A device that cannot wait for its queue (a graph being captured)
+  // keeps its cache: queued work may still use the blocks.
+  void *kept = nullptr;
+  REQUIRE(pool.allocate(3000, &kept).ok());
+  REQUIRE(pool.deallocate(kept));
+  size_t cached = pool.stats().bytesCached;
+  cannotWait = true;
+  int quiescedBefore = quiesced, releasedBefore = released;
+  pool.emptyCache();
+  cannotWait = false;
+  REQUIRE(quiesced == quiescedBefore + 1);
+  REQUIRE(released == releasedBefore);
+  REQUIRE(pool.stats().bytesCached == cached);
+  void *again = nullptr;
+  REQUIRE(pool.allocate(3000, &again).ok());
+  REQUIRE(again == kept);
+  REQUIRE(pool.deallocate(again));
+  pool.emptyCache();
+  REQUIRE(pool.stats().bytesCached == 0);
 }
 
 TEST_CASE("SPIR-V is checked before any driver sees it", "[gpu][spirv]") {
