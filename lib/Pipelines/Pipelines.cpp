@@ -165,6 +165,9 @@ void adjoint::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addPass(createScatters(scatters));
   // Decompositions (calls -adj-to-linalg made) as matrix kernels.
   pm.addPass(createLinearAlgebra());
+  // Outputs start from their fill's constant in the kernel that fills
+  // them: no kernel per fill.
+  pm.addPass(createFoldFills());
   // Products, convolutions and reductions first, as tiled kernels with
   // workgroup memory and subgroup shuffles; every other linalg op then gets
   // the generic one-work-item-per-output kernel.

@@ -28,20 +28,22 @@
 // barrier; exp is a polynomial (Debian's device libraries predate gfx942:
 // lower-to-hip-math.mlir).
 // ROCDL-NOT:   __ocml
+// The outputs' fills are folded into the kernels that start from them.
 // ROCDL:       gpu.module @model_kernels [#rocdl.target<O = 3, chip = "gfx942", abi = "500", flags = {wave64}>]
-// ROCDL-NEXT:    llvm.func @model_kernel(%{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.flat_work_group_size = "64,64", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 64, 1, 1>}
-// ROCDL:         llvm.func @model_kernel_0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 128, 1, 1>}
+// ROCDL:         llvm.func @model_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 128, 1, 1>}
 // ROCDL:           rocdl.ds_bpermute
 // ROCDL:           rocdl.barrier
-// ROCDL:         llvm.func @model_kernel_2(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 8, 16, 1>}
+// ROCDL:         llvm.func @model_kernel_0(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {{{.*}}rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 8, 16, 1>}
+// ROCDL:         llvm.func @model_kernel_1(
+// ROCDL-NOT:   llvm.func @model_kernel_2
 // ROCDL-NOT:   gpu.module
 
 // The row sum's butterfly starts at half the wavefront.
-// WAVE64:      gpu.func @model_kernel_0(
+// WAVE64:      gpu.func @model_kernel(
 // WAVE64:        gpu.shuffle  xor %{{.*}}, %c32_i32, %c64_i32 : f32
 // WAVE64-NEXT:   arith.addf
 // WAVE64-NEXT:   gpu.shuffle  xor %{{.*}}, %c16_i32, %c64_i32 : f32
-// WAVE32:      gpu.func @model_kernel_0(
+// WAVE32:      gpu.func @model_kernel(
 // WAVE32-NOT:    %c64_i32 : f32
 // WAVE32:        gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // WAVE32-NEXT:   arith.addf
@@ -50,19 +52,19 @@
 // In LLVM IR the modules carry the HSACO format (3) and kernels one 8-byte
 // argument per memref (argSizes 0: a device address).
 // LLVMIR-DAG: @__adj_gpu_module_model_kernels = internal constant { i32, i32, ptr, i64, ptr } { i32 3, i32 0, ptr @__adj_gpu_data_model_kernels, i64 {{[1-9][0-9]*}}, ptr @__adj_gpu_name_model_kernels }
-// LLVMIR-DAG: @__adj_gpu_kernel_model_kernels_model_kernel_2 = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernels, ptr @__adj_gpu_name_model_kernels_model_kernel_2, i32 3, i32 0, ptr @__adj_gpu_args_model_kernels_model_kernel_2 }
-// LLVMIR-DAG: @__adj_gpu_args_model_kernels_model_kernel_2 = internal constant [3 x i32] zeroinitializer
+// LLVMIR-DAG: @__adj_gpu_kernel_model_kernels_model_kernel_0 = internal constant { ptr, ptr, i32, i32, ptr } { ptr @__adj_gpu_module_model_kernels, ptr @__adj_gpu_name_model_kernels_model_kernel_0, i32 3, i32 0, ptr @__adj_gpu_args_model_kernels_model_kernel_0 }
+// LLVMIR-DAG: @__adj_gpu_args_model_kernels_model_kernel_0 = internal constant [3 x i32] zeroinitializer
 
 // COUNT: extracted 1 modules
 // An AMDGPU ELF for HSA, code object v5 (ELF ABI version 3), for gfx942;
 // the matmul's three pointers at offsets 0, 8 and 16, its tiles in LDS (its
-// record follows model_kernel_1's: .args first, .name last).
+// record follows the row sum's, model_kernel: .args first, .name last).
 // GFX942:      OS/ABI: AMDGPU - HSA
 // GFX942-NEXT: ABI Version: 3
 // GFX942:      Machine: EM_AMDGPU
 // GFX942:      Flags: {{.*}}gfx942
 // GFX942:      amdhsa.kernels:
-// GFX942:        .name: model_kernel_1{{$}}
+// GFX942:        .name: model_kernel{{$}}
 // GFX942:        .args:
 // GFX942-NEXT:     - .address_space: generic
 // GFX942-NEXT:       .offset: 0
@@ -78,7 +80,7 @@
 // GFX942-NEXT:       .value_kind: global_buffer
 // GFX942-NEXT:   .group_segment_fixed_size: {{[1-9][0-9]*}}
 // GFX942:        .kernarg_segment_size: 24
-// GFX942:        .name: model_kernel_2{{$}}
+// GFX942:        .name: model_kernel_0{{$}}
 // GFX942:        .sgpr_spill_count: 0
 // GFX942:        .vgpr_spill_count: 0
 // GFX942-NEXT:   .wavefront_size: 64
@@ -90,7 +92,7 @@
 // ROW:         .group_segment_fixed_size: 8
 // ROW:         .kernarg_segment_size: 16
 // ROW:         .max_flat_workgroup_size: 128
-// ROW:         .name: model_kernel_0{{$}}
+// ROW:         .name: model_kernel{{$}}
 // ROW:         .wavefront_size: 64
 // GFX90A:      .wavefront_size: 64
 // GFX90A:      amdhsa.target: amdgcn-amd-amdhsa--gfx90a

@@ -113,6 +113,8 @@ enum adj_rt_gpu_gemm_flag : uint32_t {
   /// f32 products may round their inputs to TF32 (10-bit mantissa), as
   /// torch's allow_tf32; without it f32 GEMMs are exact f32.
   ADJ_RT_GPU_GEMM_TF32 = 1,
+  /// C = A B: C's prior values are not read (beta = 0); without it C += A B.
+  ADJ_RT_GPU_GEMM_OVERWRITE = 2,
 };
 
 /// One operand of a GEMM: its order, leading dimension (elements between

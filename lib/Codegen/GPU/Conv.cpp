@@ -90,12 +90,21 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped) {
     return memref::LoadOp::create(
         b, loc, input, withGroup({nyx[0], cij[0], y, x}, g, 1));
   };
+  // The output from its fill's zero (-adj-gpu-fold-fills) is the sum
+  // alone.
+  bool overwrite =
+      initConstant(cast<linalg::LinalgOp>(op.getOperation()),
+                   *op.getDpsInitOperand(0))
+          .has_value();
   p.accumulateC = [=](OpBuilder &b, Location loc, Value g, Value f,
                       Value pixel, Value acc) {
     SmallVector<Value> nyx = delinearize(b, loc, pixel, {images, oh, ow});
     SmallVector<Value> at = withGroup({nyx[0], f, nyx[1], nyx[2]}, g, 1);
-    Value old = memref::LoadOp::create(b, loc, output, at);
-    Value sum = arith::AddFOp::create(b, loc, old, acc);
+    Value sum = overwrite ? acc
+                          : arith::AddFOp::create(
+                                b, loc,
+                                memref::LoadOp::create(b, loc, output, at),
+                                acc);
     memref::StoreOp::create(b, loc, sum, output, at);
   };
   return p;

@@ -150,6 +150,8 @@ LogicalResult adjoint::gpu::emitGemmRecord(OpBuilder &b, Location loc,
       b.getNamedAttr("c", matrixAttr(b, record.c))};
   if (record.tf32)
     fields.push_back(b.getNamedAttr("tf32", b.getUnitAttr()));
+  if (record.overwrite)
+    fields.push_back(b.getNamedAttr("overwrite", b.getUnitAttr()));
   auto call = func::CallOp::create(b, loc, callee, operands);
   call->setAttr(kGemmRecordAttr, b.getDictionaryAttr(fields));
   return success();
@@ -193,5 +195,6 @@ FailureOr<GemmRecord> adjoint::gpu::parseGemmRecord(func::CallOp call) {
       return failure();
   }
   record.tf32 = dict.contains("tf32");
+  record.overwrite = dict.contains("overwrite");
   return record;
 }

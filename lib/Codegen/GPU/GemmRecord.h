@@ -45,6 +45,8 @@ struct GemmRecord {
   MatrixLayout a, b, c;
   /// f32 products may use TF32.
   bool tf32 = false;
+  /// C = A B: C's prior values are not read (its zero fill was folded).
+  bool overwrite = false;
 };
 
 /// The record of contraction `op` with loops `m`, `n`, `k` and `batch`

@@ -127,12 +127,34 @@ SmallVector<Value> adjoint::gpu::applyPayload(OpBuilder &b,
   return yielded;
 }
 
+std::optional<TypedAttr> adjoint::gpu::initConstant(linalg::LinalgOp op,
+                                                    OpOperand &init) {
+  auto constants = op->getAttrOfType<ArrayAttr>(kInitConstantsAttrName);
+  if (!constants || !op.isDpsInit(&init))
+    return std::nullopt;
+  unsigned k = init.getOperandNumber() - op.getNumDpsInputs();
+  if (k >= constants.size())
+    return std::nullopt;
+  if (auto value = dyn_cast<TypedAttr>(constants[k]))
+    return value;
+  return std::nullopt;
+}
+
+Value adjoint::gpu::loadInit(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                             OpOperand &init, ValueRange at) {
+  if (std::optional<TypedAttr> value = initConstant(op, init))
+    return arith::ConstantOp::create(b, loc, *value);
+  return memref::LoadOp::create(b, loc, init.get(), at);
+}
+
 Value adjoint::gpu::loadOperand(OpBuilder &b, Location loc,
                                 linalg::LinalgOp op, OpOperand &operand,
                                 ValueRange loopIndices) {
   Value memref = operand.get();
   if (!isa<MemRefType>(memref.getType()))
     return memref; // a scalar input is its own value at every point
+  if (std::optional<TypedAttr> value = initConstant(op, operand))
+    return arith::ConstantOp::create(b, loc, *value);
   SmallVector<Value> indices =
       applyMap(b, loc, op.getMatchingIndexingMap(&operand), loopIndices);
   return memref::LoadOp::create(b, loc, memref, indices);

@@ -80,10 +80,27 @@ llvm::SmallVector<mlir::Value> applyPayload(mlir::OpBuilder &b,
                                             mlir::ValueRange args,
                                             mlir::ValueRange loopIndices);
 
-/// The value of operand `operand` of `op` at the loop point `loopIndices`.
+/// The discardable attribute by which -adj-gpu-fold-fills tells the
+/// kernel builders that outputs of an op start from a constant, not from
+/// memory (the fill that wrote the constant is gone): an array with one
+/// entry per output, the constant or a unit attribute (read from memory).
+inline constexpr llvm::StringLiteral kInitConstantsAttrName =
+    "adj.gpu.init_constants";
+
+/// The constant output `init` of `op` starts from, if any.
+std::optional<mlir::TypedAttr> initConstant(mlir::linalg::LinalgOp op,
+                                            mlir::OpOperand &init);
+
+/// The value of operand `operand` of `op` at the loop point `loopIndices`
+/// (an output's starting constant where it has one: initConstant).
 mlir::Value loadOperand(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::linalg::LinalgOp op, mlir::OpOperand &operand,
                         mlir::ValueRange loopIndices);
+/// Output `init` of `op` at its element `at` (already mapped): memory, or
+/// its starting constant.
+mlir::Value loadInit(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::linalg::LinalgOp op, mlir::OpOperand &init,
+                     mlir::ValueRange at);
 
 /// `true` when every operand of `op` is a memref of static shape and every
 /// loop has a static trip count.

@@ -334,7 +334,8 @@ FailureOr<bool> Lowering::lowerGemm(func::CallOp record,
       fields.push_back(LLVM::ConstantOp::create(ib, loc, t, v));
     };
     constant(i32, int64_t(*dtype));
-    constant(i32, gemm->tf32 ? ADJ_RT_GPU_GEMM_TF32 : 0);
+    constant(i32, (gemm->tf32 ? ADJ_RT_GPU_GEMM_TF32 : 0) |
+                      (gemm->overwrite ? ADJ_RT_GPU_GEMM_OVERWRITE : 0));
     for (int64_t v : {gemm->batch, gemm->m, gemm->n, gemm->k})
       constant(i64, v);
     for (const adjoint::gpu::MatrixLayout &matrix :

@@ -1,6 +1,7 @@
 //===- LinalgToLaunch.cpp - One linalg op -> one gpu.launch ---------------===//
 
 #include "LinalgToLaunch.h"
+#include "KernelBuilder.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -180,11 +181,8 @@ adjoint::gpu::mapLinalgOpToLaunch(RewriterBase &rewriter, linalg::LinalgOp op,
   for (OpOperand &init : op.getDpsInitsMutable()) {
     bool read = !reduction.empty() ||
                 !op.getMatchingBlockArgument(&init).use_empty();
-    outs.push_back(read ? Value(memref::LoadOp::create(
-                              rewriter, loc, init.get(),
-                              applyMap(rewriter, loc,
-                                       op.getMatchingIndexingMap(&init),
-                                       ivs)))
+    outs.push_back(read ? adjoint::gpu::loadOperand(rewriter, loc, op, init,
+                                                    ivs)
                         : Value());
   }
   SmallVector<Value> results =

@@ -105,17 +105,23 @@ FailureOr<GemmProblem> match(linalg::LinalgOp op, bool allowTf32) {
                        point(b, loc, batch, {{k, ki}, {n, ni}}));
   };
   AffineMap cMap = op.getMatchingIndexingMap(c);
+  // C from its fill's zero (-adj-gpu-fold-fills) is the product alone.
+  bool overwrite = initConstant(op, *c).has_value();
   p.accumulateC = [=](OpBuilder &b, Location loc, Value batch, Value mi,
                       Value ni, Value acc) {
     SmallVector<Value> at =
         applyMap(b, loc, cMap, point(b, loc, batch, {{m, mi}, {n, ni}}));
-    Value old = memref::LoadOp::create(b, loc, c->get(), at);
-    Value sum = arith::AddFOp::create(b, loc, old, acc);
+    Value sum = overwrite ? acc
+                          : arith::AddFOp::create(
+                                b, loc,
+                                memref::LoadOp::create(b, loc, c->get(), at),
+                                acc);
     memref::StoreOp::create(b, loc, sum, c->get(), at);
   };
   if (FailureOr<GemmRecord> record = gemmRecordOf(op, m, n, k, batchDims);
       succeeded(record)) {
     record->tf32 = allowTf32 && element.isF32();
+    record->overwrite = overwrite;
     Value aValue = a->get(), bValue = bOp->get(), cValue = c->get();
     p.beforeLaunch = [=](OpBuilder &b, Location loc) {
       return emitGemmRecord(b, loc, *record, aValue, bValue, cValue);

@@ -170,7 +170,7 @@ void writeOutputs(OpBuilder &b, Location loc, const Reduction &r,
         applyMap(b, loc, r.op.getMatchingIndexingMap(&init), indices);
     Value result = accs[k];
     if (combineOld) {
-      Value old = memref::LoadOp::create(b, loc, init.get(), at);
+      Value old = loadInit(b, loc, r.op, init, at);
       result = r.combiners[k].combine(b, result, old);
     }
     memref::StoreOp::create(b, loc, result, init.get(), at);

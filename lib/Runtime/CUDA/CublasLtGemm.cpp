@@ -206,8 +206,8 @@ Status CublasLtGemm::plan(const adj_rt_gpu_gemm_desc &gemm,
   return Status::success();
 }
 
-Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &, const GemmKey &key,
-                             void *a, void *b, void *c) {
+Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &gemm,
+                             const GemmKey &key, void *a, void *b, void *c) {
   // The router enqueues only problems prepare() found a plan for.
   auto planned = plans_.find(key);
   if (planned == plans_.end() || !planned->second)
@@ -218,14 +218,19 @@ Status CublasLtGemm::enqueue(const adj_rt_gpu_gemm_desc &, const GemmKey &key,
   if (plan.workspaceBytes)
     if (Status s = workspace_(&workspace); !s.ok())
       return s;
-  const double one64 = 1.0;
-  const float one32 = 1.0f;
+  const double one64 = 1.0, zero64 = 0.0;
+  const float one32 = 1.0f, zero32 = 0.0f;
   const void *one = plan.doubleScale ? static_cast<const void *>(&one64)
                                      : static_cast<const void *>(&one32);
+  // C = A B where C's prior values are not to be read, else C += A B.
+  const void *beta =
+      !(gemm.flags & ADJ_RT_GPU_GEMM_OVERWRITE) ? one
+      : plan.doubleScale ? static_cast<const void *>(&zero64)
+                         : static_cast<const void *>(&zero32);
   void *first = plan.swapped ? b : a, *second = plan.swapped ? a : b;
   Status s = checkCublas(
       api_.cublasLtMatmul(handle_, plan.desc, one, first, plan.layouts[0],
-                           second, plan.layouts[1], one, c, plan.layouts[2],
+                           second, plan.layouts[1], beta, c, plan.layouts[2],
                            c, plan.layouts[2], &plan.algo, workspace,
                            plan.workspaceBytes, stream_),
       "cublasLtMatmul");

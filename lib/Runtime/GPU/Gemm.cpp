@@ -42,7 +42,8 @@ Status adjoint::rt::gpu::checkGemm(const adj_rt_gpu_gemm_desc &gemm) {
       gemm.dtype != uint32_t(DType::F32) && gemm.dtype != uint32_t(DType::F16))
     return invalid("element type " + std::to_string(gemm.dtype) +
                    " is not f64, f32 or f16");
-  if (gemm.flags & ~uint32_t(ADJ_RT_GPU_GEMM_TF32))
+  if (gemm.flags &
+      ~uint32_t(ADJ_RT_GPU_GEMM_TF32 | ADJ_RT_GPU_GEMM_OVERWRITE))
     return invalid("unknown flags " + std::to_string(gemm.flags));
   if (!gemm.fallback)
     return invalid("no fallback kernel");

@@ -65,13 +65,14 @@ Status RocblasGemm::enqueue(const adj_rt_gpu_gemm_desc &gemm,
                             const gpu::GemmKey &, void *a, void *b, void *c) {
   rocblas_datatype type = rocblas_datatype_f32_r,
                    compute = rocblas_datatype_f32_r;
-  const double one64 = 1.0;
-  const float one32 = 1.0f;
-  const void *one = &one32;
+  const double one64 = 1.0, zero64 = 0.0;
+  const float one32 = 1.0f, zero32 = 0.0f;
+  const void *one = &one32, *zero = &zero32;
   switch (static_cast<DType>(gemm.dtype)) {
   case DType::F64:
     type = compute = rocblas_datatype_f64_r;
     one = &one64;
+    zero = &zero64;
     break;
   case DType::F16:
     // Accumulated in f32, as the interpreter and the kernel do.
@@ -93,6 +94,8 @@ Status RocblasGemm::enqueue(const adj_rt_gpu_gemm_desc &gemm,
                ? rocblas_operation_none
                : rocblas_operation_transpose;
   };
+  // C = A B where C's prior values are not to be read, else C += A B.
+  const void *beta = gemm.flags & ADJ_RT_GPU_GEMM_OVERWRITE ? zero : one;
   auto rows = int32_t(swapped ? gemm.n : gemm.m);
   auto cols = int32_t(swapped ? gemm.m : gemm.n);
   return checkRocblas(
@@ -101,7 +104,7 @@ Status RocblasGemm::enqueue(const adj_rt_gpu_gemm_desc &gemm,
           handle_, op(first), op(second), rows, cols, int32_t(gemm.k), one,
           swapped ? b : a, type, int32_t(first.ld),
           int64_t(first.batchStride), swapped ? a : b, type,
-          int32_t(second.ld), int64_t(second.batchStride), one, c, type,
+          int32_t(second.ld), int64_t(second.batchStride), beta, c, type,
           int32_t(gemm.c.ld), int64_t(gemm.c.batchStride), c, type,
           int32_t(gemm.c.ld), int64_t(gemm.c.batchStride),
           int32_t(gemm.batch), compute, rocblas_gemm_algo_standard, 0, 0),

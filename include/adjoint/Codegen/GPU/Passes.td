@@ -92,6 +92,39 @@ def LinearAlgebra : Pass<"adj-gpu-linear-algebra", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FoldFills : Pass<"adj-gpu-fold-fills", "::mlir::ModuleOp"> {
+  let summary = "A fill into the next op that starts from its buffer";
+  let description = [{
+    Bufferized code fills every reduction's and contraction's output with
+    its starting value and then accumulates into it: on a GPU a kernel for
+    the fill and one for the work. When the next op to touch the filled
+    buffer is a linalg op that starts from it (reads its output in its
+    payload, or reduces into it), the fill goes and the op carries the
+    constant in `adj.gpu.init_constants` (one entry per output: the
+    constant, or unit), which the kernel builders read instead of memory:
+    -adj-gpu-map-to-kernels and -adj-gpu-reductions start from the
+    constant, -adj-gpu-matmul and -adj-gpu-conv from zero (a GEMM record
+    then says `overwrite`: a library computes C = A B, beta 0).
+
+    Only when nothing between the two touches the buffer or a view of it,
+    nothing between has regions or unknown effects (calls), the op's output
+    is the filled buffer itself and it does not also read it as an input,
+    and, for contractions and convolutions, the constant is zero.
+
+    Before:
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%c : memref<4x8xf32>)
+    linalg.matmul ins(%a, %b : ...) outs(%c : memref<4x8xf32>)
+    ```
+    After:
+    ```mlir
+    linalg.matmul {adj.gpu.init_constants = [0.000000e+00 : f32]}
+        ins(%a, %b : ...) outs(%c : memref<4x8xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def Scatters : Pass<"adj-gpu-scatters", "::mlir::ModuleOp"> {
   let summary = "Sequential scatter loops on buffers -> one kernel each";
   let description = [{
