@@ -179,15 +179,17 @@ adj_rt_gpu_gemm_desc describe(DType dtype, uint64_t batch, const Matrix &a,
   return gemm;
 }
 
-/// C += A B through the library, in `T`, against the same in doubles.
+/// C += A B through the library, in `T`, against the same in doubles; C =
+/// A B with `flags` ADJ_RT_GPU_GEMM_OVERWRITE (C's values are not read).
 template <typename T>
 void checkLibrary(DType dtype, uint64_t batch, const Matrix &a,
-                  const Matrix &b, const Matrix &c) {
+                  const Matrix &b, const Matrix &c, uint32_t flags = 0) {
   FakeDevice fake;
   RoutedGemm gemm(&api(), Status::success(), fake,
                     GemmRoute::Library);
   std::vector<T> av = as<T>(a.data), bv = as<T>(b.data), cv = as<T>(c.data);
   adj_rt_gpu_gemm_desc desc = describe(dtype, batch, a, b, c);
+  desc.flags |= flags;
   REQUIRE(gpu::checkGemm(desc).ok());
   size_t before = fakeCalls().size();
   REQUIRE(gemm.run(desc, av.data(), bv.data(), cv.data(), fake.kernel()).ok());
@@ -197,13 +199,15 @@ void checkLibrary(DType dtype, uint64_t batch, const Matrix &a,
   // The GEMM's workspace is the device's one block, not the pool's.
   REQUIRE(fake.workspaceRequests == (fakeCalls().back().workspaceBytes ? 1 : 0));
   std::vector<double> expected = c.data;
+  bool overwrite = flags & ADJ_RT_GPU_GEMM_OVERWRITE;
   for (uint64_t e = 0; e < batch; ++e)
     for (uint64_t i = 0; i < a.rows; ++i)
       for (uint64_t j = 0; j < b.cols; ++j) {
         double sum = 0;
         for (uint64_t p = 0; p < a.cols; ++p)
           sum += a.data[a.index(e, i, p)] * b.data[b.index(e, p, j)];
-        expected[c.index(e, i, j)] += sum;
+        expected[c.index(e, i, j)] =
+            (overwrite ? 0 : expected[c.index(e, i, j)]) + sum;
       }
   for (size_t i = 0; i < expected.size(); ++i) {
     INFO("element " << i);
@@ -229,6 +233,16 @@ TEST_CASE("cuBLASLt computes C += A B for every order and stride",
         checkLibrary<float>(DType::F32, 1, a, b, c);
         checkLibrary<double>(DType::F64, 1, a, b, c);
       }
+}
+
+TEST_CASE("cuBLASLt overwrites C where the descriptor says so (beta 0)",
+          "[cublaslt]") {
+  // C's values (nonzero here) must not reach the result.
+  Matrix a(ADJ_RT_GPU_ROW_MAJOR, 3, 5, 5, 0, 1, 1);
+  Matrix b(ADJ_RT_GPU_COL_MAJOR, 5, 4, 5, 0, 1, 2);
+  Matrix c(ADJ_RT_GPU_ROW_MAJOR, 3, 4, 4, 0, 1, 3);
+  checkLibrary<float>(DType::F32, 1, a, b, c, ADJ_RT_GPU_GEMM_OVERWRITE);
+  checkLibrary<double>(DType::F64, 1, a, b, c, ADJ_RT_GPU_GEMM_OVERWRITE);
 }
 
 TEST_CASE("cuBLASLt runs strided and broadcast batches", "[cublaslt]") {
