@@ -75,6 +75,9 @@ void adjoint::buildTensorPipeline(OpPassManager &pm, StringRef target) {
   // it would merge the zero fills it gives each consumer back into one
   // shared fill.
   pm.addPass(createFuseElementwise());
+  // Loop counters' index math as host scalars, not one-item kernels.
+  pm.addPass(createHostScalars());
+  pm.addPass(createCanonicalizerPass());
   // Entry arguments are the caller's memory: bufferization must not write
   // them, except the donated ones, which outputs are computed into.
   pm.addPass(createReadonlyArguments());

@@ -262,6 +262,44 @@ def AccumulateMatmul : Pass<"adj-accumulate-matmul", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def HostScalars : Pass<"adj-host-scalars", "::mlir::ModuleOp"> {
+  let summary = "Integer math on 0-d tensors the host knows -> scalar arith";
+  let description = [{
+    A loop's counter reaches its body as a 0-d tensor (tensor.from_elements
+    of the induction variable) and index arithmetic on it is a 0-d
+    linalg.generic: on a GPU a one-item kernel and, where the result picks
+    a slice, a read of device memory on the host (which stops the call
+    from running as one graph). Integer arithmetic is exact anywhere, so:
+
+    - a 0-d generic of integers (or indices) with an arith-only payload
+      whose inputs are scalars (tensor.from_elements or splat constants)
+      becomes its payload on those scalars, its results from_elements;
+    - a generic that reads a 0-d integer from_elements through a broadcast
+      map reads the scalar itself in its payload instead.
+
+    With the tensor canonicalizations, extract of from_elements (through
+    reshapes) folds to the scalar.
+
+    Before:
+    ```mlir
+    %t = tensor.from_elements %i : tensor<i64>
+    %r = linalg.generic {indexing_maps = [#s, #s], iterator_types = []}
+        ins(%t : tensor<i64>) outs(%e : tensor<i64>) {
+    ^bb0(%in: i64, %out: i64):
+      %d = arith.subi %c9, %in : i64
+      linalg.yield %d : i64
+    } -> tensor<i64>
+    ```
+    After:
+    ```mlir
+    %d = arith.subi %c9, %i : i64
+    %r = tensor.from_elements %d : tensor<i64>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ReadonlyArguments : Pass<"adj-readonly-arguments", "::mlir::ModuleOp"> {
   let summary = "Marks the tensor arguments of public functions "
                 "non-writable for bufferization";
