@@ -1,7 +1,6 @@
 // Integer math on 0-d tensors the host knows becomes scalar arith: a loop
-// counter's index arithmetic, a counter carried by a while loop, and a
-// generic's broadcast scalar input. Float math and values the host does not
-// know stay tensors.
+// counter's index arithmetic and a generic's broadcast scalar input. Float
+// math stays a tensor.
 // RUN: ir-opt %s -adj-host-scalars -canonicalize | FileCheck %s
 
 #s = affine_map<() -> ()>
@@ -42,44 +41,6 @@ func.func @broadcast(%i: i64, %x: tensor<8xi64>) -> tensor<8xi64> {
     linalg.yield %s : i64
   } -> tensor<8xi64>
   return %r : tensor<8xi64>
-}
-
-// The while's counter is an i64; its condition and update host arith.
-// CHECK-LABEL: func.func @loop(
-// (The canonicalizer drops the unchanged tensor.)
-// CHECK:         %[[R:.*]] = scf.while (%[[N:.*]] = %c0_i64) : (i64) -> i64
-// CHECK:           arith.cmpi slt, %[[N]], %c10_i64 : i64
-// CHECK:         } do {
-// CHECK:           arith.addi %{{.*}}, %c1_i64 : i64
-// CHECK:         tensor.from_elements %[[R]] : tensor<i64>
-func.func @loop(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<i64>) {
-  %c0 = arith.constant 0 : i64
-  %c1 = arith.constant 1 : i64
-  %c10 = arith.constant 10 : i64
-  %e = tensor.empty() : tensor<i64>
-  %zero = linalg.fill ins(%c0 : i64) outs(%e : tensor<i64>) -> tensor<i64>
-  %r:2 = scf.while (%a = %x, %n = %zero) : (tensor<4xf32>, tensor<i64>) -> (tensor<4xf32>, tensor<i64>) {
-    %ce = tensor.empty() : tensor<i1>
-    %c = linalg.generic {indexing_maps = [#s, #s], iterator_types = []}
-        ins(%n : tensor<i64>) outs(%ce : tensor<i1>) {
-    ^bb0(%in: i64, %out: i1):
-      %lt = arith.cmpi slt, %in, %c10 : i64
-      linalg.yield %lt : i1
-    } -> tensor<i1>
-    %go = tensor.extract %c[] : tensor<i1>
-    scf.condition(%go) %a, %n : tensor<4xf32>, tensor<i64>
-  } do {
-  ^bb0(%a: tensor<4xf32>, %n: tensor<i64>):
-    %ne = tensor.empty() : tensor<i64>
-    %n2 = linalg.generic {indexing_maps = [#s, #s], iterator_types = []}
-        ins(%n : tensor<i64>) outs(%ne : tensor<i64>) {
-    ^bb0(%in: i64, %out: i64):
-      %p = arith.addi %in, %c1 : i64
-      linalg.yield %p : i64
-    } -> tensor<i64>
-    scf.yield %a, %n2 : tensor<4xf32>, tensor<i64>
-  }
-  return %r#0, %r#1 : tensor<4xf32>, tensor<i64>
 }
 
 // Floats stay on the device.
