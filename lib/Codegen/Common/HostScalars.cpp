@@ -48,21 +48,26 @@ bool isIntegerScalarTensor(Type type) {
          tensor.getElementType().isIntOrIndex();
 }
 
-/// The scalar a 0-d integer tensor holds, where the host knows it: a
-/// from_elements operand, a fill's value or a splat constant
-/// (materialized at `b`).
+/// Whether the host knows the scalar a 0-d integer tensor holds: a
+/// from_elements operand, a fill's value or a splat constant.
+bool knownOnHost(Value tensor) {
+  DenseElementsAttr dense;
+  return isIntegerScalarTensor(tensor.getType()) &&
+         (tensor.getDefiningOp<tensor::FromElementsOp>() ||
+          tensor.getDefiningOp<linalg::FillOp>() ||
+          (matchPattern(tensor, m_Constant(&dense)) && dense.isSplat()));
+}
+
+/// That scalar (knownOnHost), a constant materialized at `b`.
 Value scalarOf(OpBuilder &b, Value tensor) {
-  if (!isIntegerScalarTensor(tensor.getType()))
-    return {};
   if (auto from = tensor.getDefiningOp<tensor::FromElementsOp>())
     return from.getElements()[0];
   if (auto fill = tensor.getDefiningOp<linalg::FillOp>())
     return fill.getInputs()[0];
   DenseElementsAttr dense;
-  if (matchPattern(tensor, m_Constant(&dense)) && dense.isSplat())
-    return arith::ConstantOp::create(b, tensor.getLoc(),
-                                     dense.getSplatValue<TypedAttr>());
-  return {};
+  (void)matchPattern(tensor, m_Constant(&dense));
+  return arith::ConstantOp::create(b, tensor.getLoc(),
+                                   dense.getSplatValue<TypedAttr>());
 }
 
 /// A payload of integer arithmetic only (exact on the host).
@@ -85,13 +90,12 @@ struct ScalarizeGeneric : OpRewritePattern<linalg::GenericOp> {
     for (OpOperand &init : op.getDpsInitsMutable())
       if (!op.getMatchingBlockArgument(&init).use_empty())
         return failure();
+    // Nothing is created before every input is known to match.
+    if (!llvm::all_of(op.getDpsInputs(), knownOnHost))
+      return failure();
     SmallVector<Value> scalars;
-    for (Value input : op.getDpsInputs()) {
-      Value scalar = scalarOf(rewriter, input);
-      if (!scalar)
-        return failure();
-      scalars.push_back(scalar);
-    }
+    for (Value input : op.getDpsInputs())
+      scalars.push_back(scalarOf(rewriter, input));
     IRMapping map;
     Block *body = op.getBlock();
     for (auto [arg, scalar] :

@@ -99,9 +99,16 @@ bool fold(linalg::FillOp fill) {
     return false;
   Value buffer = fill.getOutputs()[0];
   llvm::SmallPtrSet<Value, 8> aliases = aliasesOf(rootOf(buffer));
+  // An op's operands, or those of ops in its regions (a payload that
+  // loads a captured buffer).
   auto touches = [&](Operation *op) {
-    return llvm::any_of(op->getOperands(),
-                        [&](Value v) { return aliases.contains(v); });
+    WalkResult found = op->walk([&](Operation *inner) {
+      return llvm::any_of(inner->getOperands(),
+                          [&](Value v) { return aliases.contains(v); })
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    return found.wasInterrupted();
   };
   for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
@@ -111,9 +118,21 @@ bool fold(linalg::FillOp fill) {
         if (out.get() == buffer)
           init = &out;
       if (init) {
-        bool readsElsewhere = llvm::any_of(
-            linalgOp.getDpsInputOperands(),
-            [&](OpOperand *in) { return aliases.contains(in->get()); });
+        bool readsElsewhere =
+            llvm::any_of(linalgOp.getDpsInputOperands(),
+                         [&](OpOperand *in) {
+                           return aliases.contains(in->get());
+                         }) ||
+            linalgOp->getRegion(0)
+                .walk([&](Operation *inner) {
+                  return llvm::any_of(inner->getOperands(),
+                                      [&](Value v) {
+                                        return aliases.contains(v);
+                                      })
+                             ? WalkResult::interrupt()
+                             : WalkResult::advance();
+                })
+                .wasInterrupted();
         bool zeroOnly = linalg::isaContractionOpInterface(linalgOp) ||
                         linalg::isaConvolutionOpInterface(linalgOp);
         if (readsElsewhere || !startsFrom(linalgOp, *init) ||
@@ -136,10 +155,19 @@ bool fold(linalg::FillOp fill) {
     if (isa<ViewLikeOpInterface>(op) && isPure(op))
       continue; // a view writes nothing
     // Effects on other buffers are fine (a linalg op's region is its
-    // payload); control flow and unknown effects (calls) are not.
+    // payload); control flow and unknown effects (calls, effects on no
+    // particular value) are not.
     if (touches(op) || (op->getNumRegions() && !linalgOp) ||
         (!isMemoryEffectFree(op) && !isa<MemoryEffectOpInterface>(op)))
       return false;
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> list;
+      effects.getEffects(list);
+      for (const MemoryEffects::EffectInstance &e : list)
+        if (!e.getValue() && isa<MemoryEffects::Read, MemoryEffects::Write>(
+                                 e.getEffect()))
+          return false;
+    }
   }
   return false;
 }

@@ -434,7 +434,13 @@ struct ReductionsPass
     IRRewriter rewriter(&getContext());
     for (linalg::ReduceOp op : named) {
       rewriter.setInsertionPoint(op);
-      (void)linalg::generalizeNamedOp(rewriter, op);
+      // The generic keeps the starting constants of -adj-gpu-fold-fills
+      // (generalization drops discardable attributes).
+      Attribute starts = op->getAttr(kInitConstantsAttrName);
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (succeeded(generic) && starts)
+        (*generic)->setAttr(kInitConstantsAttrName, starts);
     }
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {

@@ -17,8 +17,9 @@
 //    column) element walks the positions in order: the same results, bit
 //    for bit, as the sequential loop.
 //
-// The loops are recognized by their whole structure, so anything else is
-// left alone:
+// The loops are the ones -adj-to-linalg tagged (kScatterLoopAttrName) with
+// the whole structure it made, after bufferization; anything else is left
+// alone:
 //
 //   scf.for %j = 0 to count step 1 {          // no results
 //     <index arithmetic: memref.load of the indices, casts, clamps>
@@ -31,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -39,6 +41,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace adjoint {
 #define GEN_PASS_DEF_SCATTERS
@@ -98,14 +101,29 @@ linalg::GenericOp rowCombine(Operation &op) {
       return {};
   if (!generic.getDpsInits()[0].getDefiningOp<memref::SubViewOp>())
     return {};
-  // The payload reads nothing but its two arguments.
-  for (Operation &inner : generic.getBlock()->without_terminator())
+  // The payload reads nothing but its two arguments (and constants).
+  Block *payload = generic.getBlock();
+  for (Operation &inner : payload->without_terminator()) {
     if (!isPure(&inner) || isa<linalg::IndexOp>(inner))
       return {};
+    for (Value operand : inner.getOperands())
+      if (operand.getParentBlock() != payload &&
+          !matchPattern(operand, m_Constant()))
+        return {};
+  }
   return generic;
 }
 
+/// The buffer `v` is a view of (itself when it is none).
+Value rootOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
 std::optional<ScatterLoop> recognize(scf::ForOp loop) {
+  if (!loop->hasAttr(adjoint::kScatterLoopAttrName))
+    return std::nullopt;
   ScatterLoop s;
   s.positions = loop;
   s.count = tripCount(loop);
@@ -126,10 +144,24 @@ std::optional<ScatterLoop> recognize(scf::ForOp loop) {
     return std::nullopt;
   }
   s.combine = last;
+  // The rows are views made in the body; nothing the body reads (indices,
+  // updates) is the target's memory, which the kernel writes while other
+  // work items read.
+  for (Value row : {s.updateRow, s.targetRow})
+    if (row.getDefiningOp()->getBlock() != body)
+      return std::nullopt;
+  Value target = rootOf(s.targetRow);
+  if (rootOf(s.updateRow) == target)
+    return std::nullopt;
   for (Operation &op : body->without_terminator()) {
     if (&op == last)
       break;
-    if (isa<memref::LoadOp, memref::SubViewOp>(op))
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      if (rootOf(load.getMemRef()) == target)
+        return std::nullopt;
+      continue;
+    }
+    if (isa<memref::SubViewOp>(op))
       continue;
     if (!isPure(&op) || op.getNumRegions())
       return std::nullopt;
@@ -141,7 +173,8 @@ std::optional<ScatterLoop> recognize(scf::ForOp loop) {
   // The loop over the leading dimensions: it holds this loop and nothing
   // else.
   if (auto parent = dyn_cast<scf::ForOp>(loop->getParentOp());
-      parent && &parent.getBody()->front() == loop.getOperation() &&
+      parent && parent->hasAttr(adjoint::kScatterLoopAttrName) &&
+      &parent.getBody()->front() == loop.getOperation() &&
       loop->getNextNode() == parent.getBody()->getTerminator()) {
     int64_t outer = tripCount(parent);
     if (outer > 0) {
@@ -193,6 +226,8 @@ void emitKernel(IRRewriter &rewriter, ScatterLoop s, bool atomics,
   int64_t items = 1;
   for (int64_t n : sizes)
     items *= n;
+  if (items == 0)
+    return; // recognize() takes only loops with work; kept as they are
   int64_t block = std::min(workgroupSize, items);
   rewriter.setInsertionPoint(root);
   LaunchShape shape;

@@ -83,3 +83,24 @@ func.func @overwritten(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
   linalg.copy ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
   return
 }
+
+// Kept: the op's payload also loads the filled buffer (a captured view, as
+// a bufferized gather reads its table), which must hold the constant.
+// CHECK-LABEL: func.func @payload_reads(
+// CHECK:         linalg.fill
+// CHECK:         linalg.generic
+// CHECK-NOT:       adj.gpu.init_constants
+func.func @payload_reads(%x: memref<4x8xf32>, %m: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  linalg.fill ins(%zero : f32) outs(%m : memref<4xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x8xf32>) outs(%m : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %first = memref.load %m[%c0] : memref<4xf32>
+    %s = arith.addf %in, %out : f32
+    %t = arith.addf %s, %first : f32
+    linalg.yield %t : f32
+  }
+  return
+}

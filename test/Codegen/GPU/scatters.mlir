@@ -57,3 +57,33 @@ adj.func @set(%t: tensor<4x3xf32>, %i: tensor<3xi64>, %u: tensor<3x3xf32>) -> te
   %y = adj.scatter set %t[%i], %u axis = 0 : tensor<4x3xf32>, tensor<3xi64>, tensor<3x3xf32>
   adj.return %y : tensor<4x3xf32>
 }
+
+// The same structure without the scatter's tag (a user's loop) stays a
+// loop: its trips may depend on each other in ways no kernel keeps.
+// ATOMIC-LABEL: func.func @untagged(
+// ATOMIC-NOT:     gpu.launch
+// ATOMIC:         scf.for
+// ATOMIC-NOT:     gpu.launch
+// ATOMIC:         return
+#row = affine_map<(d0) -> (d0)>
+func.func @untagged(%t: memref<3x4xf32>, %i: memref<5xi64>, %u: memref<5x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  scf.for %j = %c0 to %c5 step %c1 {
+    %raw = memref.load %i[%j] : memref<5xi64>
+    %n = arith.index_cast %raw : i64 to index
+    %lo = arith.minsi %n, %c2 : index
+    %k = arith.maxsi %lo, %c0 : index
+    %row = memref.subview %t[%k, 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %upd = memref.subview %u[%j, 0] [1, 4] [1, 1] : memref<5x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [#row, #row], iterator_types = ["parallel"]}
+        ins(%upd : memref<4xf32, strided<[1], offset: ?>>) outs(%row : memref<4xf32, strided<[1], offset: ?>>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %out, %in : f32
+      linalg.yield %s : f32
+    }
+  }
+  return
+}

@@ -46,6 +46,11 @@ inline constexpr llvm::StringLiteral kLinearAlgebraAttrName =
 inline constexpr llvm::StringLiteral kGeneratedFftAttrName =
     "adj.generated_fft";
 
+/// A unit attribute on the scf.for loops of a scatter (-adj-to-linalg: the
+/// loop over the index positions and the one over the leading dimensions
+/// around it), which -adj-gpu-scatters makes one kernel; no other loop is.
+inline constexpr llvm::StringLiteral kScatterLoopAttrName = "adj.scatter_loop";
+
 /// A unit attribute on a gpu.barrier whose work items share global memory
 /// across it, not only workgroup memory (the matrix kernels of
 /// -adj-gpu-linear-algebra). NVVM's and ROCDL's barriers order all memory

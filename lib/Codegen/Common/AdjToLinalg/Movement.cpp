@@ -19,6 +19,7 @@
 
 #include "Patterns.h"
 
+#include "adjoint/Codegen/Common/Passes.h"
 #include "adjoint/Dialect/Adj/IR/AdjOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -302,26 +303,29 @@ struct ScatterPattern : OpConversionPattern<OpT> {
       return tensor::InsertSliceOp::create(b, l, combined, current, slot,
                                            rowSizes, ones);
     };
+    // Both loops carry kScatterLoopAttrName: the GPU pipeline makes them
+    // one kernel (-adj-gpu-scatters), and only them.
+    auto tag = [&](scf::ForOp loop) {
+      loop->setAttr(adjoint::kScatterLoopAttrName, rewriter.getUnitAttr());
+      return loop.getResult(0);
+    };
     auto rowLoop = [&](OpBuilder &b, Location l, Value a, Value init) {
-      return scf::ForOp::create(
-                 b, l, zero, countEnd, one, ValueRange{init},
-                 [&](OpBuilder &nb, Location nl, Value j, ValueRange args) {
-                   scf::YieldOp::create(nb, nl,
-                                        addRow(nb, nl, a, j, args[0]));
-                 })
-          .getResult(0);
+      return tag(scf::ForOp::create(
+          b, l, zero, countEnd, one, ValueRange{init},
+          [&](OpBuilder &nb, Location nl, Value j, ValueRange args) {
+            scf::YieldOp::create(nb, nl, addRow(nb, nl, a, j, args[0]));
+          }));
     };
     Value result;
     if (outer == 1) {
       result = rowLoop(rewriter, loc, zero, acc);
     } else {
       Value outerEnd = arith::ConstantIndexOp::create(rewriter, loc, outer);
-      result = scf::ForOp::create(
-                   rewriter, loc, zero, outerEnd, one, ValueRange{acc},
-                   [&](OpBuilder &b, Location l, Value a, ValueRange args) {
-                     scf::YieldOp::create(b, l, rowLoop(b, l, a, args[0]));
-                   })
-                   .getResult(0);
+      result = tag(scf::ForOp::create(
+          rewriter, loc, zero, outerEnd, one, ValueRange{acc},
+          [&](OpBuilder &b, Location l, Value a, ValueRange args) {
+            scf::YieldOp::create(b, l, rowLoop(b, l, a, args[0]));
+          }));
     }
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, result, type));
     return success();
