@@ -27,9 +27,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace adjoint::rt::gpu {
