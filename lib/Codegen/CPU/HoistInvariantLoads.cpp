@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "adjoint/Codegen/Common/ViewRoot.h"
 #include "adjoint/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -27,13 +28,6 @@ namespace adjoint::cpu {
 using namespace mlir;
 
 namespace {
-
-/// The buffer `memref` views: the source of its chain of view ops.
-Value baseOf(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
-}
 
 bool isAllocation(Value base) {
   return base.getDefiningOp<memref::AllocOp>() ||
@@ -57,7 +51,7 @@ bool isFunctionArgument(Value base) {
 
 /// Whether a write to `written` may change what a load of `loaded` reads.
 bool mayAlias(Value loaded, Value written) {
-  Value a = baseOf(loaded), b = baseOf(written);
+  Value a = adjoint::viewRoot(loaded), b = adjoint::viewRoot(written);
   if (isCallerMemory(a))
     return false;
   if (a == b)

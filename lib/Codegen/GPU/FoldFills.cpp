@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "adjoint/Codegen/Common/ViewRoot.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,13 +41,6 @@ using namespace adjoint::gpu;
 
 namespace {
 
-/// The buffer `v` is a view of (itself when it is none).
-Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// `root` and every view made of it, transitively.
 llvm::SmallPtrSet<Value, 8> aliasesOf(Value root) {
   llvm::SmallPtrSet<Value, 8> aliases{root};
@@ -61,6 +55,19 @@ llvm::SmallPtrSet<Value, 8> aliasesOf(Value root) {
               work.push_back(result);
   }
   return aliases;
+}
+
+/// Whether `op`, or an op in its regions (a payload that loads a captured
+/// buffer), has one of `values` as an operand.
+bool usesAny(Operation *op, const llvm::SmallPtrSet<Value, 8> &values) {
+  return op
+      ->walk([&](Operation *inner) {
+        return llvm::any_of(inner->getOperands(),
+                            [&](Value v) { return values.contains(v); })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 bool isZero(TypedAttr value) {
@@ -98,18 +105,8 @@ bool fold(linalg::FillOp fill) {
   if (!value)
     return false;
   Value buffer = fill.getOutputs()[0];
-  llvm::SmallPtrSet<Value, 8> aliases = aliasesOf(rootOf(buffer));
-  // An op's operands, or those of ops in its regions (a payload that
-  // loads a captured buffer).
-  auto touches = [&](Operation *op) {
-    WalkResult found = op->walk([&](Operation *inner) {
-      return llvm::any_of(inner->getOperands(),
-                          [&](Value v) { return aliases.contains(v); })
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    return found.wasInterrupted();
-  };
+  llvm::SmallPtrSet<Value, 8> aliases = aliasesOf(adjoint::viewRoot(buffer));
+  auto touches = [&](Operation *op) { return usesAny(op, aliases); };
   for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (linalgOp && linalgOp.hasPureBufferSemantics()) {
@@ -118,21 +115,15 @@ bool fold(linalg::FillOp fill) {
         if (out.get() == buffer)
           init = &out;
       if (init) {
+        // As an input, or inside the payload (a captured view).
         bool readsElsewhere =
             llvm::any_of(linalgOp.getDpsInputOperands(),
                          [&](OpOperand *in) {
                            return aliases.contains(in->get());
                          }) ||
-            linalgOp->getRegion(0)
-                .walk([&](Operation *inner) {
-                  return llvm::any_of(inner->getOperands(),
-                                      [&](Value v) {
-                                        return aliases.contains(v);
-                                      })
-                             ? WalkResult::interrupt()
-                             : WalkResult::advance();
-                })
-                .wasInterrupted();
+            llvm::any_of(linalgOp->getRegion(0).getOps(), [&](Operation &inner) {
+              return usesAny(&inner, aliases);
+            });
         bool zeroOnly = linalg::isaContractionOpInterface(linalgOp) ||
                         linalg::isaConvolutionOpInterface(linalgOp);
         if (readsElsewhere || !startsFrom(linalgOp, *init) ||

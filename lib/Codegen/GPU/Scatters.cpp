@@ -33,6 +33,7 @@
 
 #include "KernelBuilder.h"
 #include "adjoint/Codegen/Common/Passes.h"
+#include "adjoint/Codegen/Common/ViewRoot.h"
 #include "adjoint/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -41,7 +42,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace adjoint {
 #define GEN_PASS_DEF_SCATTERS
@@ -114,13 +114,6 @@ linalg::GenericOp rowCombine(Operation &op) {
   return generic;
 }
 
-/// The buffer `v` is a view of (itself when it is none).
-Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 std::optional<ScatterLoop> recognize(scf::ForOp loop) {
   if (!loop->hasAttr(adjoint::kScatterLoopAttrName))
     return std::nullopt;
@@ -150,14 +143,14 @@ std::optional<ScatterLoop> recognize(scf::ForOp loop) {
   for (Value row : {s.updateRow, s.targetRow})
     if (row.getDefiningOp()->getBlock() != body)
       return std::nullopt;
-  Value target = rootOf(s.targetRow);
-  if (rootOf(s.updateRow) == target)
+  Value target = adjoint::viewRoot(s.targetRow);
+  if (adjoint::viewRoot(s.updateRow) == target)
     return std::nullopt;
   for (Operation &op : body->without_terminator()) {
     if (&op == last)
       break;
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      if (rootOf(load.getMemRef()) == target)
+      if (adjoint::viewRoot(load.getMemRef()) == target)
         return std::nullopt;
       continue;
     }

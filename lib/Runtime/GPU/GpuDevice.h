@@ -225,6 +225,8 @@ private:
                    void *c, void **fallbackArgs);
   Status issueCopy(void *dst, const void *src, size_t bytes, CopyKind kind);
   Status issueFill(void *dst, uint8_t value, size_t bytes);
+  /// One timed run of `name` while profiling (with the lock held).
+  void addKernelTime(const std::string &name, double milliseconds);
   /// Queues every operation of `log` in order.
   Status issueAll(const StepLog &log);
   /// The staging of `log`'s uploads, queued now, held until the device

@@ -70,12 +70,8 @@ Status GpuDevice::issueLaunch(void *handle, const adj_rt_gpu_kernel &kernel,
     return enqueue();
   double milliseconds = -1;
   Status status = timeQueued(enqueue, &milliseconds);
-  if (status.ok()) {
-    KernelTime &time = kernelTimes_[kernel.name];
-    time.name = kernel.name;
-    ++time.calls;
-    time.milliseconds += milliseconds;
-  }
+  if (status.ok())
+    addKernelTime(kernel.name, milliseconds);
   return status;
 }
 
@@ -90,16 +86,19 @@ Status GpuDevice::issueGemm(const adj_rt_gpu_gemm_desc &gemm, void *a,
     return status;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ++sink_->libraryCalls;
-  if (profiling_) {
-    std::string name = "library GEMM " + std::to_string(gemm.batch) + "x" +
-                       std::to_string(gemm.m) + "x" + std::to_string(gemm.n) +
-                       "x" + std::to_string(gemm.k);
-    KernelTime &time = kernelTimes_[name];
-    time.name = name;
-    ++time.calls;
-    time.milliseconds += milliseconds;
-  }
+  if (profiling_)
+    addKernelTime("library GEMM " + std::to_string(gemm.batch) + "x" +
+                      std::to_string(gemm.m) + "x" + std::to_string(gemm.n) +
+                      "x" + std::to_string(gemm.k),
+                  milliseconds);
   return status;
+}
+
+void GpuDevice::addKernelTime(const std::string &name, double milliseconds) {
+  KernelTime &time = kernelTimes_[name];
+  time.name = name;
+  ++time.calls;
+  time.milliseconds += milliseconds;
 }
 
 Status GpuDevice::issueCopy(void *dst, const void *src, size_t bytes,

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "adjoint/Codegen/Common/ViewRoot.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -43,13 +44,6 @@ bool isZeroFill(Operation *op, Value buffer) {
     return yield.getNumOperands() == 1 && isZero(yield.getOperand(0));
   }
   return false;
-}
-
-/// The buffer a view (subview, cast, reshape, transpose) was taken of.
-Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// A convolution input that was `source` padded with zeros: `top` rows and
@@ -117,12 +111,12 @@ std::optional<ZeroPadded> matchZeroPadding(linalg::Conv2DNchwFchwOp conv,
   m.left = offsets[3];
   // Between the copy and the convolution: nothing that may write the
   // source. Buffers allocated there are fresh and cannot alias it.
-  Value root = rootOf(m.source);
+  Value root = adjoint::viewRoot(m.source);
   llvm::SmallPtrSet<Value, 8> fresh;
   for (Operation *op = m.copy->getNextNode(); op != conv;
        op = op->getNextNode()) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      if (rootOf(dealloc.getMemref()) == root)
+      if (adjoint::viewRoot(dealloc.getMemref()) == root)
         m.sourceDeallocs.push_back(op);
       continue;
     }
@@ -135,7 +129,7 @@ std::optional<ZeroPadded> matchZeroPadding(linalg::Conv2DNchwFchwOp conv,
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (linalgOp && linalgOp.hasPureBufferSemantics() &&
         llvm::all_of(linalgOp.getDpsInits(), [&](Value init) {
-          return fresh.contains(rootOf(init));
+          return fresh.contains(adjoint::viewRoot(init));
         }))
       continue;
     return std::nullopt;
