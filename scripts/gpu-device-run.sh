@@ -218,7 +218,7 @@ device() {
       profile ;;
     compile)
       stage compile "$ROOT/benchmarks/compile-time" --size gpu \
-        --targets cuda:sm_90 --json "$OUT/compile-time.json" ;;
+        --targets cuda:sm_90 --repeat 1 --json "$OUT/compile-time.json" ;;
     tests)
       stage tests env ADJOINT_TEST_GPUS=cuda:0 ADJOINT_TEST_DLPACK_DEVICES=cuda:0 \
         ADJOINT_TEST_REQUIRE_DEVICES=cuda:0 \

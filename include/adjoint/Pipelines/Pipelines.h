@@ -69,9 +69,12 @@ void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
 /// -adj-gpu-map-to-kernels), device buffers on the host -> runtime calls
 /// (-adj-gpu-host-memory), launches -> gpu.module kernels +
 /// gpu.launch_func (gpu-kernel-outlining).
+/// `kernelsPerModule` bounds the kernels of one device module
+/// (-adj-gpu-merge-modules): the modules compile in parallel.
 void buildGPUKernelsPipeline(mlir::OpPassManager &pm,
                              const LowerToTargetOptions &options,
-                             bool floatAtomics = false);
+                             bool floatAtomics = false,
+                             unsigned kernelsPerModule = 32);
 /// `-adj-gpu-host-llvm`: gpu.module -> gpu.binary (serialized in the
 /// format gpu-module-to-binary names `binaryFormat`, with the CUDA toolkit
 /// `toolkit` where the target needs one; fatbins, CUDA's, merged into one
