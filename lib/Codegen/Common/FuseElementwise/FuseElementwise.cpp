@@ -85,6 +85,70 @@ bool shouldFuse(OpOperand *operand) {
   return producer->hasOneUse() && map.isPermutation();
 }
 
+/// Whether every use of `producer` other than `operand` is in an op after
+/// `operand`'s owner in its block (or nested in one): those uses can read
+/// the producer's values from the fused op, which takes the owner's place.
+bool otherUsesFollow(linalg::GenericOp producer, OpOperand *operand) {
+  Operation *consumer = operand->getOwner();
+  Block *block = consumer->getBlock();
+  for (OpOperand &use : producer->getUses()) {
+    if (&use == operand)
+      continue;
+    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+    if (!user || user == consumer || !consumer->isBeforeInBlock(user))
+      return false;
+  }
+  return true;
+}
+
+/// An elementwise producer whose values other ops read too, fused into an
+/// elementwise consumer as one op with both results (multi-output fusion):
+/// `t = p(x); u = c(t); ... f(t)` becomes `(t, u) = (p, c . p)(x); f(t)`.
+/// Each producer value is computed once, stored once and not read back by
+/// the consumer, and one loop (one kernel on a GPU) does the work of two.
+/// Upstream's pattern would recompute the producer in the consumer instead
+/// and keep it for its other readers, so shouldFuse refuses it for
+/// producers that are not cheap; this pattern takes those.
+///
+/// Why: the forward pass of a normalization or an activation keeps each
+/// intermediate for the gradient (`xhat = (x - mean) * rstd`, `y = xhat *
+/// gamma + beta`, `relu(y)`), so none of them has one use, and each was a
+/// loop and a kernel of its own.
+struct FuseMultiUseProducer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (!consumer.hasPureTensorSemantics() ||
+        consumer.getNumParallelLoops() != consumer.getNumLoops())
+      return failure();
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || producer->hasOneUse() ||
+          !linalg::areElementwiseOpsFusable(operand) ||
+          !consumer.getMatchingIndexingMap(operand).isPermutation() ||
+          !otherUsesFollow(producer, operand))
+        continue;
+      size_t producerOps = bodySize(producer, kMaxFusedBodyOps);
+      if (producerOps +
+              bodySize(consumer, kMaxFusedBodyOps - producerOps) >
+          kMaxFusedBodyOps)
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, operand);
+      if (failed(fused))
+        continue;
+      // The producer's other readers take its values from the fused op.
+      for (auto [original, replacement] : fused->replacements)
+        rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+          return use.getOwner() != consumer;
+        });
+      rewriter.eraseOp(consumer);
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// Named ops whose generic form fuses: reductions, broadcasts, transposes
 /// and elementwise maps. Fills fold into generics by themselves; matmul and
 /// convolutions must stay named.
@@ -154,6 +218,7 @@ struct FuseElementwise : adjoint::impl::FuseElementwiseBase<FuseElementwise> {
 
     RewritePatternSet patterns(ctx);
     linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
+    patterns.add<FuseMultiUseProducer>(ctx);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
     tensor::EmptyOp::getCanonicalizationPatterns(patterns, ctx);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);

@@ -106,24 +106,64 @@ adj.func @diamond(%x: tensor<16xf32>) -> tensor<16xf32> {
   adj.return %m : tensor<16xf32>
 }
 
-// When both consumers are results, fusing exp into each would compute it
-// twice: it stays its own loop, read by two.
+// When both consumers are results, exp is computed once, in one loop with
+// both sums as its results (multi-output fusion): fusing it into each
+// consumer would compute it twice, and keeping it apart costs a loop and a
+// round trip through memory.
 // CHECK-LABEL: func.func @shared_expensive_producer
-// CHECK: %[[E:.*]] = linalg.generic
-// CHECK: math.exp
-// CHECK: linalg.generic
-// CHECK-SAME: ins(%[[E]], %arg0
+// CHECK: %[[R:.*]]:2 = linalg.generic
+// CHECK-SAME: ins(%arg0 : tensor<16xf32>)
+// CHECK-COUNT-1: math.exp
 // CHECK-NOT: math.exp
 // CHECK: arith.addf
-// CHECK: linalg.generic
-// CHECK-SAME: ins(%[[E]], %arg0
-// CHECK-NOT: math.exp
 // CHECK: arith.mulf
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#0, %[[R]]#1
 adj.func @shared_expensive_producer(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %e = adj.exp %x : tensor<16xf32>
   %a = adj.add %e, %x : tensor<16xf32>, tensor<16xf32>
   %m = adj.mul %e, %x : tensor<16xf32>, tensor<16xf32>
   adj.return %a, %m : tensor<16xf32>, tensor<16xf32>
+}
+
+// A chain whose every link is also a result (a normalization's forward
+// pass keeps each for the gradient) is one loop writing all three.
+// CHECK-LABEL: func.func @kept_chain
+// CHECK: %[[R:.*]]:3 = linalg.generic
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<4x16xf32>, tensor<4x16xf32>)
+// CHECK: arith.subf
+// CHECK: math.rsqrt
+// CHECK: arith.mulf
+// CHECK: math.tanh
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#0, %[[R]]#1, %[[R]]#2
+adj.func @kept_chain(%x: tensor<4x16xf32>, %m: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
+  %d = adj.sub %x, %m : tensor<4x16xf32>, tensor<4x16xf32>
+  %r = adj.rsqrt %d : tensor<4x16xf32>
+  %y = adj.mul %r, %x : tensor<4x16xf32>, tensor<4x16xf32>
+  %t = adj.tanh %y : tensor<4x16xf32>
+  adj.return %r, %y, %t : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// A reader of the producer before the consumer (the sum) cannot take the
+// producer's values from a loop after it: exp stays its own loop.
+// CHECK-LABEL: func.func @reader_before_consumer
+// CHECK: %[[E:.*]] = linalg.generic
+// CHECK: math.exp
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[E]]
+// CHECK: arith.addf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[E]]
+// CHECK-NOT: math.exp
+// CHECK: arith.mulf
+adj.func @reader_before_consumer(%x: tensor<8x4xf32>) -> (tensor<8xf32>, tensor<8x4xf32>) {
+  %e = adj.exp %x : tensor<8x4xf32>
+  %s = adj.reduce_sum %e axes = [1] : tensor<8x4xf32>
+  %m = adj.mul %e, %x : tensor<8x4xf32>, tensor<8x4xf32>
+  adj.return %s, %m : tensor<8xf32>, tensor<8x4xf32>
 }
 
 // An expensive producer read through a broadcast stays its own loop: fused,
