@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "PaddedOperand.h"
 #include "TiledGemm.h"
 
 #include "adjoint/Codegen/GPU/Passes.h"
@@ -28,8 +29,21 @@ namespace {
 /// The implicit GEMM of a 2-D convolution in NCHW/FCHW layout; `grouped`:
 /// NGCHW/GFCHW with one GEMM per group g (the grid's z), input
 /// [N, G, C, H, W], filter [G, F, C, KH, KW], output [N, G, F, OH, OW].
+/// `padded`'s element at `indices` when the operand is a padded buffer
+/// (PaddedOperand.h), else `operand`'s.
+Value loadOperand(OpBuilder &b, Location loc, Value operand,
+                  const std::optional<PaddedOperand> &padded,
+                  ValueRange indices) {
+  if (padded)
+    return loadPadded(b, loc, *padded, indices);
+  return memref::LoadOp::create(b, loc, operand, indices);
+}
+
+/// `paddings` collects the padded operands the problem reads from their
+/// sources, for erasing once the convolution is rewritten.
 template <typename ConvOp>
-FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped) {
+FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
+                                 SmallVectorImpl<PaddedOperand> &paddings) {
   if (!hasStaticMemrefOperands(op))
     return failure();
   Value input = op.getDpsInputOperand(0)->get();
@@ -62,6 +76,18 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped) {
     return idx;
   };
 
+  // A padded input or filter is read from what was copied into it, the
+  // padding computed: no fill and no copy kernel before the convolution.
+  std::optional<PaddedOperand> paddedFilter =
+      findPaddedOperand(op.getOperation(), filter);
+  std::optional<PaddedOperand> paddedInput =
+      input == filter ? std::nullopt
+                      : findPaddedOperand(op.getOperation(), input);
+  for (const std::optional<PaddedOperand> &padded :
+       {paddedFilter, paddedInput})
+    if (padded)
+      paddings.push_back(*padded);
+
   GemmProblem p;
   p.element = element;
   p.batch = groups;
@@ -72,8 +98,8 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped) {
   p.bKContiguous = false;          // adjacent pixels are adjacent in x
   p.loadA = [=](OpBuilder &b, Location loc, Value g, Value f, Value k) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
-    return memref::LoadOp::create(
-        b, loc, filter, withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
+    return loadOperand(b, loc, filter, paddedFilter,
+                       withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
   };
   p.loadB = [=](OpBuilder &b, Location loc, Value g, Value k, Value pixel) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
@@ -87,8 +113,8 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped) {
     };
     Value y = at(nyx[1], strides[0], cij[1], dilations[0]);
     Value x = at(nyx[2], strides[1], cij[2], dilations[1]);
-    return memref::LoadOp::create(
-        b, loc, input, withGroup({nyx[0], cij[0], y, x}, g, 1));
+    return loadOperand(b, loc, input, paddedInput,
+                       withGroup({nyx[0], cij[0], y, x}, g, 1));
   };
   // The output from its fill's zero (-adj-gpu-fold-fills) is the sum
   // alone.
@@ -115,16 +141,21 @@ struct ConvPass : adjoint::impl::ConvBase<ConvPass> {
 
   void runOnOperation() override {
     GemmTiles tiles{tileM, tileN, tileK, threadM, threadN};
-    auto matchOp = [](Operation *op) -> FailureOr<GemmProblem> {
+    SmallVector<PaddedOperand> paddings;
+    auto matchOp = [&](Operation *op) -> FailureOr<GemmProblem> {
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-        return matchConv(conv, /*grouped=*/false);
+        return matchConv(conv, /*grouped=*/false, paddings);
       if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
-        return matchConv(conv, /*grouped=*/true);
+        return matchConv(conv, /*grouped=*/true, paddings);
       return failure();
     };
     if (failed(replaceWithTiledGemm(getOperation(), tiles, getArgument(),
                                     matchOp)))
-      signalPassFailure();
+      return signalPassFailure();
+    // A convolution left as it was (a grid too large) still reads its
+    // padded buffer, which then stays.
+    for (const PaddedOperand &padded : paddings)
+      (void)erasePaddingIfUnread(padded);
   }
 };
 

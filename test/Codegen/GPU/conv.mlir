@@ -9,7 +9,7 @@
 // RUN: not ir-opt %s -split-input-file -adj-gpu-conv="tile-m=64 tile-n=64 tile-k=1" 2>&1 \
 // RUN: | FileCheck %s --check-prefix=OPTIONS
 
-// SPIRV-COUNT-3: valid
+// SPIRV-COUNT-5: valid
 // SPIRV-NOT: failed
 // OPTIONS: -adj-gpu-conv: tile-k * tile-m and tile-k * tile-n must be multiples of the work items per workgroup
 
@@ -66,6 +66,73 @@ module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel
 func.func @grouped(%x: memref<2x3x4x9x9xf32>, %w: memref<3x5x4x3x3xf32>, %o: memref<2x3x5x7x7xf32>) {
   linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : memref<2x3x4x9x9xf32>, memref<3x5x4x3x3xf32>) outs(%o : memref<2x3x5x7x7xf32>)
+  return
+}
+}
+
+// -----
+
+// A padded input (tensor.pad after bufferization: a fill, a copy into a
+// window) is read from the copied source, the padding value outside the
+// window: the fill, the copy and the padded buffer are gone, and the
+// source's deallocation moves after the kernel that reads it.
+// CHECK-LABEL: func.func @padded
+// CHECK:      %[[X:.*]] = memref.alloc() : memref<2x3x7x7xf32>
+// CHECK-NOT:  memref.alloc
+// CHECK-NOT:  linalg.map
+// CHECK-NOT:  memref.copy
+// CHECK:      gpu.launch
+// CHECK:        %[[V:.*]] = memref.load %[[X]][{{.*}}] : memref<2x3x7x7xf32>
+// CHECK:        arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+// CHECK:      memref.dealloc %[[X]] : memref<2x3x7x7xf32>
+// CHECK-NOT:  memref.alloc
+// CHECK:      return
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>} {
+func.func @padded(%w: memref<8x3x3x3xf32>, %o: memref<2x8x7x7xf32>) {
+  %one = arith.constant 1.0 : f32
+  %x = memref.alloc() : memref<2x3x7x7xf32>
+  linalg.fill ins(%one : f32) outs(%x : memref<2x3x7x7xf32>)
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x3x9x9xf32>
+  linalg.map outs(%p : memref<2x3x9x9xf32>) (%init: f32) {
+    linalg.yield %zero : f32
+  }
+  %window = memref.subview %p[0, 0, 1, 1] [2, 3, 7, 7] [1, 1, 1, 1]
+      : memref<2x3x9x9xf32> to memref<2x3x7x7xf32, strided<[243, 81, 9, 1], offset: 10>>
+  memref.copy %x, %window : memref<2x3x7x7xf32> to memref<2x3x7x7xf32, strided<[243, 81, 9, 1], offset: 10>>
+  memref.dealloc %x : memref<2x3x7x7xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : memref<2x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%o : memref<2x8x7x7xf32>)
+  memref.dealloc %p : memref<2x3x9x9xf32>
+  return
+}
+}
+
+// -----
+
+// The source written between the copy and the convolution: the padded
+// copy is what the convolution must read, so it stays.
+// CHECK-LABEL: func.func @padded_source_written
+// CHECK:      linalg.map
+// CHECK:      memref.copy
+// CHECK:      linalg.fill
+// CHECK:      gpu.launch
+// CHECK:        memref.load %{{.*}} : memref<2x3x9x9xf32>
+module attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Kernel, Addresses, Int64, Float64], []>, api=OpenCL, #spirv.resource_limits<>>} {
+func.func @padded_source_written(%x: memref<2x3x7x7xf32>, %w: memref<8x3x3x3xf32>, %o: memref<2x8x7x7xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p = memref.alloc() : memref<2x3x9x9xf32>
+  linalg.map outs(%p : memref<2x3x9x9xf32>) (%init: f32) {
+    linalg.yield %zero : f32
+  }
+  %window = memref.subview %p[0, 0, 1, 1] [2, 3, 7, 7] [1, 1, 1, 1]
+      : memref<2x3x9x9xf32> to memref<2x3x7x7xf32, strided<[243, 81, 9, 1], offset: 10>>
+  memref.copy %x, %window : memref<2x3x7x7xf32> to memref<2x3x7x7xf32, strided<[243, 81, 9, 1], offset: 10>>
+  linalg.fill ins(%one : f32) outs(%x : memref<2x3x7x7xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : memref<2x3x9x9xf32>, memref<8x3x3x3xf32>) outs(%o : memref<2x8x7x7xf32>)
+  memref.dealloc %p : memref<2x3x9x9xf32>
   return
 }
 }

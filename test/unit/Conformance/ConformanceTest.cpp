@@ -380,6 +380,34 @@ TEST_CASE("gradients: an MLP and a convolutional net",
                                 args);
              });
   checkOnAllTargets(c, "cnn_grad", 41);
+
+  // Strided, padded and grouped: the gradients read their operands padded
+  // around and between rows (a strided convolution's input gradient),
+  // which GPU kernels compute instead of reading padded copies.
+  api::Module s;
+  s.function("strided_loss",
+             {f32({2, 4, 11, 9}), f32({6, 2, 3, 3}), f32({5, 6, 3, 2})},
+             [](api::Value x, api::Value w, api::Value v) {
+               api::Conv2DOptions strided;
+               strided.stride = {2, 3};
+               strided.padding = {1, 2, 0, 1};
+               strided.groups = 2;
+               api::Conv2DOptions padded;
+               padded.padding = {1, 1, 1, 0};
+               api::Value h = api::tanh(api::conv2d(x, w, strided));
+               return api::sum(api::conv2d(h, v, padded) *
+                               api::conv2d(h, v, padded));
+             });
+  s.function("strided_grad",
+             {f32({2, 4, 11, 9}), f32({6, 2, 3, 3}), f32({5, 6, 3, 2})},
+             [&](std::vector<api::Value> args) {
+               return api::call(api::grad(s.lookup("strided_loss").ref(),
+                                          api::ADOptions{
+                                              std::vector<int64_t>{0, 1, 2},
+                                              false}),
+                                args);
+             });
+  checkOnAllTargets(s, "strided_grad", 43);
 }
 
 TEST_CASE("gradients: closures, higher-order functions, grad of grad",

@@ -688,8 +688,13 @@ def Conv : Pass<"adj-gpu-conv", "::mlir::func::FuncOp"> {
     `p = (n, y, x)` (every output pixel of every image) and
     `k = (c, i, j)`; the input matrix `I` is never built: the tiled GEMM
     kernel of -adj-gpu-matmul reads its tiles straight from the input
-    (implicit GEMM). Strides and dilations are any; padding is already
-    explicit in the input. The gradients of conv2d are conv2d again (a
+    (implicit GEMM). Strides and dilations are any. Padding is explicit in
+    the input, but an input or filter that was padded on the way in (a
+    fresh buffer filled with a constant, then the source copied into a
+    window of it, nothing writing the source before the convolution) is
+    read from the source, the constant outside the window: the fill, the
+    copy and the padded buffer go (two kernels and a copy in memory per
+    padded convolution). The gradients of conv2d are conv2d again (a
     transposed convolution for the input, a convolution of the input with
     the output sensitivity for the filter), so they take the same kernel.
 
