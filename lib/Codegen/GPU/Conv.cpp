@@ -26,19 +26,19 @@ using namespace adjoint::gpu;
 
 namespace {
 
-/// The implicit GEMM of a 2-D convolution in NCHW/FCHW layout; `grouped`:
-/// NGCHW/GFCHW with one GEMM per group g (the grid's z), input
-/// [N, G, C, H, W], filter [G, F, C, KH, KW], output [N, G, F, OH, OW].
 /// `padded`'s element at `indices` when the operand is a padded buffer
 /// (PaddedOperand.h), else `operand`'s.
-Value loadOperand(OpBuilder &b, Location loc, Value operand,
-                  const std::optional<PaddedOperand> &padded,
-                  ValueRange indices) {
+Value loadMaybePadded(OpBuilder &b, Location loc, Value operand,
+                      const std::optional<PaddedOperand> &padded,
+                      ValueRange indices) {
   if (padded)
     return loadPadded(b, loc, *padded, indices);
   return memref::LoadOp::create(b, loc, operand, indices);
 }
 
+/// The implicit GEMM of a 2-D convolution in NCHW/FCHW layout; `grouped`:
+/// NGCHW/GFCHW with one GEMM per group g (the grid's z), input
+/// [N, G, C, H, W], filter [G, F, C, KH, KW], output [N, G, F, OH, OW].
 /// `paddings` collects the padded operands the problem reads from their
 /// sources, for erasing once the convolution is rewritten.
 template <typename ConvOp>
@@ -98,7 +98,7 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
   p.bKContiguous = false;          // adjacent pixels are adjacent in x
   p.loadA = [=](OpBuilder &b, Location loc, Value g, Value f, Value k) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
-    return loadOperand(b, loc, filter, paddedFilter,
+    return loadMaybePadded(b, loc, filter, paddedFilter,
                        withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
   };
   p.loadB = [=](OpBuilder &b, Location loc, Value g, Value k, Value pixel) {
@@ -113,7 +113,7 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
     };
     Value y = at(nyx[1], strides[0], cij[1], dilations[0]);
     Value x = at(nyx[2], strides[1], cij[2], dilations[1]);
-    return loadOperand(b, loc, input, paddedInput,
+    return loadMaybePadded(b, loc, input, paddedInput,
                        withGroup({nyx[0], cij[0], y, x}, g, 1));
   };
   // The output from its fill's zero (-adj-gpu-fold-fills) is the sum
