@@ -41,7 +41,8 @@ SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
 /// returns the values it yields.
 SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
                                linalg::LinalgOp op, ArrayRef<Value> ivs,
-                               ArrayRef<Value> outs) {
+                               ArrayRef<Value> outs,
+                               ArrayRef<adjoint::gpu::PaddedOperand> padded) {
   Block *body = op.getBlock();
   IRMapping mapping;
   for (OpOperand *input : op.getDpsInputOperands()) {
@@ -49,10 +50,18 @@ SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
     if (arg.use_empty())
       continue;
     Value value = input->get();
-    if (isa<MemRefType>(value.getType()))
-      value = memref::LoadOp::create(
-          b, loc, value,
-          applyMap(b, loc, op.getMatchingIndexingMap(input), ivs));
+    if (isa<MemRefType>(value.getType())) {
+      SmallVector<Value> indices =
+          applyMap(b, loc, op.getMatchingIndexingMap(input), ivs);
+      Value root = value;
+      if (auto view = value.getDefiningOp<memref::SubViewOp>())
+        root = view.getSource();
+      const auto *pad = llvm::find_if(
+          padded, [&](const auto &p) { return p.buffer == root; });
+      value = pad != padded.end()
+                  ? adjoint::gpu::loadPaddedView(b, loc, *pad, value, indices)
+                  : memref::LoadOp::create(b, loc, value, indices);
+    }
     mapping.map(arg, value);
   }
   for (auto [init, out] : llvm::zip(op.getDpsInitsMutable(), outs))
@@ -81,9 +90,11 @@ SmallVector<Value> emitReductionNest(OpBuilder &b, Location loc,
                                      ArrayRef<int64_t> ranges,
                                      ArrayRef<unsigned> dims, size_t k,
                                      SmallVector<Value> &ivs,
-                                     ValueRange accs) {
+                                     ValueRange accs,
+                                     ArrayRef<adjoint::gpu::PaddedOperand>
+                                         padded) {
   if (k == dims.size())
-    return emitPayload(b, loc, op, ivs, SmallVector<Value>(accs));
+    return emitPayload(b, loc, op, ivs, SmallVector<Value>(accs), padded);
   Value lb = indexConstant(b, loc, 0);
   Value ub = indexConstant(b, loc, ranges[dims[k]]);
   Value step = indexConstant(b, loc, 1);
@@ -93,7 +104,7 @@ SmallVector<Value> emitReductionNest(OpBuilder &b, Location loc,
         ivs[dims[k]] = iv;
         SmallVector<Value> next =
             emitReductionNest(nb, nloc, op, ranges, dims, k + 1, ivs,
-                              iterArgs);
+                              iterArgs, padded);
         scf::YieldOp::create(nb, nloc, next);
       });
   return SmallVector<Value>(loop.getResults());
@@ -109,7 +120,8 @@ bool adjoint::gpu::isContiguous(Type type) {
 
 FailureOr<mlir::gpu::LaunchOp>
 adjoint::gpu::mapLinalgOpToLaunch(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  int64_t workgroupSize) {
+                                  int64_t workgroupSize,
+                                  ArrayRef<PaddedOperand> padded) {
   Location loc = op.getLoc();
   if (!op.hasPureBufferSemantics())
     return op.emitError("GPU kernels need linalg ops on buffers "
@@ -187,9 +199,9 @@ adjoint::gpu::mapLinalgOpToLaunch(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   SmallVector<Value> results =
       reduction.empty()
-          ? emitPayload(rewriter, loc, op, ivs, outs)
+          ? emitPayload(rewriter, loc, op, ivs, outs, padded)
           : emitReductionNest(rewriter, loc, op, ranges, reduction, 0, ivs,
-                              outs);
+                              outs, padded);
   for (unsigned dim : reduction)
     ivs[dim] = zero;
   for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), results))

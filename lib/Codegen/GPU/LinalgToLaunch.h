@@ -8,6 +8,8 @@
 #ifndef ADJOINT_LIB_CODEGEN_GPU_LINALGTOLAUNCH_H
 #define ADJOINT_LIB_CODEGEN_GPU_LINALGTOLAUNCH_H
 
+#include "PaddedOperand.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -19,10 +21,12 @@ namespace adjoint::gpu {
 /// space: each work item below N computes one parallel point, looping
 /// serially over the reduction dimensions. Returns null when the op has no
 /// work (an empty space; the op is erased). Emits an error on `op` and
-/// fails for ops on tensors or with dynamic loop ranges.
+/// fails for ops on tensors or with dynamic loop ranges. Inputs that are
+/// `padded` buffers (or views of them) are read from their sources.
 mlir::FailureOr<mlir::gpu::LaunchOp>
 mapLinalgOpToLaunch(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
-                    int64_t workgroupSize);
+                    int64_t workgroupSize,
+                    llvm::ArrayRef<PaddedOperand> padded = {});
 
 /// Whether `type` is a statically shaped buffer whose elements are
 /// contiguous in row-major order (a runtime memcpy can move it).

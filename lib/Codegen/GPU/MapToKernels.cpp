@@ -32,8 +32,36 @@ struct MapToKernels : adjoint::impl::MapToKernelsBase<MapToKernels> {
           work.push_back(op);
       return WalkResult::advance();
     });
-    IRRewriter rewriter(&getContext());
+    // Inputs padded on the way in (a pooling's windows) are read from
+    // their sources: found before any op becomes a kernel (the padding's
+    // fill and copy must still be ops), their fill and copy then skipped.
+    DenseMap<Operation *, SmallVector<adjoint::gpu::PaddedOperand>> padded;
+    DenseSet<Operation *> padding;
     for (Operation *op : work) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!linalgOp)
+        continue;
+      for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+        Value buffer = input->get();
+        if (auto view = buffer.getDefiningOp<memref::SubViewOp>())
+          buffer = view.getSource();
+        SmallVector<adjoint::gpu::PaddedOperand> &found = padded[op];
+        if (llvm::any_of(found,
+                         [&](const auto &p) { return p.buffer == buffer; }))
+          continue;
+        if (std::optional<adjoint::gpu::PaddedOperand> p =
+                adjoint::gpu::findPaddedOperand(op, buffer)) {
+          found.push_back(*p);
+          padding.insert(p->fill);
+          padding.insert(p->copy);
+        }
+      }
+    }
+    IRRewriter rewriter(&getContext());
+    SmallVector<adjoint::gpu::PaddedOperand> read;
+    for (Operation *op : work) {
+      if (padding.contains(op))
+        continue;
       // A strided copy is a linalg.copy to the kernel builder.
       if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         rewriter.setInsertionPoint(copy);
@@ -41,10 +69,19 @@ struct MapToKernels : adjoint::impl::MapToKernelsBase<MapToKernels> {
                                     copy.getTarget());
         rewriter.eraseOp(copy);
       }
+      ArrayRef<adjoint::gpu::PaddedOperand> inputs = padded.lookup(op);
+      llvm::append_range(read, inputs);
       if (failed(adjoint::gpu::mapLinalgOpToLaunch(
-              rewriter, cast<linalg::LinalgOp>(op), workgroupSize)))
+              rewriter, cast<linalg::LinalgOp>(op), workgroupSize, inputs)))
         return signalPassFailure();
     }
+    // findPaddedOperand accepted only buffers their one reader reads.
+    for (const adjoint::gpu::PaddedOperand &p : read)
+      if (!adjoint::gpu::erasePaddingIfUnread(p)) {
+        p.fill->emitError("internal error: a padding kept for reads the "
+                          "kernel no longer makes");
+        return signalPassFailure();
+      }
   }
 };
 

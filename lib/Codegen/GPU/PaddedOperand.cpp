@@ -65,10 +65,19 @@ adjoint::gpu::findPaddedOperand(Operation *reader, Value buffer) {
       continue;
     }
     auto view = dyn_cast<memref::SubViewOp>(user);
-    if (!view || padded.copy || !view->hasOneUse())
+    if (!view || !view->hasOneUse())
       return std::nullopt;
-    auto copy = dyn_cast<memref::CopyOp>(*view->getUsers().begin());
-    if (!copy || copy.getTarget() != view.getResult())
+    Operation *viewUser = *view->getUsers().begin();
+    // A window the reader reads (a pooling window): static, all dims kept.
+    if (viewUser == reader) {
+      if (view.getType().getRank() != alloc.getType().getRank() ||
+          llvm::any_of(view.getStaticOffsets(), ShapedType::isDynamic) ||
+          llvm::any_of(view.getStaticStrides(), ShapedType::isDynamic))
+        return std::nullopt;
+      continue;
+    }
+    auto copy = dyn_cast<memref::CopyOp>(viewUser);
+    if (padded.copy || !copy || copy.getTarget() != view.getResult())
       return std::nullopt;
     padded.copy = copy;
     padded.source = copy.getSource();
@@ -149,11 +158,36 @@ Value adjoint::gpu::loadPadded(OpBuilder &b, Location loc,
   return arith::SelectOp::create(b, loc, inside, value, constant);
 }
 
+Value adjoint::gpu::loadPaddedView(OpBuilder &b, Location loc,
+                                   const PaddedOperand &padded, Value operand,
+                                   ValueRange indices) {
+  if (operand == padded.buffer)
+    return loadPadded(b, loc, padded, indices);
+  // The buffer's index of the view's element: offset + index * stride.
+  auto view = operand.getDefiningOp<memref::SubViewOp>();
+  SmallVector<Value> at;
+  for (auto [index, offset, stride] : llvm::zip(
+           indices, view.getStaticOffsets(), view.getStaticStrides())) {
+    Value scaled = stride == 1 ? index
+                               : arith::MulIOp::create(
+                                     b, loc, index, indexConstant(b, loc, stride))
+                                     .getResult();
+    at.push_back(offset == 0 ? scaled
+                             : arith::AddIOp::create(
+                                   b, loc, scaled, indexConstant(b, loc, offset))
+                                   .getResult());
+  }
+  return loadPadded(b, loc, padded, at);
+}
+
 bool adjoint::gpu::erasePaddingIfUnread(const PaddedOperand &padded) {
   Operation *view = padded.copy->getOperand(1).getDefiningOp();
-  for (Operation *user : padded.buffer.getUsers())
-    if (user != padded.fill && user != view && !isa<memref::DeallocOp>(user))
+  for (Operation *user : padded.buffer.getUsers()) {
+    bool unreadView = isa<memref::SubViewOp>(user) && user->use_empty();
+    if (user != padded.fill && user != view && !unreadView &&
+        !isa<memref::DeallocOp>(user))
       return false;
+  }
   padded.copy->erase();
   view->erase();
   padded.fill->erase();

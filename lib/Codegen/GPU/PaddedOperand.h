@@ -33,7 +33,9 @@ struct PaddedOperand {
 /// How `buffer`, an operand of `reader`, was padded, when `reader` may read
 /// the source instead: the buffer is a static memref.alloc that only a fill
 /// (linalg.fill or an input-less linalg.map of a constant), one copy into a
-/// static, unit-stride window view of it, `reader` and deallocations use; the fill comes
+/// static, unit-stride window view of it, `reader` (directly or through
+/// static views of all its dims that only `reader` uses: a pooling's
+/// windows) and deallocations use; the fill comes
 /// before the copy and the copy before `reader` in one block, with nothing
 /// in between that writes memory (the source keeps its values). A
 /// deallocation of the source in between is moved after `reader`.
@@ -45,9 +47,16 @@ std::optional<PaddedOperand> findPaddedOperand(mlir::Operation *reader,
 mlir::Value loadPadded(mlir::OpBuilder &b, mlir::Location loc,
                        const PaddedOperand &padded, mlir::ValueRange indices);
 
+/// `operand`'s element at `indices`, where `operand` is `padded.buffer` or
+/// one of the views of it findPaddedOperand accepted.
+mlir::Value loadPaddedView(mlir::OpBuilder &b, mlir::Location loc,
+                           const PaddedOperand &padded, mlir::Value operand,
+                           mlir::ValueRange indices);
+
 /// Erases the fill, the copy, its view, the buffer and its deallocations
-/// when nothing else reads the buffer any more (its reader was rewritten to
-/// read the source); returns whether it did.
+/// (and views of it nothing uses) when nothing else reads the buffer any
+/// more (its reader was rewritten to read the source); returns whether it
+/// did.
 bool erasePaddingIfUnread(const PaddedOperand &padded);
 
 } // namespace adjoint::gpu

@@ -110,3 +110,74 @@ func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
   linalg.copy ins(%x : memref<?xf32>) outs(%y : memref<?xf32>)
   return
 }
+
+// -----
+
+// A pooling's padded input: windows (views) of a buffer filled with -inf
+// and then given the source in its middle. The kernel reads the source at
+// the window's element (offset + index * stride), -inf outside it; the
+// fill, the copy and the padded buffer are gone.
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @padded_windows(
+// CHECK-SAME:      %[[X:.*]]: memref<1x2x4x4xf32>, %[[Y:.*]]: memref<1x2x2x2xf32>)
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     memref.copy
+// CHECK:         gpu.launch
+// CHECK:           %[[A:.*]] = memref.load %[[X]]
+// CHECK:           %[[PA:.*]] = arith.select %{{.*}}, %[[A]], %{{.*}} : f32
+// CHECK:           %[[B:.*]] = memref.load %[[X]]
+// CHECK:           %[[PB:.*]] = arith.select %{{.*}}, %[[B]], %{{.*}} : f32
+// CHECK:           arith.maximumf %[[PA]], %[[PB]] : f32
+// CHECK:         }
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+func.func @padded_windows(%x: memref<1x2x4x4xf32>, %y: memref<1x2x2x2xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %p = memref.alloc() : memref<1x2x6x6xf32>
+  linalg.map outs(%p : memref<1x2x6x6xf32>) (%init: f32) {
+    linalg.yield %ninf : f32
+  }
+  %window = memref.subview %p[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+      : memref<1x2x6x6xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  memref.copy %x, %window : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[72, 36, 6, 1], offset: 7>>
+  %w0 = memref.subview %p[0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 2, 2]
+      : memref<1x2x6x6xf32> to memref<1x2x2x2xf32, strided<[72, 36, 12, 2]>>
+  %w1 = memref.subview %p[0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2]
+      : memref<1x2x6x6xf32> to memref<1x2x2x2xf32, strided<[72, 36, 12, 2], offset: 7>>
+  linalg.generic {indexing_maps = [#id4, #id4, #id4],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w0, %w1 : memref<1x2x2x2xf32, strided<[72, 36, 12, 2]>>, memref<1x2x2x2xf32, strided<[72, 36, 12, 2], offset: 7>>)
+      outs(%y : memref<1x2x2x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %p : memref<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+// The padded buffer read by someone else too (it is returned): its padding
+// stays, as kernels (the fill and the strided copy), and the window is
+// read from it.
+// CHECK-LABEL: func.func @padded_read_twice(
+// CHECK:         %[[P:.*]] = memref.alloc() : memref<1x1x4x4xf32>
+// CHECK-COUNT-3: gpu.launch
+// CHECK-NOT:     linalg.
+// CHECK-NOT:     memref.copy
+// CHECK:         return %[[P]]
+func.func @padded_read_twice(%x: memref<1x1x2x2xf32>, %y: memref<1x1x2x2xf32>) -> memref<1x1x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x1x4x4xf32>
+  linalg.map outs(%p : memref<1x1x4x4xf32>) (%init: f32) {
+    linalg.yield %zero : f32
+  }
+  %window = memref.subview %p[0, 0, 1, 1] [1, 1, 2, 2] [1, 1, 1, 1]
+      : memref<1x1x4x4xf32> to memref<1x1x2x2xf32, strided<[16, 16, 4, 1], offset: 5>>
+  memref.copy %x, %window : memref<1x1x2x2xf32> to memref<1x1x2x2xf32, strided<[16, 16, 4, 1], offset: 5>>
+  %w0 = memref.subview %p[0, 0, 0, 0] [1, 1, 2, 2] [1, 1, 2, 2]
+      : memref<1x1x4x4xf32> to memref<1x1x2x2xf32, strided<[16, 16, 8, 2]>>
+  linalg.copy ins(%w0 : memref<1x1x2x2xf32, strided<[16, 16, 8, 2]>>) outs(%y : memref<1x1x2x2xf32>)
+  return %p : memref<1x1x4x4xf32>
+}

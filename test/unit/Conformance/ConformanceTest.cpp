@@ -306,7 +306,9 @@ TEST_CASE("convolution and pooling", "[conformance][convolution]") {
                    api::conv2d(api::slice(y, {0, 0, 0, 0}, {2, 4, 11, 9}), g,
                                grouped),
                    api::max_pool2d(y, {2, 2}),
-                   api::avg_pool2d(y, {3, 3}, {2, 2}, {1, 1, 1, 1})};
+                   api::avg_pool2d(y, {3, 3}, {2, 2}, {1, 1, 1, 1}),
+                   // Overlapping padded windows (a ResNet stem's pool).
+                   api::max_pool2d(y, {3, 3}, {2, 2}, {1, 1, 1, 1})};
              });
   checkOnAllTargets(m, "conv", 31);
 }
@@ -381,9 +383,9 @@ TEST_CASE("gradients: an MLP and a convolutional net",
              });
   checkOnAllTargets(c, "cnn_grad", 41);
 
-  // Strided, padded and grouped: the gradients read their operands padded
-  // around and between rows (a strided convolution's input gradient),
-  // which GPU kernels compute instead of reading padded copies.
+  // Strided, padded and grouped convolutions and a padded pooling: the
+  // gradients read operands padded around (and windows of padded
+  // buffers), which GPU kernels compute instead of reading padded copies.
   api::Module s;
   s.function("strided_loss",
              {f32({2, 4, 11, 9}), f32({6, 2, 3, 3}), f32({5, 6, 3, 2})},
@@ -396,7 +398,9 @@ TEST_CASE("gradients: an MLP and a convolutional net",
                padded.padding = {1, 1, 1, 0};
                api::Value h = api::tanh(api::conv2d(x, w, strided));
                return api::sum(api::conv2d(h, v, padded) *
-                               api::conv2d(h, v, padded));
+                               api::conv2d(h, v, padded)) +
+                      api::sum(api::max_pool2d(h, {3, 3}, {2, 2},
+                                               {1, 1, 1, 1}));
              });
   s.function("strided_grad",
              {f32({2, 4, 11, 9}), f32({6, 2, 3, 3}), f32({5, 6, 3, 2})},

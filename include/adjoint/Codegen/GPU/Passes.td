@@ -199,7 +199,12 @@ def MapToKernels : Pass<"adj-gpu-map-to-kernels", "::mlir::ModuleOp"> {
     becomes a copy kernel too (contiguous copies stay for
     -adj-gpu-host-memory, which turns them into runtime copies).
     Existing `gpu.launch` ops (from the faster reduction, matmul and
-    convolution passes that run earlier) are left alone.
+    convolution passes that run earlier) are left alone. An input padded
+    on the way in (a fill, then the source copied into a window: a
+    pooling's padded input, read through strided windows) that only this
+    op reads is read from the source with the padding value outside the
+    window, as -adj-gpu-conv does (PaddedOperand.h): the fill and the copy
+    make no kernels.
 
     Before:
     ```mlir
