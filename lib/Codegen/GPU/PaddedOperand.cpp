@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -52,6 +53,11 @@ adjoint::gpu::findPaddedOperand(Operation *reader, Value buffer) {
   if (!alloc || !alloc.getType().hasStaticShape() ||
       !alloc.getType().getLayout().isIdentity())
     return std::nullopt;
+  // The reader only reads the buffer: none of its outputs is in it.
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(reader))
+    for (OpOperand &init : dps.getDpsInitsMutable())
+      if (adjoint::viewRoot(init.get()) == buffer)
+        return std::nullopt;
   PaddedOperand padded;
   padded.buffer = buffer;
   for (Operation *user : buffer.getUsers()) {
