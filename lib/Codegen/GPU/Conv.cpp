@@ -99,7 +99,7 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
   p.loadA = [=](OpBuilder &b, Location loc, Value g, Value f, Value k) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
     return loadMaybePadded(b, loc, filter, paddedFilter,
-                       withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
+                           withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
   };
   p.loadB = [=](OpBuilder &b, Location loc, Value g, Value k, Value pixel) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
@@ -114,7 +114,7 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
     Value y = at(nyx[1], strides[0], cij[1], dilations[0]);
     Value x = at(nyx[2], strides[1], cij[2], dilations[1]);
     return loadMaybePadded(b, loc, input, paddedInput,
-                       withGroup({nyx[0], cij[0], y, x}, g, 1));
+                           withGroup({nyx[0], cij[0], y, x}, g, 1));
   };
   // The output from its fill's zero (-adj-gpu-fold-fills) is the sum
   // alone.

@@ -148,12 +148,11 @@ Value adjoint::gpu::loadPadded(OpBuilder &b, Location loc,
     Value in = arith::AndIOp::create(b, loc,
                                      cmp(arith::CmpIPredicate::sge, 0),
                                      cmp(arith::CmpIPredicate::slt, size));
-    Value element = rel;
     // Clamped, so that the load outside the window stays in bounds.
-    element = arith::MaxSIOp::create(b, loc, element, indexConstant(b, loc, 0));
-    element =
-        arith::MinSIOp::create(b, loc, element, indexConstant(b, loc, size - 1));
-    at.push_back(element);
+    Value low = indexConstant(b, loc, 0);
+    Value high = indexConstant(b, loc, size - 1);
+    at.push_back(arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, rel, low), high));
     inside = inside ? arith::AndIOp::create(b, loc, inside, in).getResult()
                     : in;
   }
@@ -174,14 +173,14 @@ Value adjoint::gpu::loadPaddedView(OpBuilder &b, Location loc,
   SmallVector<Value> at;
   for (auto [index, offset, stride] : llvm::zip(
            indices, view.getStaticOffsets(), view.getStaticStrides())) {
-    Value scaled = stride == 1 ? index
-                               : arith::MulIOp::create(
-                                     b, loc, index, indexConstant(b, loc, stride))
-                                     .getResult();
-    at.push_back(offset == 0 ? scaled
-                             : arith::AddIOp::create(
-                                   b, loc, scaled, indexConstant(b, loc, offset))
-                                   .getResult());
+    Value element = index;
+    if (stride != 1)
+      element = arith::MulIOp::create(b, loc, element,
+                                      indexConstant(b, loc, stride));
+    if (offset != 0)
+      element = arith::AddIOp::create(b, loc, element,
+                                      indexConstant(b, loc, offset));
+    at.push_back(element);
   }
   return loadPadded(b, loc, padded, at);
 }

@@ -1,4 +1,4 @@
-//===- PaddedOperand.h - Reading a padded buffer from its source -*- C++ -*-===//
+//===- PaddedOperand.h - A padded buffer read from its source --*- C++ -*-===//
 //
 // After bufferization, tensor.pad (a convolution's padded input, the zeros
 // between the rows of a strided convolution's gradient) is a fresh buffer
