@@ -147,6 +147,16 @@ def render_profiles(records):
             continue
         for why in prof["graph_fallbacks"]:
             lines.append("%s: without graphs: %s" % (rec["workload"], why))
+        # A graph launched again costs one driver call; one captured anew
+        # costs issuing all its work into the capture (and an update).
+        captures = prof.get("graph_captures", 0)
+        if captures:
+            lines.append("%s: %d of %d graph calls in %d timed steps were "
+                         "captured anew (their addresses changed), not "
+                         "launched again" % (
+                             rec["workload"], captures,
+                             round(prof["graph_calls_per_step"] *
+                                   prof["steps"]), prof["steps"]))
         if prof["top_kernels"]:
             lines.append("%s: top kernels (ms per call x calls):" %
                          rec["workload"])
@@ -160,7 +170,7 @@ def render_profiles(records):
 #: The answers of summarize(), from the profile.
 _SUMMARY_KEYS = ("compile_s", "kernels_per_step", "library_calls_per_step",
                  "copies_per_step", "fills_per_step", "calls_per_step",
-                 "graph_calls_per_step", "graph_fallbacks",
+                 "graph_calls_per_step", "graph_captures", "graph_fallbacks",
                  "host_ms_per_step", "step_ms", "host_ms_per_step_no_graphs",
                  "step_ms_no_graphs", "top_kernels")
 

@@ -106,3 +106,6 @@ def test_adjoint_bench_profile_reports_kernels_host_time_and_graphs(
     assert mlp["kernels_per_step"] == prof["kernels_per_step"]
     assert mlp["first_step_s"] > 0 and mlp["steady_step_ms"] > 0
     assert mlp["top_kernels"] == prof["top_kernels"]
+    assert mlp["graph_captures"] == prof["graph_captures"]
+    assert 0 <= prof["graph_captures"] <= (prof["graph_calls_per_step"] *
+                                           prof["steps"])
