@@ -26,16 +26,6 @@ using namespace adjoint::gpu;
 
 namespace {
 
-/// `padded`'s element at `indices` when the operand is a padded buffer
-/// (PaddedOperand.h), else `operand`'s.
-Value loadMaybePadded(OpBuilder &b, Location loc, Value operand,
-                      const std::optional<PaddedOperand> &padded,
-                      ValueRange indices) {
-  if (padded)
-    return loadPadded(b, loc, *padded, indices);
-  return memref::LoadOp::create(b, loc, operand, indices);
-}
-
 /// The implicit GEMM of a 2-D convolution in NCHW/FCHW layout; `grouped`:
 /// NGCHW/GFCHW with one GEMM per group g (the grid's z), input
 /// [N, G, C, H, W], filter [G, F, C, KH, KW], output [N, G, F, OH, OW].
@@ -78,15 +68,15 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
 
   // A padded input or filter is read from what was copied into it, the
   // padding computed: no fill and no copy kernel before the convolution.
-  std::optional<PaddedOperand> paddedFilter =
-      findPaddedOperand(op.getOperation(), filter);
-  std::optional<PaddedOperand> paddedInput =
-      input == filter ? std::nullopt
-                      : findPaddedOperand(op.getOperation(), input);
-  for (const std::optional<PaddedOperand> &padded :
-       {paddedFilter, paddedInput})
-    if (padded)
-      paddings.push_back(*padded);
+  SmallVector<PaddedOperand, 2> padded;
+  for (Value operand : {filter, input}) {
+    if (!padded.empty() && padded.front().buffer == operand)
+      continue; // the input is the (padded) filter
+    if (std::optional<PaddedOperand> found =
+            findPaddedOperand(op.getOperation(), operand))
+      padded.push_back(*found);
+  }
+  paddings.append(padded.begin(), padded.end());
 
   GemmProblem p;
   p.element = element;
@@ -98,8 +88,8 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
   p.bKContiguous = false;          // adjacent pixels are adjacent in x
   p.loadA = [=](OpBuilder &b, Location loc, Value g, Value f, Value k) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
-    return loadMaybePadded(b, loc, filter, paddedFilter,
-                           withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
+    return loadThroughPadding(b, loc, padded, filter,
+                              withGroup({f, cij[0], cij[1], cij[2]}, g, 0));
   };
   p.loadB = [=](OpBuilder &b, Location loc, Value g, Value k, Value pixel) {
     SmallVector<Value> cij = delinearize(b, loc, k, {channels, kh, kw});
@@ -113,8 +103,8 @@ FailureOr<GemmProblem> matchConv(ConvOp op, bool grouped,
     };
     Value y = at(nyx[1], strides[0], cij[1], dilations[0]);
     Value x = at(nyx[2], strides[1], cij[2], dilations[1]);
-    return loadMaybePadded(b, loc, input, paddedInput,
-                           withGroup({nyx[0], cij[0], y, x}, g, 1));
+    return loadThroughPadding(b, loc, padded, input,
+                              withGroup({nyx[0], cij[0], y, x}, g, 1));
   };
   // The output from its fill's zero (-adj-gpu-fold-fills) is the sum
   // alone.

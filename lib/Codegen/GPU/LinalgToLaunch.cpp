@@ -50,18 +50,10 @@ SmallVector<Value> emitPayload(OpBuilder &b, Location loc,
     if (arg.use_empty())
       continue;
     Value value = input->get();
-    if (isa<MemRefType>(value.getType())) {
-      SmallVector<Value> indices =
-          applyMap(b, loc, op.getMatchingIndexingMap(input), ivs);
-      Value root = value;
-      if (auto view = value.getDefiningOp<memref::SubViewOp>())
-        root = view.getSource();
-      const auto *pad = llvm::find_if(
-          padded, [&](const auto &p) { return p.buffer == root; });
-      value = pad != padded.end()
-                  ? adjoint::gpu::loadPaddedView(b, loc, *pad, value, indices)
-                  : memref::LoadOp::create(b, loc, value, indices);
-    }
+    if (isa<MemRefType>(value.getType()))
+      value = adjoint::gpu::loadThroughPadding(
+          b, loc, padded, value,
+          applyMap(b, loc, op.getMatchingIndexingMap(input), ivs));
     mapping.map(arg, value);
   }
   for (auto [init, out] : llvm::zip(op.getDpsInitsMutable(), outs))

@@ -42,9 +42,7 @@ struct MapToKernels : adjoint::impl::MapToKernelsBase<MapToKernels> {
       if (!linalgOp)
         continue;
       for (OpOperand *input : linalgOp.getDpsInputOperands()) {
-        Value buffer = input->get();
-        if (auto view = buffer.getDefiningOp<memref::SubViewOp>())
-          buffer = view.getSource();
+        Value buffer = adjoint::gpu::viewedBuffer(input->get());
         SmallVector<adjoint::gpu::PaddedOperand> &found = padded[op];
         if (llvm::any_of(found,
                          [&](const auto &p) { return p.buffer == buffer; }))

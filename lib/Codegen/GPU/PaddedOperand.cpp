@@ -126,9 +126,11 @@ adjoint::gpu::findPaddedOperand(Operation *reader, Value buffer) {
   return padded;
 }
 
-Value adjoint::gpu::loadPadded(OpBuilder &b, Location loc,
-                               const PaddedOperand &padded,
-                               ValueRange indices) {
+namespace {
+
+/// `padded.buffer[indices]`, read from the source.
+Value loadPadded(OpBuilder &b, Location loc, const PaddedOperand &padded,
+                 ValueRange indices) {
   auto type = cast<MemRefType>(padded.buffer.getType());
   Value inside;
   SmallVector<Value> at;
@@ -163,12 +165,27 @@ Value adjoint::gpu::loadPadded(OpBuilder &b, Location loc,
   return arith::SelectOp::create(b, loc, inside, value, constant);
 }
 
-Value adjoint::gpu::loadPaddedView(OpBuilder &b, Location loc,
-                                   const PaddedOperand &padded, Value operand,
-                                   ValueRange indices) {
-  if (operand == padded.buffer)
-    return loadPadded(b, loc, padded, indices);
-  // The buffer's index of the view's element: offset + index * stride.
+} // namespace
+
+Value adjoint::gpu::viewedBuffer(Value operand) {
+  if (auto view = operand.getDefiningOp<memref::SubViewOp>())
+    return view.getSource();
+  return operand;
+}
+
+Value adjoint::gpu::loadThroughPadding(OpBuilder &b, Location loc,
+                                       ArrayRef<PaddedOperand> padded,
+                                       Value operand, ValueRange indices) {
+  Value buffer = viewedBuffer(operand);
+  const PaddedOperand *pad = llvm::find_if(
+      padded, [&](const PaddedOperand &p) { return p.buffer == buffer; });
+  if (pad == padded.end())
+    return memref::LoadOp::create(b, loc, operand, indices);
+  if (operand == buffer)
+    return loadPadded(b, loc, *pad, indices);
+  // A window of the buffer (findPaddedOperand accepted only static views
+  // of all its dims): its element is the buffer's at offset + index *
+  // stride.
   auto view = operand.getDefiningOp<memref::SubViewOp>();
   SmallVector<Value> at;
   for (auto [index, offset, stride] : llvm::zip(
@@ -182,7 +199,7 @@ Value adjoint::gpu::loadPaddedView(OpBuilder &b, Location loc,
                                       indexConstant(b, loc, offset));
     at.push_back(element);
   }
-  return loadPadded(b, loc, padded, at);
+  return loadPadded(b, loc, *pad, at);
 }
 
 bool adjoint::gpu::erasePaddingIfUnread(const PaddedOperand &padded) {

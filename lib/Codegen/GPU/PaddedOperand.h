@@ -42,16 +42,17 @@ struct PaddedOperand {
 std::optional<PaddedOperand> findPaddedOperand(mlir::Operation *reader,
                                                mlir::Value buffer);
 
-/// `padded.buffer[indices]`, read from the source: the constant outside
-/// the window (a select, so the load stays unconditional and in bounds).
-mlir::Value loadPadded(mlir::OpBuilder &b, mlir::Location loc,
-                       const PaddedOperand &padded, mlir::ValueRange indices);
+/// The buffer `operand` reads: the source of a memref.subview, else
+/// `operand` itself (what findPaddedOperand takes for a reader's operand).
+mlir::Value viewedBuffer(mlir::Value operand);
 
-/// `operand`'s element at `indices`, where `operand` is `padded.buffer` or
-/// one of the views of it findPaddedOperand accepted.
-mlir::Value loadPaddedView(mlir::OpBuilder &b, mlir::Location loc,
-                           const PaddedOperand &padded, mlir::Value operand,
-                           mlir::ValueRange indices);
+/// `operand`'s element at `indices`: read from the source of the padding in
+/// `padded` of the buffer `operand` is or views (the padding constant
+/// outside the window: a select, so the load stays unconditional and in
+/// bounds), else a plain load.
+mlir::Value loadThroughPadding(mlir::OpBuilder &b, mlir::Location loc,
+                               llvm::ArrayRef<PaddedOperand> padded,
+                               mlir::Value operand, mlir::ValueRange indices);
 
 /// Erases the fill, the copy, its view, the buffer and its deallocations
 /// (and views of it nothing uses) when nothing else reads the buffer any
